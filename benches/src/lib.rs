@@ -1,0 +1,1 @@
+//! Data generators for binform's benchmarks and the tour example.

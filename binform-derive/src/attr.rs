@@ -1,0 +1,228 @@
+//! `#[binform(...)]` attributes, parsed into typed values that keep their
+//! spans. Unknown keys, repeated keys and malformed values are errors.
+
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::punctuated::Punctuated;
+use syn::{Attribute, LitStr, Path, Token, WherePredicate};
+
+use crate::ctxt::Ctxt;
+
+/// A value given by an attribute, with the span of its key for errors.
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+/// One attribute slot: remembers the first value and reports repeats.
+struct Slot<'c, T> {
+    cx: &'c Ctxt,
+    name: &'static str,
+    value: Option<Spanned<T>>,
+}
+
+impl<'c, T> Slot<'c, T> {
+    fn new(cx: &'c Ctxt, name: &'static str) -> Self {
+        Slot {
+            cx,
+            name,
+            value: None,
+        }
+    }
+
+    fn set(&mut self, meta: &ParseNestedMeta, value: T) {
+        if self.value.is_some() {
+            self.cx.error_spanned_by(
+                &meta.path,
+                format!("duplicate binform attribute `{}`", self.name),
+            );
+        } else {
+            self.value = Some(Spanned {
+                value,
+                span: meta_span(meta),
+            });
+        }
+    }
+
+    fn get(self) -> Option<Spanned<T>> {
+        self.value
+    }
+}
+
+fn meta_span(meta: &ParseNestedMeta) -> Span {
+    meta.path
+        .segments
+        .first()
+        .map(|s| s.ident.span())
+        .unwrap_or_else(Span::call_site)
+}
+
+/// Reads `= "string"` after a key.
+fn string_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<LitStr> {
+    let expr = meta.value()?;
+    match expr.parse::<syn::Lit>()? {
+        syn::Lit::Str(s) => Ok(s),
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("expected `{key} = \"...\"` with a string literal"),
+        )),
+    }
+}
+
+/// Reads `= "path::to::item"`.
+fn path_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<Path> {
+    let lit = string_value(meta, key)?;
+    lit.parse::<Path>().map_err(|_| {
+        syn::Error::new(
+            lit.span(),
+            format!("`{key}` expects a path, such as \"my_module\" or \"crate::codecs::name\""),
+        )
+    })
+}
+
+/// Reads `= "T: Trait, U: Other"`.
+fn predicates_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<Vec<WherePredicate>> {
+    let lit = string_value(meta, key)?;
+    let parsed = lit
+        .parse_with(Punctuated::<WherePredicate, Token![,]>::parse_terminated)
+        .map_err(|e| {
+            syn::Error::new(
+                lit.span(),
+                format!("`{key}` expects where-clause predicates: {e}"),
+            )
+        })?;
+    Ok(parsed.into_iter().collect())
+}
+
+/// Calls `each` for every item in every `#[binform(...)]` attribute.
+fn for_each_meta(
+    cx: &Ctxt,
+    attrs: &[Attribute],
+    mut each: impl FnMut(&ParseNestedMeta) -> syn::Result<()>,
+) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("binform")) {
+        if let syn::Meta::Path(_) = attr.meta {
+            cx.error_spanned_by(attr, "expected `#[binform(...)]` with arguments");
+            continue;
+        }
+        if let Err(err) = attr.parse_nested_meta(|meta| each(&meta)) {
+            cx.syn_error(err);
+        }
+    }
+}
+
+fn unknown(meta: &ParseNestedMeta, place: &str, known: &str) -> syn::Error {
+    let name = meta
+        .path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_else(|| {
+            let path = &meta.path;
+            quote::quote!(#path).to_string()
+        });
+    meta.error(format!(
+        "unknown binform {place} attribute `{name}` (expected one of: {known})"
+    ))
+}
+
+/// Attributes on the struct or enum itself.
+pub struct Container {
+    /// `crate = "path"`: where the runtime crate lives, for re-exports.
+    pub krate: Option<Spanned<Path>>,
+    /// `bound = "..."`: replaces the inferred bounds of both impls.
+    pub bound: Option<Spanned<Vec<WherePredicate>>>,
+    /// `bound(pack = "...")`: replaces the inferred bounds of `Pack`.
+    pub pack_bound: Option<Spanned<Vec<WherePredicate>>>,
+    /// `bound(unpack = "...")`: replaces the inferred bounds of `Unpack`
+    /// (the lifetime of the input is `'de`).
+    pub unpack_bound: Option<Spanned<Vec<WherePredicate>>>,
+}
+
+impl Container {
+    pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut krate = Slot::new(cx, "crate");
+        let mut bound = Slot::new(cx, "bound");
+        let mut pack_bound = Slot::new(cx, "bound(pack)");
+        let mut unpack_bound = Slot::new(cx, "bound(unpack)");
+        for_each_meta(cx, attrs, |meta| {
+            if meta.path.is_ident("crate") {
+                krate.set(meta, path_value(meta, "crate")?);
+            } else if meta.path.is_ident("bound") {
+                if meta.input.peek(Token![=]) {
+                    bound.set(meta, predicates_value(meta, "bound")?);
+                } else {
+                    meta.parse_nested_meta(|inner| {
+                        if inner.path.is_ident("pack") {
+                            pack_bound.set(&inner, predicates_value(&inner, "pack")?);
+                        } else if inner.path.is_ident("unpack") {
+                            unpack_bound.set(&inner, predicates_value(&inner, "unpack")?);
+                        } else {
+                            return Err(unknown(&inner, "bound", "pack, unpack"));
+                        }
+                        Ok(())
+                    })?;
+                }
+            } else {
+                return Err(unknown(meta, "container", "crate, bound"));
+            }
+            Ok(())
+        });
+        Container {
+            krate: krate.get(),
+            bound: bound.get(),
+            pack_bound: pack_bound.get(),
+            unpack_bound: unpack_bound.get(),
+        }
+    }
+}
+
+/// Attributes on one field.
+pub struct Field {
+    /// `skip`: not encoded; decoded as `default` or `Default::default()`.
+    pub skip: Option<Spanned<()>>,
+    /// `default = "path"`: a function returning the value to use when the
+    /// field is not in the payload.
+    pub default: Option<Spanned<Path>>,
+    /// `with = "module"`: `module::pack` and `module::unpack` encode the field.
+    pub with: Option<Spanned<Path>>,
+}
+
+impl Field {
+    pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut skip = Slot::new(cx, "skip");
+        let mut default = Slot::new(cx, "default");
+        let mut with = Slot::new(cx, "with");
+        for_each_meta(cx, attrs, |meta| {
+            if meta.path.is_ident("skip") {
+                if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+                    return Err(meta.error("`skip` takes no value"));
+                }
+                skip.set(meta, ());
+            } else if meta.path.is_ident("default") {
+                default.set(meta, path_value(meta, "default")?);
+            } else if meta.path.is_ident("with") {
+                with.set(meta, path_value(meta, "with")?);
+            } else {
+                return Err(unknown(meta, "field", "skip, default, with"));
+            }
+            Ok(())
+        });
+        Field {
+            skip: skip.get(),
+            default: default.get(),
+            with: with.get(),
+        }
+    }
+}
+
+/// Attributes on one enum variant: none yet, so any is reported.
+pub struct Variant;
+
+impl Variant {
+    pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        for_each_meta(cx, attrs, |meta| {
+            Err(meta.error("unknown binform variant attribute: variants take none yet"))
+        });
+        Variant
+    }
+}

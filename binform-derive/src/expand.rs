@@ -1,0 +1,304 @@
+//! Code generation from the checked IR: one `Pack` and one `Unpack<'de>`
+//! impl, wrapped in `const _: () = { ... };` with fully qualified paths so
+//! nothing in the user's scope can change their meaning.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Lifetime, LifetimeParam};
+
+use crate::ast::{Body, Container, Field, Style, Variant};
+use crate::ctxt::Ctxt;
+use crate::{bound, check};
+
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::default();
+    let cont = Container::from_ast(&cx, input);
+    if let Some(cont) = &cont {
+        check::check(&cx, cont);
+    }
+    match (cx.check(), cont) {
+        (Ok(()), Some(cont)) => expand(&cont),
+        (Err(err), _) => with_fallback(input, err),
+        (Ok(()), None) => unreachable!("a container that failed to parse reported an error"),
+    }
+}
+
+/// On error, the messages plus impls whose bodies never run, so the user
+/// sees the real mistake and not a cascade of "Pack is not implemented".
+fn with_fallback(input: &DeriveInput, err: syn::Error) -> TokenStream {
+    let errors = err.to_compile_error();
+    if let syn::Data::Union(_) = input.data {
+        return errors;
+    }
+    let ident = &input.ident;
+    let krate = quote!(::binform);
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let de_generics = with_de_lifetime(&input.generics);
+    let (de_impl_generics, _, _) = de_generics.split_for_impl();
+    quote! {
+        #errors
+        const _: () = {
+            impl #impl_generics #krate::Pack for #ident #ty_generics #where_clause {
+                fn pack(&self, _: &mut #krate::Writer<'_>) -> #krate::Result<()> {
+                    ::core::unreachable!()
+                }
+            }
+            impl #de_impl_generics #krate::Unpack<'de> for #ident #ty_generics #where_clause {
+                fn unpack(_: &mut #krate::Reader<'de>) -> #krate::Result<Self> {
+                    ::core::unreachable!()
+                }
+            }
+        };
+    }
+}
+
+/// The generics with `'de` added first, outliving every lifetime of the
+/// type, so borrowed fields (`&'a str`) can come from the input.
+fn with_de_lifetime(generics: &syn::Generics) -> syn::Generics {
+    let de = Lifetime::new("'de", Span::call_site());
+    let mut de_param = LifetimeParam::new(de);
+    for lt in generics.lifetimes() {
+        de_param.bounds.push(lt.lifetime.clone());
+    }
+    let mut out = generics.clone();
+    out.params.insert(0, syn::GenericParam::Lifetime(de_param));
+    out
+}
+
+fn expand(cont: &Container) -> TokenStream {
+    let krate = match &cont.attrs.krate {
+        Some(path) => {
+            let path = &path.value;
+            quote!(#path)
+        }
+        None => quote!(::binform),
+    };
+    let ident = cont.ident;
+    let name = ident.to_string();
+    let de = Lifetime::new("'de", Span::call_site());
+
+    let mut pack_generics = cont.generics.clone();
+    pack_generics
+        .make_where_clause()
+        .predicates
+        .extend(bound::pack_predicates(cont, &krate));
+    let (impl_generics, ty_generics, pack_where) = pack_generics.split_for_impl();
+
+    let mut unpack_generics = with_de_lifetime(cont.generics);
+    unpack_generics
+        .make_where_clause()
+        .predicates
+        .extend(bound::unpack_predicates(cont, &krate, &de));
+    let (de_impl_generics, _, unpack_where) = unpack_generics.split_for_impl();
+
+    let (pack_body, unpack_body, min_size) = match &cont.body {
+        Body::Struct(style, fields) => (
+            pack_struct(&krate, *style, fields),
+            unpack_struct(&krate, &de, *style, fields),
+            min_size_of(&krate, &de, fields),
+        ),
+        Body::Enum(variants) => (
+            pack_enum(&krate, variants),
+            unpack_enum(&krate, &de, &name, variants),
+            min_size_enum(&krate, &de, variants),
+        ),
+    };
+
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics #krate::Pack for #ident #ty_generics #pack_where {
+                #[inline]
+                fn pack(&self, __w: &mut #krate::Writer<'_>) -> ::core::result::Result<(), #krate::Error> {
+                    #pack_body
+                }
+            }
+
+            #[automatically_derived]
+            impl #de_impl_generics #krate::Unpack<#de> for #ident #ty_generics #unpack_where {
+                const MIN_SIZE: usize = #min_size;
+
+                #[inline]
+                fn unpack(__r: &mut #krate::Reader<#de>) -> ::core::result::Result<Self, #krate::Error> {
+                    #unpack_body
+                }
+            }
+        };
+    }
+}
+
+/// Binding names `__f0, __f1, ...` for destructuring.
+fn binding(i: usize) -> syn::Ident {
+    format_ident!("__f{}", i)
+}
+
+/// `{ a: __f0, b: __f1, .. }` / `(__f0, __f1, ..)` pattern for the encoded fields.
+fn pattern(style: Style, fields: &[Field]) -> TokenStream {
+    let parts = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.is_encoded())
+        .map(|(i, f)| {
+            let member = &f.member;
+            let b = binding(i);
+            quote!(#member: #b)
+        });
+    match style {
+        Style::Unit => quote!(),
+        Style::Named | Style::Tuple => quote!({ #(#parts,)* .. }),
+    }
+}
+
+/// Statements that write each encoded field from its binding.
+fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
+    let stmts = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.is_encoded())
+        .map(|(i, f)| {
+            let b = binding(i);
+            match &f.attrs.with {
+                Some(with) => {
+                    let path = &with.value;
+                    quote_spanned!(with.span=> #path::pack(#b, __w)?;)
+                }
+                None => quote!(#krate::Pack::pack(#b, __w)?;),
+            }
+        });
+    quote!(#(#stmts)*)
+}
+
+fn pack_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
+    let pat = pattern(style, fields);
+    let stmts = pack_fields(krate, fields);
+    quote! {
+        let Self #pat = self;
+        #stmts
+        ::core::result::Result::Ok(())
+    }
+}
+
+fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
+    if variants.is_empty() {
+        return quote!(match *self {});
+    }
+    let arms = variants.iter().enumerate().map(|(tag, v)| {
+        let ident = v.ident;
+        let tag = tag as u32;
+        let pat = pattern(v.style, &v.fields);
+        let stmts = pack_fields(krate, &v.fields);
+        quote! {
+            Self::#ident #pat => {
+                __w.write_tag(#tag);
+                #stmts
+            }
+        }
+    });
+    quote! {
+        match self {
+            #(#arms)*
+        }
+        ::core::result::Result::Ok(())
+    }
+}
+
+/// The expression that produces one field's value when decoding.
+fn unpack_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStream {
+    let ty = field.ty;
+    if !field.is_encoded() {
+        return match &field.attrs.default {
+            Some(path) => {
+                let path = &path.value;
+                quote_spanned!(path.span()=> #path())
+            }
+            // Spanned on the type, so a type without `Default` is reported there.
+            None => quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default()),
+        };
+    }
+    match &field.attrs.with {
+        Some(with) => {
+            let path = &with.value;
+            quote_spanned!(with.span=> #path::unpack(__r)?)
+        }
+        None => quote!(<#ty as #krate::Unpack<#de>>::unpack(__r)?),
+    }
+}
+
+/// `Self { a: ..., b: ... }` / `Self::V { 0: ..., 1: ... }`, fields in
+/// declaration order, which is also the order of evaluation.
+fn construct(
+    krate: &TokenStream,
+    de: &Lifetime,
+    path: TokenStream,
+    style: Style,
+    fields: &[Field],
+) -> TokenStream {
+    if style == Style::Unit {
+        return path;
+    }
+    let inits = fields.iter().map(|f| {
+        let member = &f.member;
+        let value = unpack_field(krate, de, f);
+        quote!(#member: #value)
+    });
+    quote!(#path { #(#inits,)* })
+}
+
+fn unpack_struct(
+    krate: &TokenStream,
+    de: &Lifetime,
+    style: Style,
+    fields: &[Field],
+) -> TokenStream {
+    let value = construct(krate, de, quote!(Self), style, fields);
+    quote!(::core::result::Result::Ok(#value))
+}
+
+fn unpack_enum(
+    krate: &TokenStream,
+    de: &Lifetime,
+    name: &str,
+    variants: &[Variant],
+) -> TokenStream {
+    let arms = variants.iter().enumerate().map(|(tag, v)| {
+        let ident = v.ident;
+        let tag = tag as u32;
+        let value = construct(krate, de, quote!(Self::#ident), v.style, &v.fields);
+        quote!(#tag => ::core::result::Result::Ok(#value),)
+    });
+    quote! {
+        let __tag = __r.read_tag()?;
+        match __tag {
+            #(#arms)*
+            _ => ::core::result::Result::Err(__r.unknown_variant(__tag, #name)),
+        }
+    }
+}
+
+/// The sum of the encoded fields' minimum sizes (`with` fields count 0).
+fn min_size_of(krate: &TokenStream, de: &Lifetime, fields: &[Field]) -> TokenStream {
+    let parts = fields
+        .iter()
+        .filter(|f| f.is_encoded() && f.attrs.with.is_none())
+        .map(|f| {
+            let ty = f.ty;
+            quote!(<#ty as #krate::Unpack<#de>>::MIN_SIZE)
+        });
+    quote!(0usize #(+ #parts)*)
+}
+
+/// One tag byte plus the smallest variant.
+fn min_size_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]) -> TokenStream {
+    let mut sizes = variants.iter().map(|v| min_size_of(krate, de, &v.fields));
+    let Some(first) = sizes.next() else {
+        return quote!(1usize);
+    };
+    let folded = sizes.fold(
+        first,
+        |acc, next| quote!(#krate::__private::min_size(#acc, #next)),
+    );
+    quote!(1usize + #folded)
+}

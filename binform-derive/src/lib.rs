@@ -1,0 +1,26 @@
+//! `#[derive(Packable)]` for binform. Use it through `binform::Packable`.
+//!
+//! The macro runs in three steps, each in its own module: [`ast`] parses the
+//! input and its `#[binform(...)]` attributes ([`attr`]) into a typed IR that
+//! keeps spans, [`check`] applies the rules that span several fields, and
+//! [`expand`] generates `Pack` and `Unpack` from the checked IR. Errors from
+//! every step are collected ([`ctxt`]) and reported together, each on its span.
+
+mod ast;
+mod attr;
+mod bound;
+mod check;
+mod ctxt;
+mod expand;
+
+use proc_macro::TokenStream;
+use syn::{parse_macro_input, DeriveInput};
+
+/// Implements `binform::Pack` and `binform::Unpack` for a struct or enum.
+///
+/// See the `binform` crate documentation for the attributes.
+#[proc_macro_derive(Packable, attributes(binform))]
+pub fn derive_packable(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive(&input).into()
+}

@@ -1,0 +1,23 @@
+//! Helpers that derived code calls. Not a public API: anything here may
+//! change in any release.
+
+pub use core;
+
+use crate::{Reader, Unpack};
+
+/// The smaller of two sizes, usable in `const` context (an enum's `MIN_SIZE`
+/// is its tag plus the smallest variant).
+pub const fn min_size(a: usize, b: usize) -> usize {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// Decodes a field through `Unpack`, naming the lifetime so that derived
+/// code need not spell the field type.
+#[inline(always)]
+pub fn unpack<'de, T: Unpack<'de>>(r: &mut Reader<'de>) -> crate::Result<T> {
+    T::unpack(r)
+}

@@ -1,0 +1,198 @@
+//! The error type shared by encoding and decoding.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use core::fmt;
+
+/// What went wrong, without the details. Match on this in code; print the
+/// [`Error`] for people.
+///
+/// The enum is `#[non_exhaustive]`: new kinds arrive with new features, so
+/// keep a wildcard arm.
+///
+/// ```
+/// use binform::{from_slice, ErrorKind};
+/// let err = from_slice::<bool>(&[7]).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::InvalidBool);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended before the value was complete, or a declared length
+    /// needs more bytes than remain.
+    UnexpectedEnd,
+    /// A varint is longer than its minimal form or longer than its type allows.
+    InvalidVarint,
+    /// An integer does not fit the type being decoded (for example 70000 as `u16`,
+    /// or a `u64` above `usize::MAX` on a 32-bit target).
+    IntegerOverflow,
+    /// A `bool` byte other than 0 or 1.
+    InvalidBool,
+    /// A `char` that is not a Unicode scalar value.
+    InvalidChar,
+    /// A string that is not valid UTF-8.
+    InvalidUtf8,
+    /// An enum, `Option` or `Result` tag that names no variant the reader knows.
+    UnknownVariant,
+    /// A value that breaks its type's rules: a zero `NonZero`, nanoseconds of
+    /// a `Duration` above 999,999,999, a duplicate map key, a time out of range.
+    InvalidValue,
+    /// A limit from [`Options`](crate::Options) was reached: depth, byte budget
+    /// or declared length.
+    LimitExceeded,
+    /// Bytes were left over after the value was decoded.
+    TrailingBytes,
+    /// The underlying reader or writer failed.
+    Io,
+    /// Encoding met a `RefCell` that was mutably borrowed at that moment.
+    AlreadyBorrowed,
+    /// Encoding met a `Mutex` or `RwLock` that was poisoned by a panic.
+    Poisoned,
+    /// An error raised by user code (a `with` module or a hand-written impl).
+    Custom,
+}
+
+impl ErrorKind {
+    /// A short description of the kind, as used in `Display`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::UnexpectedEnd => "unexpected end of input",
+            ErrorKind::InvalidVarint => "invalid varint",
+            ErrorKind::IntegerOverflow => "integer out of range for its type",
+            ErrorKind::InvalidBool => "invalid bool",
+            ErrorKind::InvalidChar => "invalid char",
+            ErrorKind::InvalidUtf8 => "invalid UTF-8",
+            ErrorKind::UnknownVariant => "unknown variant tag",
+            ErrorKind::InvalidValue => "invalid value",
+            ErrorKind::LimitExceeded => "limit exceeded",
+            ErrorKind::TrailingBytes => "trailing bytes",
+            ErrorKind::Io => "I/O error",
+            ErrorKind::AlreadyBorrowed => "RefCell already mutably borrowed",
+            ErrorKind::Poisoned => "lock poisoned",
+            ErrorKind::Custom => "error",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An encoding or decoding error: a [`kind`](Error::kind), a message with the
+/// details, and for decoding the byte offset where it was found.
+///
+/// The error is one pointer wide so that `Result<T, Error>` stays small on the
+/// hot path; the details live behind it.
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+struct Inner {
+    kind: ErrorKind,
+    offset: Option<usize>,
+    message: String,
+    #[cfg(feature = "std")]
+    source: Option<std::io::Error>,
+}
+
+impl Error {
+    /// Makes an error of `kind` with a message and no offset.
+    #[cold]
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Error {
+            inner: Box::new(Inner {
+                kind,
+                offset: None,
+                message: message.into(),
+                #[cfg(feature = "std")]
+                source: None,
+            }),
+        }
+    }
+
+    /// An error for user code, such as a `with` module, of kind [`ErrorKind::Custom`].
+    #[cold]
+    pub fn custom(message: impl fmt::Display) -> Self {
+        Error::new(ErrorKind::Custom, alloc::format!("{message}"))
+    }
+
+    /// Sets the byte offset (decoding) if none was set yet.
+    #[must_use]
+    pub fn at(mut self, offset: usize) -> Self {
+        if self.inner.offset.is_none() {
+            self.inner.offset = Some(offset);
+        }
+        self
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ErrorKind {
+        self.inner.kind
+    }
+
+    /// The byte offset in the input where decoding failed, if known.
+    pub fn offset(&self) -> Option<usize> {
+        self.inner.offset
+    }
+
+    /// The detail message, without kind or offset.
+    pub fn message(&self) -> &str {
+        &self.inner.message
+    }
+
+    #[cfg(feature = "std")]
+    #[cold]
+    pub(crate) fn io(err: std::io::Error) -> Self {
+        let mut e = Error::new(ErrorKind::Io, alloc::format!("{err}"));
+        e.inner.source = Some(err);
+        e
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.inner.kind.as_str())?;
+        if !self.inner.message.is_empty() {
+            write!(f, ": {}", self.inner.message)?;
+        }
+        if let Some(offset) = self.inner.offset {
+            write!(f, " (at byte {offset})")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.inner.kind)
+            .field("offset", &self.inner.offset)
+            .field("message", &self.inner.message)
+            .finish()
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.inner
+            .source
+            .as_ref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+#[cfg(not(feature = "std"))]
+impl core::error::Error for Error {}
+
+#[cfg(feature = "std")]
+impl From<std::io::Error> for Error {
+    fn from(err: std::io::Error) -> Self {
+        Error::io(err)
+    }
+}
+
+/// `Result` with [`Error`] as the error type.
+pub type Result<T, E = Error> = core::result::Result<T, E>;

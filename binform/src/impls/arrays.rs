@@ -1,0 +1,39 @@
+//! Fixed-size arrays `[T; N]`: the N elements, with no length (the type
+//! fixes it). Nested arrays (`[[T; N]; M]`) are elements in row order.
+
+use crate::{Error, Pack, Reader, Result, Unpack, Writer};
+
+impl<T: Pack, const N: usize> Pack for [T; N] {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        T::pack_slice(self, w)
+    }
+}
+
+impl<'de, T: Unpack<'de>, const N: usize> Unpack<'de> for [T; N] {
+    const MIN_SIZE: usize = T::MIN_SIZE.saturating_mul(N);
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        // Decode into `Option`s so that the first error can stop the array
+        // without a value to fill the rest; every slot is `Some` after.
+        let mut failure: Option<Error> = None;
+        let slots: [Option<T>; N] = core::array::from_fn(|_| {
+            if failure.is_some() {
+                return None;
+            }
+            match T::unpack(r) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    failure = Some(e);
+                    None
+                }
+            }
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        // Without a failure, `from_fn` filled every slot.
+        Ok(slots.map(|slot| slot.unwrap_or_else(|| unreachable!("every slot is filled"))))
+    }
+}

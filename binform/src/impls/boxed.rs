@@ -1,0 +1,47 @@
+//! `Box<T>`, `Box<[T]>` (`Box<str>` lives with the strings). A box is
+//! encoded as its contents; decoding one counts as a nesting level because
+//! boxes are how types hold themselves.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+
+use crate::{Pack, Reader, Result, Unpack, Writer};
+
+impl<T: Pack + ?Sized> Pack for Box<T> {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        (**self).pack(w)
+    }
+}
+
+// No `MIN_SIZE` from `T`: a type that holds itself through a box would make
+// the constant depend on itself.
+impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        r.nested(|r| T::unpack(r).map(Box::new))
+    }
+}
+
+impl<'de, T: Unpack<'de>> Unpack<'de> for Box<[T]> {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        Vec::<T>::unpack(r).map(Vec::into_boxed_slice)
+    }
+}
+
+impl<T: Pack + ?Sized> Pack for &T {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        (**self).pack(w)
+    }
+}
+
+impl<T: Pack + ?Sized> Pack for &mut T {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        (**self).pack(w)
+    }
+}

@@ -1,0 +1,40 @@
+//! `bytes::Bytes` and `bytes::BytesMut`: a length, then the bytes, exactly
+//! like `Vec<u8>`.
+
+use bytes::{Bytes, BytesMut};
+
+use crate::{Pack, Reader, Result, Unpack, Writer};
+
+impl Pack for Bytes {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        self.as_ref().pack(w)
+    }
+}
+
+impl<'de> Unpack<'de> for Bytes {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        let bytes: &[u8] = Unpack::unpack(r)?;
+        Ok(Bytes::copy_from_slice(bytes))
+    }
+}
+
+impl Pack for BytesMut {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        self.as_ref().pack(w)
+    }
+}
+
+impl<'de> Unpack<'de> for BytesMut {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        let bytes: &[u8] = Unpack::unpack(r)?;
+        Ok(BytesMut::from(bytes))
+    }
+}

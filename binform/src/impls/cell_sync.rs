@@ -1,0 +1,93 @@
+//! Interior mutability: `Cell`, `RefCell`, `Mutex`, `RwLock`, encoded as the
+//! value inside. Encoding never panics: a `RefCell` that is mutably borrowed
+//! is an [`ErrorKind::AlreadyBorrowed`] error and a poisoned lock an
+//! [`ErrorKind::Poisoned`] error.
+
+use core::cell::{Cell, RefCell};
+
+use crate::{Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+impl<T: Pack + Copy> Pack for Cell<T> {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        self.get().pack(w)
+    }
+}
+
+impl<'de, T: Unpack<'de>> Unpack<'de> for Cell<T> {
+    const MIN_SIZE: usize = T::MIN_SIZE;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        T::unpack(r).map(Cell::new)
+    }
+}
+
+impl<T: Pack + ?Sized> Pack for RefCell<T> {
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        match self.try_borrow() {
+            Ok(value) => value.pack(w),
+            Err(_) => Err(Error::new(
+                ErrorKind::AlreadyBorrowed,
+                "a RefCell was mutably borrowed while being encoded",
+            )),
+        }
+    }
+}
+
+impl<'de, T: Unpack<'de>> Unpack<'de> for RefCell<T> {
+    const MIN_SIZE: usize = T::MIN_SIZE;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        T::unpack(r).map(RefCell::new)
+    }
+}
+
+#[cfg(feature = "std")]
+mod locks {
+    use std::sync::{Mutex, RwLock};
+
+    use crate::{Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+    #[cold]
+    fn poisoned(what: &str) -> Error {
+        Error::new(ErrorKind::Poisoned, alloc::format!("a {what} was poisoned"))
+    }
+
+    /// Encoding holds the lock while the value is written.
+    impl<T: Pack + ?Sized> Pack for Mutex<T> {
+        fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            match self.lock() {
+                Ok(guard) => guard.pack(w),
+                Err(_) => Err(poisoned("Mutex")),
+            }
+        }
+    }
+
+    impl<'de, T: Unpack<'de>> Unpack<'de> for Mutex<T> {
+        const MIN_SIZE: usize = T::MIN_SIZE;
+
+        fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            T::unpack(r).map(Mutex::new)
+        }
+    }
+
+    /// Encoding holds a read lock while the value is written.
+    impl<T: Pack + ?Sized> Pack for RwLock<T> {
+        fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            match self.read() {
+                Ok(guard) => guard.pack(w),
+                Err(_) => Err(poisoned("RwLock")),
+            }
+        }
+    }
+
+    impl<'de, T: Unpack<'de>> Unpack<'de> for RwLock<T> {
+        const MIN_SIZE: usize = T::MIN_SIZE;
+
+        fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            T::unpack(r).map(RwLock::new)
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! Maps and sets: a length, then the entries (key then value for maps) in
+//! the collection's iteration order. Decoding rejects a repeated key, so a
+//! decoded map holds exactly the entries that were written.
+
+use alloc::collections::{BTreeMap, BTreeSet};
+
+use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+#[cold]
+#[inline(never)]
+fn duplicate(r: &Reader<'_>, at: usize, what: &str) -> crate::Error {
+    r.error_at(
+        at,
+        ErrorKind::InvalidValue,
+        alloc::format!("duplicate {what}"),
+    )
+}
+
+/// Encodes `len` entries from an iterator of key-value pairs.
+#[inline]
+fn pack_map<'a, K: Pack + 'a, V: Pack + 'a>(
+    w: &mut Writer<'_>,
+    len: usize,
+    entries: impl Iterator<Item = (&'a K, &'a V)>,
+) -> Result<()> {
+    w.write_len(len);
+    for (k, v) in entries {
+        k.pack(w)?;
+        v.pack(w)?;
+    }
+    Ok(())
+}
+
+/// Encodes `len` items from an iterator.
+#[inline]
+fn pack_set<'a, T: Pack + 'a>(
+    w: &mut Writer<'_>,
+    len: usize,
+    items: impl Iterator<Item = &'a T>,
+) -> Result<()> {
+    w.write_len(len);
+    items.into_iter().try_for_each(|item| item.pack(w))
+}
+
+/// Decodes map entries into an empty map through `insert`, which must
+/// return whether the key was new.
+#[inline]
+fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M>(
+    r: &mut Reader<'de>,
+    make: impl FnOnce(usize) -> M,
+    mut insert: impl FnMut(&mut M, K, V) -> bool,
+) -> Result<M> {
+    let len = r.read_len_for::<(K, V)>()?;
+    let capacity = r.cautious_capacity::<(K, V)>(len);
+    r.nested(|r| {
+        let mut map = make(capacity);
+        for _ in 0..len {
+            let at = r.position();
+            let k = K::unpack(r)?;
+            let v = V::unpack(r)?;
+            if !insert(&mut map, k, v) {
+                return Err(duplicate(r, at, "map key"));
+            }
+        }
+        Ok(map)
+    })
+}
+
+/// Decodes set items into an empty set through `insert`.
+#[inline]
+fn unpack_set<'de, T: Unpack<'de>, S>(
+    r: &mut Reader<'de>,
+    make: impl FnOnce(usize) -> S,
+    mut insert: impl FnMut(&mut S, T) -> bool,
+) -> Result<S> {
+    let len = r.read_len_for::<T>()?;
+    let capacity = r.cautious_capacity::<T>(len);
+    r.nested(|r| {
+        let mut set = make(capacity);
+        for _ in 0..len {
+            let at = r.position();
+            if !insert(&mut set, T::unpack(r)?) {
+                return Err(duplicate(r, at, "set element"));
+            }
+        }
+        Ok(set)
+    })
+}
+
+impl<K: Pack, V: Pack> Pack for BTreeMap<K, V> {
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        pack_map(w, self.len(), self.iter())
+    }
+}
+
+impl<'de, K: Unpack<'de> + Ord, V: Unpack<'de>> Unpack<'de> for BTreeMap<K, V> {
+    const MIN_SIZE: usize = 1;
+
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        unpack_map(r, |_| BTreeMap::new(), |m, k, v| m.insert(k, v).is_none())
+    }
+}
+
+impl<T: Pack> Pack for BTreeSet<T> {
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        pack_set(w, self.len(), self.iter())
+    }
+}
+
+impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BTreeSet<T> {
+    const MIN_SIZE: usize = 1;
+
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        unpack_set(r, |_| BTreeSet::new(), |s, t| s.insert(t))
+    }
+}
+
+#[cfg(feature = "std")]
+mod hashed {
+    use core::hash::{BuildHasher, Hash};
+    use std::collections::{HashMap, HashSet};
+
+    use super::{pack_map, pack_set, unpack_map, unpack_set};
+    use crate::{Pack, Reader, Result, Unpack, Writer};
+
+    impl<K: Pack, V: Pack, S> Pack for HashMap<K, V, S> {
+        fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            pack_map(w, self.len(), self.iter())
+        }
+    }
+
+    impl<'de, K, V, S> Unpack<'de> for HashMap<K, V, S>
+    where
+        K: Unpack<'de> + Eq + Hash,
+        V: Unpack<'de>,
+        S: BuildHasher + Default,
+    {
+        const MIN_SIZE: usize = 1;
+
+        fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            unpack_map(
+                r,
+                |n| HashMap::with_capacity_and_hasher(n, S::default()),
+                |m, k, v| m.insert(k, v).is_none(),
+            )
+        }
+    }
+
+    impl<T: Pack, S> Pack for HashSet<T, S> {
+        fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            pack_set(w, self.len(), self.iter())
+        }
+    }
+
+    impl<'de, T, S> Unpack<'de> for HashSet<T, S>
+    where
+        T: Unpack<'de> + Eq + Hash,
+        S: BuildHasher + Default,
+    {
+        const MIN_SIZE: usize = 1;
+
+        fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            unpack_set(
+                r,
+                |n| HashSet::with_capacity_and_hasher(n, S::default()),
+                |s, t| s.insert(t),
+            )
+        }
+    }
+}

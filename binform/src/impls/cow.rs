@@ -1,0 +1,42 @@
+//! `Cow`: encoded as what it points to. `Cow<'de, str>` decodes borrowed
+//! from the input; other `Cow`s decode owned.
+
+use alloc::borrow::{Cow, ToOwned};
+use alloc::vec::Vec;
+
+use crate::impls::string::read_str;
+use crate::{Pack, Reader, Result, Unpack, Writer};
+
+impl<T: Pack + ToOwned + ?Sized> Pack for Cow<'_, T> {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        (**self).pack(w)
+    }
+}
+
+impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        read_str(r).map(Cow::Borrowed)
+    }
+}
+
+impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        Vec::<T>::unpack(r).map(Cow::Owned)
+    }
+}
+
+impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, T> {
+    const MIN_SIZE: usize = T::MIN_SIZE;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        T::unpack(r).map(Cow::Owned)
+    }
+}

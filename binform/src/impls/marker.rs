@@ -1,0 +1,119 @@
+//! Small std wrappers: `PhantomData`, `Wrapping`, `Saturating`, `Reverse`,
+//! `Range`, `RangeInclusive`, `Bound`.
+
+use core::cmp::Reverse;
+use core::marker::PhantomData;
+use core::num::{Saturating, Wrapping};
+use core::ops::{Bound, Range, RangeInclusive};
+
+use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+impl<T: ?Sized> Pack for PhantomData<T> {
+    #[inline]
+    fn pack(&self, _: &mut Writer<'_>) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<'de, T: ?Sized> Unpack<'de> for PhantomData<T> {
+    #[inline]
+    fn unpack(_: &mut Reader<'de>) -> Result<Self> {
+        Ok(PhantomData)
+    }
+}
+
+/// Wrappers encoded exactly as the value they wrap.
+macro_rules! transparent {
+    ($($wrapper:ident),*) => {$(
+        impl<T: Pack> Pack for $wrapper<T> {
+            #[inline]
+            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                self.0.pack(w)
+            }
+        }
+
+        impl<'de, T: Unpack<'de>> Unpack<'de> for $wrapper<T> {
+            const MIN_SIZE: usize = T::MIN_SIZE;
+
+            #[inline]
+            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+                T::unpack(r).map($wrapper)
+            }
+        }
+    )*};
+}
+
+transparent!(Wrapping, Saturating, Reverse);
+
+impl<T: Pack> Pack for Range<T> {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        self.start.pack(w)?;
+        self.end.pack(w)
+    }
+}
+
+impl<'de, T: Unpack<'de>> Unpack<'de> for Range<T> {
+    const MIN_SIZE: usize = 2 * T::MIN_SIZE;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        Ok(T::unpack(r)?..T::unpack(r)?)
+    }
+}
+
+/// Start and end; whether iteration already exhausted the range is not
+/// part of its value and is not kept.
+impl<T: Pack> Pack for RangeInclusive<T> {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        self.start().pack(w)?;
+        self.end().pack(w)
+    }
+}
+
+impl<'de, T: Unpack<'de>> Unpack<'de> for RangeInclusive<T> {
+    const MIN_SIZE: usize = 2 * T::MIN_SIZE;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        Ok(T::unpack(r)?..=T::unpack(r)?)
+    }
+}
+
+/// Tag 0 `Included`, 1 `Excluded`, 2 `Unbounded`.
+impl<T: Pack> Pack for Bound<T> {
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        match self {
+            Bound::Included(v) => {
+                w.write_u8(0);
+                v.pack(w)
+            }
+            Bound::Excluded(v) => {
+                w.write_u8(1);
+                v.pack(w)
+            }
+            Bound::Unbounded => {
+                w.write_u8(2);
+                Ok(())
+            }
+        }
+    }
+}
+
+impl<'de, T: Unpack<'de>> Unpack<'de> for Bound<T> {
+    const MIN_SIZE: usize = 1;
+
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        match r.read_u8()? {
+            0 => T::unpack(r).map(Bound::Included),
+            1 => T::unpack(r).map(Bound::Excluded),
+            2 => Ok(Bound::Unbounded),
+            tag => Err(r.error_at(
+                r.position() - 1,
+                ErrorKind::UnknownVariant,
+                alloc::format!("tag {tag} is not a Bound tag (0, 1 or 2)"),
+            )),
+        }
+    }
+}

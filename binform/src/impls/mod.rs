@@ -1,0 +1,17 @@
+//! `Pack`/`Unpack` for std types, one file per area of std.
+
+mod arrays;
+mod boxed;
+#[cfg(feature = "bytes")]
+mod bytes;
+mod cell_sync;
+mod collections;
+mod cow;
+mod marker;
+mod net;
+mod option_result;
+mod primitives;
+mod seq;
+mod string;
+mod time;
+mod tuples;

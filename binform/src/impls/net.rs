@@ -1,0 +1,153 @@
+//! IP and socket addresses: addresses as their raw octets (4 or 16 bytes),
+//! ports as varints, `IpAddr`/`SocketAddr` with a tag byte (0 = v4, 1 = v6).
+
+use core::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
+
+use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+impl Pack for Ipv4Addr {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.write_bytes(&self.octets());
+        Ok(())
+    }
+}
+
+impl<'de> Unpack<'de> for Ipv4Addr {
+    const MIN_SIZE: usize = 4;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        r.read_array::<4>().map(Ipv4Addr::from)
+    }
+}
+
+impl Pack for Ipv6Addr {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.write_bytes(&self.octets());
+        Ok(())
+    }
+}
+
+impl<'de> Unpack<'de> for Ipv6Addr {
+    const MIN_SIZE: usize = 16;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        r.read_array::<16>().map(Ipv6Addr::from)
+    }
+}
+
+impl Pack for SocketAddrV4 {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        self.ip().pack(w)?;
+        self.port().pack(w)
+    }
+}
+
+impl<'de> Unpack<'de> for SocketAddrV4 {
+    const MIN_SIZE: usize = 5;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        Ok(SocketAddrV4::new(Ipv4Addr::unpack(r)?, u16::unpack(r)?))
+    }
+}
+
+/// Address, port, flow info, scope id.
+impl Pack for SocketAddrV6 {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        self.ip().pack(w)?;
+        self.port().pack(w)?;
+        self.flowinfo().pack(w)?;
+        self.scope_id().pack(w)
+    }
+}
+
+impl<'de> Unpack<'de> for SocketAddrV6 {
+    const MIN_SIZE: usize = 19;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        Ok(SocketAddrV6::new(
+            Ipv6Addr::unpack(r)?,
+            u16::unpack(r)?,
+            u32::unpack(r)?,
+            u32::unpack(r)?,
+        ))
+    }
+}
+
+/// Reads the 0 (v4) / 1 (v6) tag of `IpAddr` and `SocketAddr`.
+fn read_family(r: &mut Reader<'_>, ty: &str) -> Result<bool> {
+    match r.read_u8()? {
+        0 => Ok(false),
+        1 => Ok(true),
+        tag => Err(r.error_at(
+            r.position() - 1,
+            ErrorKind::UnknownVariant,
+            alloc::format!("tag {tag} is not a {ty} tag (0 or 1)"),
+        )),
+    }
+}
+
+impl Pack for IpAddr {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        match self {
+            IpAddr::V4(a) => {
+                w.write_u8(0);
+                a.pack(w)
+            }
+            IpAddr::V6(a) => {
+                w.write_u8(1);
+                a.pack(w)
+            }
+        }
+    }
+}
+
+impl<'de> Unpack<'de> for IpAddr {
+    const MIN_SIZE: usize = 5;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        if read_family(r, "IpAddr")? {
+            Ipv6Addr::unpack(r).map(IpAddr::V6)
+        } else {
+            Ipv4Addr::unpack(r).map(IpAddr::V4)
+        }
+    }
+}
+
+impl Pack for SocketAddr {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        match self {
+            SocketAddr::V4(a) => {
+                w.write_u8(0);
+                a.pack(w)
+            }
+            SocketAddr::V6(a) => {
+                w.write_u8(1);
+                a.pack(w)
+            }
+        }
+    }
+}
+
+impl<'de> Unpack<'de> for SocketAddr {
+    const MIN_SIZE: usize = 6;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        if read_family(r, "SocketAddr")? {
+            SocketAddrV6::unpack(r).map(SocketAddr::V6)
+        } else {
+            SocketAddrV4::unpack(r).map(SocketAddr::V4)
+        }
+    }
+}

@@ -1,0 +1,295 @@
+//! Integers, floats, `bool`, `char`, `()` and the `NonZero` family.
+
+use alloc::format;
+use alloc::vec::Vec;
+use core::num::{
+    NonZeroI128, NonZeroI16, NonZeroI32, NonZeroI64, NonZeroI8, NonZeroIsize, NonZeroU128,
+    NonZeroU16, NonZeroU32, NonZeroU64, NonZeroU8, NonZeroUsize,
+};
+
+use crate::{Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+impl Pack for u8 {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.write_u8(*self);
+        Ok(())
+    }
+
+    #[inline]
+    fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
+        w.write_bytes(items);
+        Ok(())
+    }
+}
+
+impl<'de> Unpack<'de> for u8 {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        r.read_u8()
+    }
+
+    #[inline]
+    fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<Vec<Self>> {
+        let bytes = r.read_bytes(len)?;
+        let mut out = Vec::new();
+        out.try_reserve_exact(len).map_err(|_| r.alloc_error(len))?;
+        out.extend_from_slice(bytes);
+        Ok(out)
+    }
+}
+
+impl Pack for i8 {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.write_u8(*self as u8);
+        Ok(())
+    }
+}
+
+impl<'de> Unpack<'de> for i8 {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        r.read_u8().map(|b| b as i8)
+    }
+}
+
+impl Pack for bool {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.write_u8(*self as u8);
+        Ok(())
+    }
+}
+
+impl<'de> Unpack<'de> for bool {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        match r.read_u8()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            b => Err(r.error_at(
+                r.position() - 1,
+                ErrorKind::InvalidBool,
+                format!("byte {b:#04x} is not a bool"),
+            )),
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn overflow(r: &Reader<'_>, v: impl core::fmt::Display, ty: &str) -> Error {
+    r.error(
+        ErrorKind::IntegerOverflow,
+        format!("{v} does not fit in {ty}"),
+    )
+}
+
+macro_rules! unsigned_varint {
+    ($($ty:ty),*) => {$(
+        impl Pack for $ty {
+            #[inline]
+            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                w.write_varint(*self as u64);
+                Ok(())
+            }
+        }
+
+        impl<'de> Unpack<'de> for $ty {
+            const MIN_SIZE: usize = 1;
+
+            #[inline]
+            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+                let v = r.read_varint()?;
+                <$ty>::try_from(v).map_err(|_| overflow(r, v, stringify!($ty)))
+            }
+        }
+    )*};
+}
+
+unsigned_varint!(u16, u32, u64, usize);
+
+macro_rules! signed_varint {
+    ($($ty:ty),*) => {$(
+        impl Pack for $ty {
+            #[inline]
+            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                w.write_varint_signed(*self as i64);
+                Ok(())
+            }
+        }
+
+        impl<'de> Unpack<'de> for $ty {
+            const MIN_SIZE: usize = 1;
+
+            #[inline]
+            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+                let v = r.read_varint_signed()?;
+                <$ty>::try_from(v).map_err(|_| overflow(r, v, stringify!($ty)))
+            }
+        }
+    )*};
+}
+
+signed_varint!(i16, i32, i64, isize);
+
+impl Pack for u128 {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.write_varint_u128(*self);
+        Ok(())
+    }
+}
+
+impl<'de> Unpack<'de> for u128 {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        r.read_varint_u128()
+    }
+}
+
+impl Pack for i128 {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.write_varint_u128(crate::varint::zigzag_i128(*self));
+        Ok(())
+    }
+}
+
+impl<'de> Unpack<'de> for i128 {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        r.read_varint_u128().map(crate::varint::unzigzag_i128)
+    }
+}
+
+macro_rules! float {
+    ($($ty:ty => $bits:ty),*) => {$(
+        impl Pack for $ty {
+            #[inline]
+            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                w.write_bytes(&self.to_bits().to_le_bytes());
+                Ok(())
+            }
+
+            #[inline]
+            fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
+                w.reserve(items.len() * core::mem::size_of::<$ty>());
+                for x in items {
+                    w.write_bytes(&x.to_bits().to_le_bytes());
+                }
+                Ok(())
+            }
+        }
+
+        impl<'de> Unpack<'de> for $ty {
+            const MIN_SIZE: usize = core::mem::size_of::<$ty>();
+
+            #[inline]
+            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+                // Bits, not value: NaN payloads and signed zeros survive.
+                r.read_array().map(|b| <$ty>::from_bits(<$bits>::from_le_bytes(b)))
+            }
+
+            #[inline]
+            fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<Vec<Self>> {
+                const SIZE: usize = core::mem::size_of::<$ty>();
+                // `len` was checked against the input, so this is exact.
+                let bytes = r.read_bytes(len * SIZE)?;
+                let mut out = Vec::new();
+                out.try_reserve_exact(len).map_err(|_| r.alloc_error(len))?;
+                out.extend(bytes.chunks_exact(SIZE).map(|c| {
+                    let mut raw = [0u8; SIZE];
+                    raw.copy_from_slice(c);
+                    <$ty>::from_bits(<$bits>::from_le_bytes(raw))
+                }));
+                Ok(out)
+            }
+        }
+    )*};
+}
+
+float!(f32 => u32, f64 => u64);
+
+impl Pack for char {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.write_varint(*self as u64);
+        Ok(())
+    }
+}
+
+impl<'de> Unpack<'de> for char {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        let start = r.position();
+        let v = r.read_varint()?;
+        u32::try_from(v)
+            .ok()
+            .and_then(char::from_u32)
+            .ok_or_else(|| {
+                r.error_at(
+                    start,
+                    ErrorKind::InvalidChar,
+                    format!("{v:#x} is not a Unicode scalar value"),
+                )
+            })
+    }
+}
+
+impl Pack for () {
+    #[inline]
+    fn pack(&self, _: &mut Writer<'_>) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<'de> Unpack<'de> for () {
+    #[inline]
+    fn unpack(_: &mut Reader<'de>) -> Result<Self> {
+        Ok(())
+    }
+}
+
+macro_rules! nonzero {
+    ($($nz:ty => $ty:ty),*) => {$(
+        impl Pack for $nz {
+            #[inline]
+            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                self.get().pack(w)
+            }
+        }
+
+        impl<'de> Unpack<'de> for $nz {
+            const MIN_SIZE: usize = <$ty as Unpack<'de>>::MIN_SIZE;
+
+            #[inline]
+            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+                let start = r.position();
+                <$nz>::new(<$ty>::unpack(r)?).ok_or_else(|| {
+                    r.error_at(start, ErrorKind::InvalidValue, concat!("zero for ", stringify!($nz)))
+                })
+            }
+        }
+    )*};
+}
+
+nonzero!(
+    NonZeroU8 => u8, NonZeroU16 => u16, NonZeroU32 => u32, NonZeroU64 => u64,
+    NonZeroU128 => u128, NonZeroUsize => usize,
+    NonZeroI8 => i8, NonZeroI16 => i16, NonZeroI32 => i32, NonZeroI64 => i64,
+    NonZeroI128 => i128, NonZeroIsize => isize
+);

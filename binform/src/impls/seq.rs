@@ -1,0 +1,99 @@
+//! Sequences: `[T]`, `Vec`, `VecDeque`, `LinkedList`, `BinaryHeap`, `&[u8]`.
+//! All are a length followed by the elements in order.
+
+use alloc::collections::{BinaryHeap, LinkedList, VecDeque};
+use alloc::vec::Vec;
+
+use crate::{Pack, Reader, Result, Unpack, Writer};
+
+impl<T: Pack> Pack for [T] {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.write_len(self.len());
+        T::pack_slice(self, w)
+    }
+}
+
+impl<T: Pack> Pack for Vec<T> {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        self.as_slice().pack(w)
+    }
+}
+
+impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        let len = r.read_len_for::<T>()?;
+        T::unpack_vec(r, len)
+    }
+}
+
+impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        let len = r.read_len()?;
+        r.read_bytes(len).map(|b| b as &'a [u8])
+    }
+}
+
+impl<T: Pack> Pack for VecDeque<T> {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.write_len(self.len());
+        let (front, back) = self.as_slices();
+        T::pack_slice(front, w)?;
+        T::pack_slice(back, w)
+    }
+}
+
+impl<'de, T: Unpack<'de>> Unpack<'de> for VecDeque<T> {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        Vec::<T>::unpack(r).map(VecDeque::from)
+    }
+}
+
+impl<T: Pack> Pack for LinkedList<T> {
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.write_len(self.len());
+        self.iter().try_for_each(|item| item.pack(w))
+    }
+}
+
+impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
+    const MIN_SIZE: usize = 1;
+
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        let len = r.read_len_for::<T>()?;
+        r.nested(|r| {
+            let mut out = LinkedList::new();
+            for _ in 0..len {
+                out.push_back(T::unpack(r)?);
+            }
+            Ok(out)
+        })
+    }
+}
+
+/// A heap is written in its internal (heap) order, which rebuilding from
+/// the decoded vector leaves unchanged, so a round trip is byte-exact.
+impl<T: Pack> Pack for BinaryHeap<T> {
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        self.as_slice().pack(w)
+    }
+}
+
+impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BinaryHeap<T> {
+    const MIN_SIZE: usize = 1;
+
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        Vec::<T>::unpack(r).map(BinaryHeap::from)
+    }
+}

@@ -1,0 +1,69 @@
+//! `str`, `String`, `&str`, `Box<str>`: a length, then UTF-8 bytes.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+
+use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+impl Pack for str {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.write_len(self.len());
+        w.write_bytes(self.as_bytes());
+        Ok(())
+    }
+}
+
+impl Pack for String {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        self.as_str().pack(w)
+    }
+}
+
+/// Reads a length-prefixed UTF-8 string borrowed from the input.
+#[inline]
+pub(crate) fn read_str<'de>(r: &mut Reader<'de>) -> Result<&'de str> {
+    let len = r.read_len()?;
+    let start = r.position();
+    let bytes = r.read_bytes(len)?;
+    core::str::from_utf8(bytes).map_err(|e| {
+        r.error_at(
+            start + e.valid_up_to(),
+            ErrorKind::InvalidUtf8,
+            "string is not valid UTF-8",
+        )
+    })
+}
+
+impl<'de: 'a, 'a> Unpack<'de> for &'a str {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        read_str(r)
+    }
+}
+
+impl<'de> Unpack<'de> for String {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        let s = read_str(r)?;
+        let mut out = String::new();
+        out.try_reserve_exact(s.len())
+            .map_err(|_| r.alloc_error(s.len()))?;
+        out.push_str(s);
+        Ok(out)
+    }
+}
+
+impl<'de> Unpack<'de> for Box<str> {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        String::unpack(r).map(String::into_boxed_str)
+    }
+}

@@ -1,0 +1,164 @@
+//! Limits and modes for one encode or decode call.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::read::{Reader, Unpack, UnpackOwned};
+use crate::write::{Pack, Writer};
+
+/// Default nesting limit, in the range of serde_json's 128.
+pub const DEFAULT_MAX_DEPTH: u32 = 128;
+/// Default byte budget for one decode: 256 MiB.
+pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
+/// Default limit on one declared length: 2^28 elements.
+pub const DEFAULT_MAX_LEN: usize = 1 << 28;
+
+/// Settings for encoding and decoding: a builder whose methods mirror the
+/// crate-level functions.
+///
+/// The defaults are safe for untrusted input: at most
+/// [`DEFAULT_MAX_BYTES`] of input, nesting at most [`DEFAULT_MAX_DEPTH`]
+/// levels, lengths at most [`DEFAULT_MAX_LEN`].
+///
+/// ```
+/// use binform::{ErrorKind, Options};
+///
+/// let opts = Options::new().max_bytes(1024).max_depth(16);
+/// let bytes = opts.to_vec(&vec![1u32, 2, 3]).unwrap();
+/// assert_eq!(opts.from_slice::<Vec<u32>>(&bytes).unwrap(), [1, 2, 3]);
+///
+/// let too_big = binform::to_vec(&vec![0u8; 2000]).unwrap();
+/// let err = opts.from_slice::<Vec<u8>>(&too_big).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    max_bytes: usize,
+    max_depth: u32,
+    max_len: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options::new()
+    }
+}
+
+impl Options {
+    /// The default settings.
+    pub const fn new() -> Self {
+        Options {
+            max_bytes: DEFAULT_MAX_BYTES,
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_len: DEFAULT_MAX_LEN,
+        }
+    }
+
+    /// The most input bytes one decode may read; a longer input fails with
+    /// [`ErrorKind::LimitExceeded`] before any of it is decoded, and
+    /// [`from_reader`](Options::from_reader) stops reading there.
+    #[must_use]
+    pub const fn max_bytes(mut self, n: usize) -> Self {
+        self.max_bytes = n;
+        self
+    }
+
+    /// How many boxes and collections may nest inside each other.
+    #[must_use]
+    pub const fn max_depth(mut self, n: u32) -> Self {
+        self.max_depth = n;
+        self
+    }
+
+    /// The largest length any string, byte string or collection may declare.
+    /// It is also the total budget, over the whole decode, for elements that
+    /// take no input bytes (such as `()`), which the input size cannot bound.
+    #[must_use]
+    pub const fn max_len(mut self, n: usize) -> Self {
+        self.max_len = n;
+        self
+    }
+
+    /// The byte budget.
+    pub const fn byte_limit(&self) -> usize {
+        self.max_bytes
+    }
+
+    /// The nesting limit.
+    pub const fn depth_limit(&self) -> u32 {
+        self.max_depth
+    }
+
+    /// The length limit.
+    pub const fn len_limit(&self) -> usize {
+        self.max_len
+    }
+
+    /// Encodes `value` into a new vector.
+    pub fn to_vec<T: Pack + ?Sized>(&self, value: &T) -> Result<Vec<u8>> {
+        let mut buf = Vec::new();
+        self.to_vec_into(&mut buf, value)?;
+        Ok(buf)
+    }
+
+    /// Appends the encoding of `value` to `buf`, which can be reused across
+    /// calls to save allocations. On error `buf` is restored to its length
+    /// before the call.
+    pub fn to_vec_into<T: Pack + ?Sized>(&self, buf: &mut Vec<u8>, value: &T) -> Result<()> {
+        let start = buf.len();
+        let result = value.pack(&mut Writer::new(buf));
+        if result.is_err() {
+            buf.truncate(start);
+        }
+        result
+    }
+
+    /// Decodes a `T` that is the whole of `bytes`: bytes left over are an
+    /// [`ErrorKind::TrailingBytes`] error.
+    pub fn from_slice<'de, T: Unpack<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
+        if bytes.len() > self.max_bytes {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "input of {} bytes is over the limit of {} bytes",
+                    bytes.len(),
+                    self.max_bytes
+                ),
+            ));
+        }
+        let mut reader = Reader::new(bytes, self);
+        let value = T::unpack(&mut reader)?;
+        reader.finish()?;
+        Ok(value)
+    }
+
+    /// Encodes `value` to an `io::Write`. The value is encoded into a buffer
+    /// first and written with one `write_all`, so a failing value writes
+    /// nothing.
+    #[cfg(feature = "std")]
+    pub fn to_writer<W: std::io::Write, T: Pack + ?Sized>(
+        &self,
+        mut writer: W,
+        value: &T,
+    ) -> Result<()> {
+        let bytes = self.to_vec(value)?;
+        writer.write_all(&bytes).map_err(Error::io)
+    }
+
+    /// Decodes a `T` from everything an `io::Read` yields up to its end.
+    /// Reading stops with [`ErrorKind::LimitExceeded`] once more than
+    /// [`max_bytes`](Options::max_bytes) arrive, so an endless stream cannot
+    /// exhaust memory.
+    #[cfg(feature = "std")]
+    pub fn from_reader<R: std::io::Read, T: UnpackOwned>(&self, reader: R) -> Result<T> {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        let limit = (self.max_bytes as u64).saturating_add(1);
+        reader
+            .take(limit)
+            .read_to_end(&mut bytes)
+            .map_err(Error::io)?;
+        self.from_slice(&bytes)
+    }
+}

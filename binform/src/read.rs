@@ -1,0 +1,331 @@
+//! The decode side: [`Reader`] and the [`Unpack`] trait.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::options::Options;
+use crate::varint::{self, VarintError};
+
+/// A type that can be decoded from bytes that live for `'de`.
+///
+/// Types that borrow from the input (`&'de str`, `&'de [u8]`,
+/// `Cow<'de, str>`) implement `Unpack<'de>` for that one lifetime; owned types
+/// implement it for every `'de`, which [`UnpackOwned`] names.
+///
+/// Every implementation must treat the input as hostile: read through the
+/// [`Reader`], whose methods check bounds, lengths and limits, and return an
+/// error (never panic) on anything malformed.
+pub trait Unpack<'de>: Sized {
+    /// The fewest input bytes any encoding of this type takes. Collections
+    /// multiply a declared length by it to reject impossible lengths before
+    /// allocating. `0` (the default) is always correct, only less strict:
+    /// such elements are counted against [`Options::max_len`] instead.
+    const MIN_SIZE: usize = 0;
+
+    /// Decodes one value.
+    fn unpack(r: &mut Reader<'de>) -> Result<Self>;
+
+    /// Decodes `len` values into a vector; `len` has already been checked
+    /// against the remaining input by [`Reader::read_len_for`]. Plain-data
+    /// types override this with a bulk copy.
+    #[doc(hidden)]
+    #[inline]
+    fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<Vec<Self>> {
+        r.nested(|r| {
+            let mut out = Vec::new();
+            out.try_reserve(r.cautious_capacity::<Self>(len))
+                .map_err(|_| r.alloc_error(len))?;
+            for _ in 0..len {
+                out.push(Self::unpack(r)?);
+            }
+            Ok(out)
+        })
+    }
+}
+
+/// A type that can be decoded from input of any lifetime: it borrows nothing.
+/// Needed where the input does not outlive the call, as in
+/// [`from_reader`](crate::from_reader).
+pub trait UnpackOwned: for<'de> Unpack<'de> {}
+impl<T> UnpackOwned for T where T: for<'de> Unpack<'de> {}
+
+/// Preallocation from a declared length never exceeds this many bytes; past
+/// it, vectors grow as elements actually arrive.
+const MAX_PREALLOC_BYTES: usize = 1 << 20;
+
+/// The decode-side cursor handed to [`Unpack::unpack`]: a bounds-checked view
+/// of the input plus the limits of one decode call.
+pub struct Reader<'de> {
+    input: &'de [u8],
+    pos: usize,
+    depth_left: u32,
+    max_len: usize,
+    /// Elements of `MIN_SIZE == 0` types still allowed in this decode.
+    empty_budget: usize,
+}
+
+impl<'de> Reader<'de> {
+    /// A reader over `input` with the limits of `options`. The byte budget
+    /// (`max_bytes`) is checked by the entry points, not here.
+    pub fn new(input: &'de [u8], options: &Options) -> Self {
+        Reader {
+            input,
+            pos: 0,
+            depth_left: options.depth_limit(),
+            max_len: options.len_limit(),
+            empty_budget: options.len_limit(),
+        }
+    }
+
+    /// The byte offset of the next byte to read.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// How many input bytes are left.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.input.len() - self.pos
+    }
+
+    /// Makes an error of `kind` at the current offset.
+    #[cold]
+    #[inline(never)]
+    pub fn error(&self, kind: ErrorKind, message: impl Into<alloc::string::String>) -> Error {
+        Error::new(kind, message).at(self.pos)
+    }
+
+    /// Makes an error of `kind` at an earlier `offset`, such as the start of
+    /// the value that turned out to be invalid.
+    #[cold]
+    #[inline(never)]
+    pub fn error_at(
+        &self,
+        offset: usize,
+        kind: ErrorKind,
+        message: impl Into<alloc::string::String>,
+    ) -> Error {
+        Error::new(kind, message).at(offset)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn end_error(&self, needed: usize) -> Error {
+        self.error(
+            ErrorKind::UnexpectedEnd,
+            format!("needed {needed} more bytes, {} remain", self.remaining()),
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn varint_error(&self, e: VarintError) -> Error {
+        match e {
+            VarintError::End => self.error(ErrorKind::UnexpectedEnd, "input ends inside a varint"),
+            VarintError::Invalid => self.error(
+                ErrorKind::InvalidVarint,
+                "varint is not in its shortest form",
+            ),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn alloc_error(&self, len: usize) -> Error {
+        self.error(
+            ErrorKind::LimitExceeded,
+            format!("could not allocate room for {len} elements"),
+        )
+    }
+
+    /// Reads one byte.
+    #[inline]
+    pub fn read_u8(&mut self) -> Result<u8> {
+        match self.input.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.end_error(1)),
+        }
+    }
+
+    /// Reads `n` raw bytes, borrowed from the input.
+    #[inline]
+    pub fn read_bytes(&mut self, n: usize) -> Result<&'de [u8]> {
+        let input: &'de [u8] = self.input;
+        match self
+            .pos
+            .checked_add(n)
+            .and_then(|end| input.get(self.pos..end))
+        {
+            Some(bytes) => {
+                self.pos += n;
+                Ok(bytes)
+            }
+            None => Err(self.end_error(n)),
+        }
+    }
+
+    /// Reads exactly `N` raw bytes into an array.
+    #[inline]
+    pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let bytes = self.read_bytes(N)?;
+        let mut out = [0u8; N];
+        out.copy_from_slice(bytes);
+        Ok(out)
+    }
+
+    /// Reads an unsigned varint.
+    #[inline]
+    pub fn read_varint(&mut self) -> Result<u64> {
+        let rest = &self.input[self.pos..];
+        if let Some(&b) = rest.first() {
+            if b & 1 == 0 {
+                self.pos += 1;
+                return Ok((b >> 1) as u64);
+            }
+        }
+        match varint::decode_u64(rest) {
+            Ok((v, len)) => {
+                self.pos += len;
+                Ok(v)
+            }
+            Err(e) => Err(self.varint_error(e)),
+        }
+    }
+
+    /// Reads a zig-zag signed varint.
+    #[inline]
+    pub fn read_varint_signed(&mut self) -> Result<i64> {
+        self.read_varint().map(varint::unzigzag_i64)
+    }
+
+    /// Reads a `u128` varint.
+    #[inline]
+    pub fn read_varint_u128(&mut self) -> Result<u128> {
+        match varint::decode_u128(&self.input[self.pos..]) {
+            Ok((v, len)) => {
+                self.pos += len;
+                Ok(v)
+            }
+            Err(e) => Err(self.varint_error(e)),
+        }
+    }
+
+    /// Reads an enum variant tag.
+    #[inline]
+    pub fn read_tag(&mut self) -> Result<u32> {
+        let start = self.pos;
+        let v = self.read_varint()?;
+        u32::try_from(v).map_err(|_| {
+            Error::new(
+                ErrorKind::UnknownVariant,
+                format!("variant tag {v} is too large"),
+            )
+            .at(start)
+        })
+    }
+
+    /// Builds the error for a tag that names no variant of `type_name`.
+    #[cold]
+    #[inline(never)]
+    pub fn unknown_variant(&self, tag: u32, type_name: &str) -> Error {
+        self.error(
+            ErrorKind::UnknownVariant,
+            format!("{type_name} has no variant with tag {tag}"),
+        )
+    }
+
+    /// Reads a length prefix and checks it against [`Options::max_len`].
+    #[inline]
+    pub fn read_len(&mut self) -> Result<usize> {
+        let start = self.pos;
+        let v = self.read_varint()?;
+        match usize::try_from(v) {
+            Ok(len) if len <= self.max_len => Ok(len),
+            _ => Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!("declared length {v} is above the limit of {}", self.max_len),
+            )
+            .at(start)),
+        }
+    }
+
+    /// Reads the length of a sequence of `T` and checks that the remaining
+    /// input can hold that many elements (`len * T::MIN_SIZE` bytes), before
+    /// anything is allocated. Elements that take no input are counted
+    /// against the reader-wide element budget instead.
+    #[inline]
+    pub fn read_len_for<T: Unpack<'de>>(&mut self) -> Result<usize> {
+        let start = self.pos;
+        let len = self.read_len()?;
+        self.check_len::<T>(len, start)?;
+        Ok(len)
+    }
+
+    #[inline]
+    fn check_len<T: Unpack<'de>>(&mut self, len: usize, start: usize) -> Result<()> {
+        if T::MIN_SIZE == 0 {
+            if len > self.empty_budget {
+                return Err(Error::new(
+                    ErrorKind::LimitExceeded,
+                    format!(
+                        "{len} elements that take no input exceed the remaining budget of {}",
+                        self.empty_budget
+                    ),
+                )
+                .at(start));
+            }
+            self.empty_budget -= len;
+        } else if len > self.remaining() / T::MIN_SIZE {
+            return Err(Error::new(
+                ErrorKind::UnexpectedEnd,
+                format!(
+                    "declared length {len} needs at least {} bytes, {} remain",
+                    (len as u128) * (T::MIN_SIZE as u128),
+                    self.remaining()
+                ),
+            )
+            .at(start));
+        }
+        Ok(())
+    }
+
+    /// How many `T` to preallocate for a checked length: never more than
+    /// 1 MiB worth, so a lying length costs little before it is found out.
+    #[inline]
+    pub fn cautious_capacity<T>(&self, len: usize) -> usize {
+        let size = core::mem::size_of::<T>().max(1);
+        len.min(MAX_PREALLOC_BYTES / size)
+    }
+
+    /// Runs `f` one nesting level deeper; fails with
+    /// [`ErrorKind::LimitExceeded`] past [`Options::max_depth`]. Every
+    /// container that can hold itself (boxes, collections) decodes its
+    /// contents inside this, which bounds recursion for any type.
+    #[inline]
+    pub fn nested<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
+        if self.depth_left == 0 {
+            return Err(self.error(ErrorKind::LimitExceeded, "nesting depth limit reached"));
+        }
+        self.depth_left -= 1;
+        let out = f(self);
+        self.depth_left += 1;
+        out
+    }
+
+    /// Fails with [`ErrorKind::TrailingBytes`] unless all input was read.
+    pub fn finish(&self) -> Result<()> {
+        if self.pos == self.input.len() {
+            Ok(())
+        } else {
+            Err(self.error(
+                ErrorKind::TrailingBytes,
+                format!("{} bytes left after the value", self.remaining()),
+            ))
+        }
+    }
+}

@@ -1,0 +1,316 @@
+//! The integer encoding: a little-endian *prefix varint*.
+//!
+//! The number of trailing one bits in the first byte says how many bytes
+//! follow (0 to 8); the value sits above that marker, little-endian:
+//!
+//! | bytes | first byte  | value range        |
+//! |-------|-------------|--------------------|
+//! | 1     | `xxxxxxx0`  | 0 ..= 2^7 - 1      |
+//! | 2     | `xxxxxx01`  | 2^7 ..= 2^14 - 1   |
+//! | 3     | `xxxxx011`  | 2^14 ..= 2^21 - 1  |
+//! | n ≤ 8 | n-1 ones, 0 | 2^(7(n-1)) ..= 2^(7n) - 1 |
+//! | 9     | `11111111`  | 2^56 ..= 2^64 - 1 (8 raw bytes follow) |
+//!
+//! It is exactly as compact as LEB128 up to 56 bits and one byte shorter
+//! above, but the decoder learns the length from the first byte, so it reads
+//! with one load and one shift instead of a loop with a branch per byte.
+//! Only the minimal form is accepted, so every value has one encoding.
+//!
+//! `u128` uses the same forms up to 2^56; above, `0xFF` is followed by a byte
+//! `L` (8 to 16) and `L` little-endian bytes whose last is non-zero.
+
+/// The longest encoding of a `u64`.
+pub const MAX_LEN_U64: usize = 9;
+/// The longest encoding of a `u128`.
+pub const MAX_LEN_U128: usize = 18;
+
+/// Why a varint failed to decode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum VarintError {
+    /// The input ended inside the varint.
+    End,
+    /// A longer form than needed, or an invalid length byte.
+    Invalid,
+}
+
+/// Encodes `v`; returns the buffer and how many of its bytes are used.
+#[inline]
+pub fn encode_u64(v: u64) -> ([u8; MAX_LEN_U64], usize) {
+    let mut out = [0u8; MAX_LEN_U64];
+    if v < 1 << 7 {
+        out[0] = (v as u8) << 1;
+        return (out, 1);
+    }
+    if v >= 1 << 56 {
+        out[0] = 0xFF;
+        out[1..].copy_from_slice(&v.to_le_bytes());
+        return (out, 9);
+    }
+    // 8..=56 significant bits: n extra bytes, n = ceil(bits / 7) - 1.
+    let bits = 64 - v.leading_zeros();
+    let n = (bits - 1) / 7; // 1..=7
+    let word = (v << (n + 1)) | ((1u64 << n) - 1);
+    out[..8].copy_from_slice(&word.to_le_bytes());
+    (out, n as usize + 1)
+}
+
+/// The encoded length of `v` without encoding it.
+#[inline]
+pub const fn len_u64(v: u64) -> usize {
+    if v >= 1 << 56 {
+        return 9;
+    }
+    let bits = 64 - (v | 1).leading_zeros();
+    ((bits - 1) / 7) as usize + 1
+}
+
+/// Decodes a `u64` from the start of `input`; returns the value and the
+/// number of bytes read.
+#[inline]
+pub(crate) fn decode_u64(input: &[u8]) -> Result<(u64, usize), VarintError> {
+    let Some(&first) = input.first() else {
+        return Err(VarintError::End);
+    };
+    if first & 1 == 0 {
+        return Ok(((first >> 1) as u64, 1));
+    }
+    decode_u64_multi(input, first)
+}
+
+#[inline]
+fn decode_u64_multi(input: &[u8], first: u8) -> Result<(u64, usize), VarintError> {
+    let n = first.trailing_ones() as usize; // 1..=8 extra bytes
+    if n == 8 {
+        let Some(bytes) = input.get(1..9) else {
+            return Err(VarintError::End);
+        };
+        let mut raw = [0u8; 8];
+        raw.copy_from_slice(bytes);
+        let v = u64::from_le_bytes(raw);
+        return if v >= 1 << 56 {
+            Ok((v, 9))
+        } else {
+            Err(VarintError::Invalid)
+        };
+    }
+    let len = n + 1;
+    let word = if let Some(bytes) = input.get(..8) {
+        let mut raw = [0u8; 8];
+        raw.copy_from_slice(bytes);
+        // Keep only the `len` bytes of this varint.
+        let w = u64::from_le_bytes(raw);
+        if len == 8 {
+            w
+        } else {
+            w & ((1u64 << (8 * len)) - 1)
+        }
+    } else {
+        let Some(bytes) = input.get(..len) else {
+            return Err(VarintError::End);
+        };
+        let mut raw = [0u8; 8];
+        raw[..len].copy_from_slice(bytes);
+        u64::from_le_bytes(raw)
+    };
+    let v = word >> (n + 1);
+    if v < 1u64 << (7 * n) {
+        return Err(VarintError::Invalid);
+    }
+    Ok((v, len))
+}
+
+/// Encodes a `u128`; returns the buffer and how many of its bytes are used.
+#[inline]
+pub fn encode_u128(v: u128) -> ([u8; MAX_LEN_U128], usize) {
+    let mut out = [0u8; MAX_LEN_U128];
+    if v < 1 << 56 {
+        let (small, len) = encode_u64(v as u64);
+        out[..len].copy_from_slice(&small[..len]);
+        return (out, len);
+    }
+    let bytes = 16 - (v.leading_zeros() / 8) as usize; // 8..=16
+    out[0] = 0xFF;
+    out[1] = bytes as u8;
+    out[2..2 + bytes].copy_from_slice(&v.to_le_bytes()[..bytes]);
+    (out, 2 + bytes)
+}
+
+/// Decodes a `u128` from the start of `input`.
+#[inline]
+pub(crate) fn decode_u128(input: &[u8]) -> Result<(u128, usize), VarintError> {
+    match input.first() {
+        None => Err(VarintError::End),
+        Some(&0xFF) => {
+            let Some(&count) = input.get(1) else {
+                return Err(VarintError::End);
+            };
+            let count = count as usize;
+            if !(8..=16).contains(&count) {
+                return Err(VarintError::Invalid);
+            }
+            let Some(bytes) = input.get(2..2 + count) else {
+                return Err(VarintError::End);
+            };
+            // Minimal: the top byte is non-zero, and with 8 bytes the value
+            // must not fit the shorter forms (below 2^56).
+            if bytes[count - 1] == 0 {
+                return Err(VarintError::Invalid);
+            }
+            let mut raw = [0u8; 16];
+            raw[..count].copy_from_slice(bytes);
+            let v = u128::from_le_bytes(raw);
+            if v < 1 << 56 {
+                return Err(VarintError::Invalid);
+            }
+            Ok((v, 2 + count))
+        }
+        Some(_) => decode_u64(input).map(|(v, len)| (v as u128, len)),
+    }
+}
+
+/// Zig-zag maps signed to unsigned so that small magnitudes stay small.
+#[inline]
+pub const fn zigzag_i64(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+/// Inverse of [`zigzag_i64`].
+#[inline]
+pub const fn unzigzag_i64(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+/// Zig-zag for `i128`.
+#[inline]
+pub const fn zigzag_i128(v: i128) -> u128 {
+    ((v << 1) ^ (v >> 127)) as u128
+}
+
+/// Inverse of [`zigzag_i128`].
+#[inline]
+pub const fn unzigzag_i128(v: u128) -> i128 {
+    ((v >> 1) as i128) ^ -((v & 1) as i128)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enc(v: u64) -> alloc::vec::Vec<u8> {
+        let (b, n) = encode_u64(v);
+        b[..n].to_vec()
+    }
+
+    /// The table in docs/format.md, row by row.
+    #[test]
+    fn spec_table_u64() {
+        let rows: &[(u64, &[u8])] = &[
+            (0, &[0x00]),
+            (1, &[0x02]),
+            (127, &[0xFE]),
+            (128, &[0x01, 0x02]),
+            (300, &[0xB1, 0x04]),
+            (16383, &[0xFD, 0xFF]),
+            (16384, &[0x03, 0x00, 0x02]),
+            ((1 << 21) - 1, &[0xFB, 0xFF, 0xFF]),
+            (1 << 21, &[0x07, 0x00, 0x00, 0x02]),
+            (
+                (1 << 56) - 1,
+                &[0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+            ),
+            (1 << 56, &[0xFF, 0, 0, 0, 0, 0, 0, 0, 0x01]),
+            (
+                u64::MAX,
+                &[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+            ),
+        ];
+        for &(v, bytes) in rows {
+            assert_eq!(enc(v), bytes, "encoding {v}");
+            assert_eq!(len_u64(v), bytes.len(), "length of {v}");
+            assert_eq!(decode_u64(bytes), Ok((v, bytes.len())), "decoding {v}");
+        }
+    }
+
+    #[test]
+    fn every_boundary_round_trips() {
+        for shift in 0..64 {
+            for v in [
+                (1u64 << shift).wrapping_sub(1),
+                1u64 << shift,
+                (1u64 << shift) + 1,
+            ] {
+                let bytes = enc(v);
+                assert_eq!(decode_u64(&bytes), Ok((v, bytes.len())));
+                // Every proper prefix is too short.
+                for cut in 0..bytes.len() {
+                    assert_eq!(decode_u64(&bytes[..cut]), Err(VarintError::End));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn non_minimal_forms_are_rejected() {
+        // 5 in two bytes, in three bytes, and 2^56 - 1 in nine bytes.
+        assert_eq!(decode_u64(&[0x15, 0x00]), Err(VarintError::Invalid));
+        assert_eq!(decode_u64(&[0x2B, 0x00, 0x00]), Err(VarintError::Invalid));
+        assert_eq!(
+            decode_u64(&[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00]),
+            Err(VarintError::Invalid)
+        );
+        // A zero in the long form.
+        assert_eq!(
+            decode_u64(&[0xFF, 0, 0, 0, 0, 0, 0, 0, 0]),
+            Err(VarintError::Invalid)
+        );
+    }
+
+    #[test]
+    fn u128_forms() {
+        for v in [
+            0u128,
+            1,
+            127,
+            128,
+            (1 << 56) - 1,
+            1 << 56,
+            u64::MAX as u128,
+            1 << 64,
+            u128::MAX,
+        ] {
+            let (b, n) = encode_u128(v);
+            assert_eq!(decode_u128(&b[..n]), Ok((v, n)), "value {v}");
+        }
+        let (b, n) = encode_u128(1 << 56);
+        assert_eq!(&b[..n], &[0xFF, 8, 0, 0, 0, 0, 0, 0, 0, 1]);
+        assert_eq!(encode_u128(u128::MAX).1, MAX_LEN_U128);
+        // Length byte out of range, top byte zero, and an 8-byte value below 2^56.
+        assert_eq!(decode_u128(&[0xFF, 17]), Err(VarintError::Invalid));
+        assert_eq!(
+            decode_u128(&[0xFF, 9, 0, 0, 0, 0, 0, 0, 0, 1, 0]),
+            Err(VarintError::Invalid)
+        );
+        assert_eq!(
+            decode_u128(&[0xFF, 8, 1, 0, 0, 0, 0, 0, 0, 0]),
+            Err(VarintError::Invalid)
+        );
+    }
+
+    #[test]
+    fn zigzag_table() {
+        for (v, z) in [
+            (0i64, 0u64),
+            (-1, 1),
+            (1, 2),
+            (-2, 3),
+            (i64::MAX, u64::MAX - 1),
+            (i64::MIN, u64::MAX),
+        ] {
+            assert_eq!(zigzag_i64(v), z);
+            assert_eq!(unzigzag_i64(z), v);
+        }
+        for v in [0i128, -1, 1, i128::MAX, i128::MIN] {
+            assert_eq!(unzigzag_i128(zigzag_i128(v)), v);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! The encode side: [`Writer`] and the [`Pack`] trait.
+
+use alloc::vec::Vec;
+
+use crate::error::Result;
+use crate::varint;
+
+/// A type that can be encoded.
+///
+/// Derive it with `#[derive(binform::Packable)]`, which implements both
+/// `Pack` and [`Unpack`](crate::Unpack). Write it by hand only for types the
+/// derive cannot see into; keep the encoding in step with `Unpack::unpack`.
+///
+/// ```
+/// use binform::{Pack, Unpack, Reader, Writer, Result};
+///
+/// /// A temperature stored as tenths of a degree.
+/// struct Celsius(f32);
+///
+/// impl Pack for Celsius {
+///     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+///         ((self.0 * 10.0).round() as i32).pack(w)
+///     }
+/// }
+/// impl<'de> Unpack<'de> for Celsius {
+///     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+///         Ok(Celsius(i32::unpack(r)? as f32 / 10.0))
+///     }
+/// }
+///
+/// let bytes = binform::to_vec(&Celsius(21.5)).unwrap();
+/// assert_eq!(bytes.len(), 2);
+/// assert_eq!(binform::from_slice::<Celsius>(&bytes).unwrap().0, 21.5);
+/// ```
+pub trait Pack {
+    /// Appends the encoding of `self` to the writer.
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()>;
+
+    /// Appends every element of `items`, one after another. Types with a
+    /// fixed little-endian layout override this with a bulk copy.
+    #[doc(hidden)]
+    #[inline]
+    fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()>
+    where
+        Self: Sized,
+    {
+        for item in items {
+            item.pack(w)?;
+        }
+        Ok(())
+    }
+}
+
+/// The encode-side buffer handed to [`Pack::pack`]: it appends to a
+/// `Vec<u8>` and carries the state of one encode call.
+pub struct Writer<'a> {
+    buf: &'a mut Vec<u8>,
+}
+
+impl<'a> Writer<'a> {
+    /// A writer that appends to `buf`.
+    #[inline]
+    pub fn new(buf: &'a mut Vec<u8>) -> Self {
+        Writer { buf }
+    }
+
+    /// Bytes written so far into the underlying buffer (including what it
+    /// held before).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Whether the underlying buffer is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// Reserves room for at least `additional` more bytes.
+    #[inline]
+    pub fn reserve(&mut self, additional: usize) {
+        self.buf.reserve(additional);
+    }
+
+    /// Writes one raw byte.
+    #[inline]
+    pub fn write_u8(&mut self, b: u8) {
+        self.buf.push(b);
+    }
+
+    /// Writes raw bytes, with no length prefix.
+    #[inline]
+    pub fn write_bytes(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// Writes an unsigned integer as a varint (see `docs/format.md`).
+    #[inline]
+    pub fn write_varint(&mut self, v: u64) {
+        if v < 0x80 {
+            self.buf.push((v as u8) << 1);
+        } else {
+            let (bytes, len) = varint::encode_u64(v);
+            self.buf.extend_from_slice(&bytes[..len]);
+        }
+    }
+
+    /// Writes a signed integer zig-zag encoded as a varint.
+    #[inline]
+    pub fn write_varint_signed(&mut self, v: i64) {
+        self.write_varint(varint::zigzag_i64(v));
+    }
+
+    /// Writes a `u128` varint.
+    #[inline]
+    pub fn write_varint_u128(&mut self, v: u128) {
+        let (bytes, len) = varint::encode_u128(v);
+        self.buf.extend_from_slice(&bytes[..len]);
+    }
+
+    /// Writes a length prefix (a varint).
+    #[inline]
+    pub fn write_len(&mut self, len: usize) {
+        self.write_varint(len as u64);
+    }
+
+    /// Writes an enum variant tag (a varint).
+    #[inline]
+    pub fn write_tag(&mut self, tag: u32) {
+        self.write_varint(tag as u64);
+    }
+}

@@ -1,0 +1,2 @@
+//! Shared fixtures for binform's integration tests: the seed articles' data
+//! types and values.

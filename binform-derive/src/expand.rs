@@ -119,7 +119,7 @@ fn expand(cont: &Container) -> TokenStream {
 
             #[automatically_derived]
             impl #de_impl_generics #krate::Unpack<#de> for #ident #ty_generics #unpack_where {
-                const MIN_SIZE: usize = #min_size;
+                const MIN_SIZE: ::core::primitive::usize = #min_size;
 
                 #[inline]
                 fn unpack(__r: &mut #krate::Reader<#de>) -> ::core::result::Result<Self, #krate::Error> {
@@ -287,18 +287,18 @@ fn min_size_of(krate: &TokenStream, de: &Lifetime, fields: &[Field]) -> TokenStr
             let ty = f.ty;
             quote!(<#ty as #krate::Unpack<#de>>::MIN_SIZE)
         });
-    quote!(0usize #(+ #parts)*)
+    quote!(0 #(+ #parts)*)
 }
 
 /// One tag byte plus the smallest variant.
 fn min_size_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]) -> TokenStream {
     let mut sizes = variants.iter().map(|v| min_size_of(krate, de, &v.fields));
     let Some(first) = sizes.next() else {
-        return quote!(1usize);
+        return quote!(1);
     };
     let folded = sizes.fold(
         first,
         |acc, next| quote!(#krate::__private::min_size(#acc, #next)),
     );
-    quote!(1usize + #folded)
+    quote!(1 + #folded)
 }

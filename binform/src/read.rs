@@ -233,7 +233,10 @@ impl<'de> Reader<'de> {
     #[cold]
     #[inline(never)]
     pub fn unknown_variant(&self, tag: u32, type_name: &str) -> Error {
-        self.error(
+        // Point at the tag, which was just read.
+        let start = self.pos.saturating_sub(varint::len_u64(tag as u64));
+        self.error_at(
+            start,
             ErrorKind::UnknownVariant,
             format!("{type_name} has no variant with tag {tag}"),
         )

@@ -1,0 +1,290 @@
+//! What `#[derive(Packable)]` generates: every struct and enum shape,
+//! generics, lifetimes, and the field and container attributes.
+
+use std::collections::HashMap;
+use std::fmt::Debug;
+use std::marker::PhantomData;
+
+use binform::{ErrorKind, Pack, Packable, Unpack};
+
+use crate::round_trip;
+
+#[derive(Packable, Debug, PartialEq)]
+struct Unit;
+
+#[derive(Packable, Debug, PartialEq)]
+struct Tuple(u8, String, i64);
+
+#[derive(Packable, Debug, PartialEq)]
+struct Named {
+    a: u32,
+    b: Vec<String>,
+}
+
+#[derive(Packable, Debug, PartialEq)]
+struct EmptyBraces {}
+
+#[test]
+fn struct_shapes() {
+    assert!(round_trip(&Unit).is_empty());
+    assert!(round_trip(&EmptyBraces {}).is_empty());
+    assert_eq!(round_trip(&Tuple(1, "x".into(), -1)), [1, 2, b'x', 2]);
+    round_trip(&Named {
+        a: 300,
+        b: vec!["p".into(), "q".into()],
+    });
+}
+
+#[derive(Packable, Debug, PartialEq)]
+enum Message {
+    Ping,
+    Text(String),
+    Move { x: i32, y: i32 },
+    Pair(u8, u8),
+}
+
+#[test]
+fn enum_shapes_and_tags() {
+    assert_eq!(round_trip(&Message::Ping), [0]);
+    assert_eq!(round_trip(&Message::Text("hi".into())), [2, 4, b'h', b'i']);
+    assert_eq!(round_trip(&Message::Move { x: -1, y: 1 }), [4, 2, 4]);
+    assert_eq!(round_trip(&Message::Pair(7, 8)), [6, 7, 8]);
+    let err = binform::from_slice::<Message>(&[8]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnknownVariant);
+    assert!(err.to_string().contains("Message"), "{err}");
+    assert_eq!(err.offset(), Some(0));
+}
+
+#[derive(Packable, Debug, PartialEq)]
+enum Never {}
+
+#[test]
+fn an_empty_enum_never_decodes() {
+    assert_eq!(
+        binform::from_slice::<Never>(&[0]).unwrap_err().kind(),
+        ErrorKind::UnknownVariant
+    );
+}
+
+/// A type that holds itself through a box: the classic cons list.
+#[derive(Packable, Debug, PartialEq)]
+enum List {
+    Cons(i32, Box<List>),
+    Nil,
+}
+
+/// A tree through a vector.
+#[derive(Packable, Debug, PartialEq)]
+struct Tree<T> {
+    value: T,
+    children: Vec<Tree<T>>,
+}
+
+#[test]
+fn recursive_types() {
+    let list = List::Cons(1, Box::new(List::Cons(2, Box::new(List::Nil))));
+    round_trip(&list);
+    let tree = Tree {
+        value: "root".to_string(),
+        children: vec![Tree {
+            value: "leaf".into(),
+            children: vec![],
+        }],
+    };
+    round_trip(&tree);
+}
+
+#[derive(Packable, Debug, PartialEq)]
+struct Generic<K, V, const N: usize>
+where
+    K: std::hash::Hash + Eq,
+{
+    map: HashMap<K, V>,
+    fixed: [V; N],
+    marker: PhantomData<fn() -> K>,
+}
+
+#[test]
+fn generics_and_const_generics() {
+    let g: Generic<String, u16, 2> = Generic {
+        map: [("a".to_string(), 1)].into_iter().collect(),
+        fixed: [5, 6],
+        marker: PhantomData,
+    };
+    round_trip(&g);
+}
+
+/// Only `PhantomData` uses `T`, so `T` needs no bound: this compiles with
+/// a `T` that implements nothing.
+#[derive(Packable, Debug, PartialEq)]
+struct Tagged<T> {
+    id: u64,
+    kind: PhantomData<T>,
+}
+
+#[derive(Debug, PartialEq)]
+struct NotPackable;
+
+#[test]
+fn phantom_parameters_need_no_bound() {
+    round_trip(&Tagged::<NotPackable> {
+        id: 3,
+        kind: PhantomData,
+    });
+}
+
+#[derive(Packable, Debug, PartialEq)]
+struct WithSkip {
+    kept: u32,
+    #[binform(skip)]
+    cache: Vec<u8>,
+    #[binform(skip, default = "forty_two")]
+    answer: u32,
+    also_kept: String,
+}
+
+fn forty_two() -> u32 {
+    42
+}
+
+#[test]
+fn skip_and_default() {
+    let value = WithSkip {
+        kept: 1,
+        cache: vec![1, 2, 3],
+        answer: 7,
+        also_kept: "k".into(),
+    };
+    let bytes = binform::to_vec(&value).unwrap();
+    assert_eq!(bytes, [2, 2, b'k']);
+    let back: WithSkip = binform::from_slice(&bytes).unwrap();
+    assert_eq!(
+        back,
+        WithSkip {
+            kept: 1,
+            cache: vec![],
+            answer: 42,
+            also_kept: "k".into()
+        }
+    );
+}
+
+/// A `default` on a field that is encoded changes nothing in compact mode.
+#[derive(Packable, Debug, PartialEq)]
+struct DefaultOnly {
+    #[binform(default = "forty_two")]
+    value: u32,
+}
+
+#[test]
+fn default_without_skip_keeps_the_field() {
+    round_trip(&DefaultOnly { value: 5 });
+}
+
+/// A foreign type with no impls, encoded through a `with` module.
+#[derive(Debug, PartialEq)]
+struct Rgb(u8, u8, u8);
+
+mod rgb_hex {
+    use super::Rgb;
+    use binform::{Reader, Result, Writer};
+
+    pub fn pack(c: &Rgb, w: &mut Writer<'_>) -> Result<()> {
+        w.write_bytes(&[c.0, c.1, c.2]);
+        Ok(())
+    }
+
+    pub fn unpack(r: &mut Reader<'_>) -> Result<Rgb> {
+        let [a, b, c] = r.read_array::<3>()?;
+        Ok(Rgb(a, b, c))
+    }
+}
+
+#[derive(Packable, Debug, PartialEq)]
+struct Palette {
+    name: String,
+    #[binform(with = "rgb_hex")]
+    primary: Rgb,
+    #[binform(with = "self::rgb_hex")]
+    secondary: Rgb,
+}
+
+#[test]
+fn with_module() {
+    let p = Palette {
+        name: "p".into(),
+        primary: Rgb(1, 2, 3),
+        secondary: Rgb(4, 5, 6),
+    };
+    assert_eq!(round_trip(&p), [2, b'p', 1, 2, 3, 4, 5, 6]);
+}
+
+/// Bounds written by hand replace the inferred ones.
+#[derive(Packable, Debug, PartialEq)]
+#[binform(bound = "T: Pack + for<'x> Unpack<'x> + Clone")]
+struct Bounded<T> {
+    items: Vec<T>,
+}
+
+#[derive(Packable, Debug, PartialEq)]
+#[binform(bound(pack = "T: Pack", unpack = "T: Unpack<'de> + Default"))]
+struct PerDirection<T> {
+    item: T,
+}
+
+#[test]
+fn bound_overrides() {
+    round_trip(&Bounded {
+        items: vec![1u8, 2],
+    });
+    round_trip(&PerDirection { item: 5u64 });
+}
+
+/// A type with a lifetime and owned data both.
+#[derive(Packable, Debug, PartialEq)]
+struct Mixed<'a, T: Clone + Debug> {
+    label: &'a str,
+    values: Vec<T>,
+}
+
+#[test]
+fn lifetimes_with_generics() {
+    let bytes = binform::to_vec(&Mixed {
+        label: "l",
+        values: vec![1i8],
+    })
+    .unwrap();
+    let back: Mixed<'_, i8> = binform::from_slice(&bytes).unwrap();
+    assert_eq!(
+        back,
+        Mixed {
+            label: "l",
+            values: vec![1]
+        }
+    );
+}
+
+mod reexport {
+    /// A crate that re-exports binform under another name.
+    pub use binform as serial;
+}
+
+#[derive(reexport::serial::Packable, Debug, PartialEq)]
+#[binform(crate = "reexport::serial")]
+struct ThroughReexport {
+    a: u8,
+}
+
+#[test]
+fn crate_path_override() {
+    round_trip(&ThroughReexport { a: 9 });
+}
+
+#[test]
+fn generic_function_over_derived_types() {
+    fn both<T: Pack + for<'de> Unpack<'de> + PartialEq + Debug>(value: T) {
+        round_trip(&value);
+    }
+    both(Named { a: 1, b: vec![] });
+    both(Message::Ping);
+}

@@ -1,0 +1,229 @@
+//! Malformed input yields the right error kind, at the right offset, and a
+//! message that says what went wrong.
+
+use std::collections::{BTreeMap, HashSet};
+
+use binform::{Error, ErrorKind, Options};
+
+fn kind<T: for<'de> binform::Unpack<'de>>(bytes: &[u8]) -> ErrorKind {
+    binform::from_slice::<T>(bytes)
+        .err()
+        .map(|e| e.kind())
+        .expect("decoding should fail")
+}
+
+#[test]
+fn unexpected_end() {
+    assert_eq!(kind::<u8>(&[]), ErrorKind::UnexpectedEnd);
+    assert_eq!(kind::<u32>(&[0x01]), ErrorKind::UnexpectedEnd); // two-byte varint, one given
+    assert_eq!(kind::<f64>(&[0; 7]), ErrorKind::UnexpectedEnd);
+    assert_eq!(kind::<String>(&[10, b'a']), ErrorKind::UnexpectedEnd);
+    let err = binform::from_slice::<(u8, u8)>(&[1]).unwrap_err();
+    assert_eq!(err.offset(), Some(1));
+    assert!(err.to_string().contains("at byte 1"), "{err}");
+}
+
+#[test]
+fn huge_declared_lengths_fail_before_allocating() {
+    // 2^62 elements declared in nine bytes.
+    let mut bytes = vec![0xFF];
+    bytes.extend((1u64 << 62).to_le_bytes());
+    for k in [
+        kind::<Vec<u64>>(&bytes),
+        kind::<String>(&bytes),
+        kind::<Vec<String>>(&bytes),
+        kind::<BTreeMap<u32, u32>>(&bytes),
+        kind::<HashSet<u8>>(&bytes),
+    ] {
+        assert!(
+            matches!(k, ErrorKind::LimitExceeded | ErrorKind::UnexpectedEnd),
+            "{k:?}"
+        );
+    }
+    // A length within max_len but beyond the input.
+    let bytes = binform::to_vec(&1_000_000usize).unwrap();
+    assert_eq!(kind::<Vec<u32>>(&bytes), ErrorKind::UnexpectedEnd);
+}
+
+#[test]
+fn zero_sized_elements_have_their_own_budget() {
+    let bytes = binform::to_vec(&(1usize << 27)).unwrap();
+    let err = Options::new()
+        .max_len(1000)
+        .from_slice::<Vec<()>>(&bytes)
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    // The budget is shared by all collections in one decode.
+    let nested = binform::to_vec(&vec![vec![(); 600], vec![(); 600]]).unwrap();
+    assert_eq!(
+        Options::new()
+            .max_len(1000)
+            .from_slice::<Vec<Vec<()>>>(&nested)
+            .unwrap_err()
+            .kind(),
+        ErrorKind::LimitExceeded
+    );
+    assert!(Options::new()
+        .max_len(1200)
+        .from_slice::<Vec<Vec<()>>>(&nested)
+        .is_ok());
+}
+
+#[test]
+fn invalid_scalars() {
+    assert_eq!(kind::<bool>(&[2]), ErrorKind::InvalidBool);
+    // 0xD800 is a surrogate, not a char.
+    assert_eq!(
+        kind::<char>(&binform::to_vec(&0xD800u32).unwrap()),
+        ErrorKind::InvalidChar
+    );
+    assert_eq!(
+        kind::<char>(&binform::to_vec(&0x110000u32).unwrap()),
+        ErrorKind::InvalidChar
+    );
+    assert_eq!(kind::<String>(&[4, 0xC3, 0x28]), ErrorKind::InvalidUtf8);
+    assert_eq!(
+        binform::from_slice::<&str>(&[2, 0xFF]).unwrap_err().kind(),
+        ErrorKind::InvalidUtf8
+    );
+    assert_eq!(kind::<Option<u8>>(&[2]), ErrorKind::UnknownVariant);
+    assert_eq!(kind::<Result<u8, u8>>(&[2, 0]), ErrorKind::UnknownVariant);
+    assert_eq!(
+        kind::<std::net::IpAddr>(&[2, 0, 0, 0, 0]),
+        ErrorKind::UnknownVariant
+    );
+}
+
+#[test]
+fn invalid_utf8_reports_the_bad_byte() {
+    let err = binform::from_slice::<String>(&[8, b'a', b'b', 0xFF, b'c']).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidUtf8);
+    assert_eq!(err.offset(), Some(3));
+}
+
+#[test]
+fn varints_must_be_minimal_and_fit() {
+    // 1 written in two bytes.
+    assert_eq!(kind::<u32>(&[0x05, 0x00]), ErrorKind::InvalidVarint);
+    // 70000 does not fit a u16; 2^40 does not fit a u32 or i32.
+    assert_eq!(
+        kind::<u16>(&binform::to_vec(&70_000u32).unwrap()),
+        ErrorKind::IntegerOverflow
+    );
+    assert_eq!(
+        kind::<u32>(&binform::to_vec(&(1u64 << 40)).unwrap()),
+        ErrorKind::IntegerOverflow
+    );
+    assert_eq!(
+        kind::<i32>(&binform::to_vec(&(1i64 << 40)).unwrap()),
+        ErrorKind::IntegerOverflow
+    );
+    assert_eq!(kind::<i8>(&[]), ErrorKind::UnexpectedEnd);
+}
+
+#[test]
+fn invalid_values() {
+    assert_eq!(kind::<std::num::NonZeroU32>(&[0]), ErrorKind::InvalidValue);
+    // One second of nanoseconds is not a valid subsecond part.
+    let mut d = binform::to_vec(&5u64).unwrap();
+    d.extend(binform::to_vec(&1_000_000_000u32).unwrap());
+    assert_eq!(kind::<std::time::Duration>(&d), ErrorKind::InvalidValue);
+    // A map that names the same key twice.
+    let dup = binform::to_vec(&vec![(1u8, 2u8), (1, 3)]).unwrap();
+    assert_eq!(kind::<BTreeMap<u8, u8>>(&dup), ErrorKind::InvalidValue);
+    assert_eq!(
+        kind::<std::collections::HashMap<u8, u8>>(&dup),
+        ErrorKind::InvalidValue
+    );
+    let dup_set = binform::to_vec(&vec![4u8, 4]).unwrap();
+    assert_eq!(kind::<HashSet<u8>>(&dup_set), ErrorKind::InvalidValue);
+}
+
+#[test]
+fn trailing_bytes() {
+    let err = binform::from_slice::<u8>(&[1, 2]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TrailingBytes);
+    assert_eq!(err.offset(), Some(1));
+    assert!(err.to_string().contains("1 bytes left"), "{err}");
+}
+
+#[test]
+fn depth_limit() {
+    // Box<Box<...<u8>>> sixteen deep decodes with max_depth 16, not 15.
+    type Deep = Box<Box<Box<Box<Box<Box<Box<Box<Box<Box<Box<Box<Box<Box<Box<Box<u8>>>>>>>>>>>>>>>>;
+    let bytes = [1u8];
+    assert!(Options::new()
+        .max_depth(16)
+        .from_slice::<Deep>(&bytes)
+        .is_ok());
+    let err = Options::new()
+        .max_depth(15)
+        .from_slice::<Deep>(&bytes)
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    assert!(err.to_string().contains("depth"), "{err}");
+}
+
+#[test]
+fn deeply_nested_payload_is_an_error_not_a_stack_overflow() {
+    #[derive(binform::Packable, Debug)]
+    #[allow(dead_code)]
+    enum Value {
+        Leaf(u8),
+        List(Vec<Value>),
+    }
+    // A million levels of `List([List([...` : tag 1, length 1, repeated.
+    let bytes: Vec<u8> = std::iter::repeat([2u8, 2u8])
+        .take(1_000_000)
+        .flatten()
+        .collect();
+    let err = binform::from_slice::<Value>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+}
+
+#[test]
+fn byte_budget() {
+    let bytes = binform::to_vec(&vec![0u8; 100]).unwrap();
+    let err = Options::new()
+        .max_bytes(50)
+        .from_slice::<Vec<u8>>(&bytes)
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    assert!(Options::new()
+        .max_bytes(bytes.len())
+        .from_slice::<Vec<u8>>(&bytes)
+        .is_ok());
+}
+
+#[test]
+fn max_len_caps_declared_lengths() {
+    let bytes = binform::to_vec("hello").unwrap();
+    assert_eq!(
+        Options::new()
+            .max_len(4)
+            .from_slice::<String>(&bytes)
+            .unwrap_err()
+            .kind(),
+        ErrorKind::LimitExceeded
+    );
+    assert!(Options::new()
+        .max_len(5)
+        .from_slice::<String>(&bytes)
+        .is_ok());
+}
+
+#[test]
+fn errors_are_std_errors_with_details() {
+    let err: Error = binform::from_slice::<bool>(&[9]).unwrap_err();
+    let dynamic: &dyn std::error::Error = &err;
+    assert!(dynamic.source().is_none());
+    assert_eq!(
+        err.to_string(),
+        "invalid bool: byte 0x09 is not a bool (at byte 0)"
+    );
+    assert_eq!(err.message(), "byte 0x09 is not a bool");
+    assert!(format!("{err:?}").contains("InvalidBool"));
+    let custom = Error::custom("bad checksum");
+    assert_eq!(custom.kind(), ErrorKind::Custom);
+    assert_eq!(custom.to_string(), "error: bad checksum");
+}

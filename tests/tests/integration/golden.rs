@@ -1,0 +1,136 @@
+//! The value -> bytes tables of docs/format.md, one assertion per row.
+//! A change here is a change of the wire format.
+
+use std::collections::BTreeMap;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddrV4};
+use std::num::NonZeroU8;
+use std::time::{Duration, UNIX_EPOCH};
+
+use binform::{Pack, Packable, UnpackOwned};
+
+fn row<T: Pack + UnpackOwned + PartialEq + std::fmt::Debug>(value: T, bytes: &[u8]) {
+    assert_eq!(
+        binform::to_vec(&value).unwrap(),
+        bytes,
+        "encoding {value:?}"
+    );
+    assert_eq!(
+        binform::from_slice::<T>(bytes).unwrap(),
+        value,
+        "decoding {bytes:02x?}"
+    );
+}
+
+#[test]
+fn section_integers() {
+    row(0u8, &[0x00]);
+    row(255u8, &[0xFF]);
+    row(-1i8, &[0xFF]);
+    row(0u32, &[0x00]);
+    row(127u32, &[0xFE]);
+    row(128u32, &[0x01, 0x02]);
+    row(300u16, &[0xB1, 0x04]);
+    row(16_384u32, &[0x03, 0x00, 0x02]);
+    row(u16::MAX, &[0xFB, 0xFF, 0x07]);
+    row(u32::MAX, &[0xEF, 0xFF, 0xFF, 0xFF, 0x1F]);
+    row(u64::MAX, &[0xFF; 9]);
+    row(1usize, &[0x02]);
+    row(0i32, &[0x00]);
+    row(-1i32, &[0x02]);
+    row(1i32, &[0x04]);
+    row(-64i32, &[0xFE]);
+    row(64i32, &[0x01, 0x02]);
+    row(i64::MIN, &[0xFF; 9]);
+    row(
+        i64::MAX,
+        &[0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+    );
+    row(1u128 << 64, &[0xFF, 0x09, 0, 0, 0, 0, 0, 0, 0, 0, 0x01]);
+    row(-1i128, &[0x02]);
+    row(5u128, &[0x0A]);
+}
+
+#[test]
+fn section_scalars() {
+    row(false, &[0x00]);
+    row(true, &[0x01]);
+    row(1.0f32, &[0x00, 0x00, 0x80, 0x3F]);
+    row(-2.0f64, &[0, 0, 0, 0, 0, 0, 0, 0xC0]);
+    row('A', &[0x82]);
+    row('€', &[0xB1, 0x82]);
+    row((), &[]);
+}
+
+#[test]
+fn section_strings_and_sequences() {
+    row(String::from("hi"), &[0x04, b'h', b'i']);
+    row(String::new(), &[0x00]);
+    row(vec![1u8, 2], &[0x04, 0x01, 0x02]);
+    row(Vec::<u16>::new(), &[0x00]);
+    row(vec![300u16], &[0x02, 0xB1, 0x04]);
+    row([1u16, 2], &[0x02, 0x04]);
+    row([[1u8, 2], [3, 4]], &[1, 2, 3, 4]);
+    row((1u8, true), &[0x01, 0x01]);
+    row(Box::new(7u8), &[0x07]);
+}
+
+#[test]
+fn section_option_result() {
+    row(None::<u8>, &[0x00]);
+    row(Some(5u8), &[0x01, 0x05]);
+    row(Ok::<u8, u8>(1), &[0x00, 0x01]);
+    row(Err::<u8, u8>(2), &[0x01, 0x02]);
+}
+
+#[test]
+fn section_maps() {
+    row(
+        [(1u8, 2u8)].into_iter().collect::<BTreeMap<_, _>>(),
+        &[0x02, 0x01, 0x02],
+    );
+}
+
+#[test]
+fn section_std_types() {
+    row(Duration::new(1, 5), &[0x02, 0x0A]);
+    row(UNIX_EPOCH - Duration::from_secs(1), &[0x01 << 1, 0x00]);
+    row(Ipv4Addr::new(1, 2, 3, 4), &[1, 2, 3, 4]);
+    row(IpAddr::V4(Ipv4Addr::new(1, 2, 3, 4)), &[0, 1, 2, 3, 4]);
+    let mut v6 = vec![1u8];
+    v6.extend(Ipv6Addr::LOCALHOST.octets());
+    row(IpAddr::V6(Ipv6Addr::LOCALHOST), &v6);
+    row(
+        SocketAddrV4::new(Ipv4Addr::new(1, 2, 3, 4), 80),
+        &[1, 2, 3, 4, 0xA0],
+    );
+    row(NonZeroU8::new(5).unwrap(), &[0x05]);
+    row(1u8..3, &[0x01, 0x03]);
+    row(std::marker::PhantomData::<u64>, &[]);
+}
+
+#[derive(Packable, Debug, PartialEq)]
+enum E {
+    A,
+    B(u8),
+    C { x: bool },
+}
+
+#[derive(Packable, Debug, PartialEq)]
+struct S {
+    a: u8,
+    b: String,
+}
+
+#[test]
+fn section_derived() {
+    row(E::A, &[0x00]);
+    row(E::B(9), &[0x02, 0x09]);
+    row(E::C { x: true }, &[0x04, 0x01]);
+    row(
+        S {
+            a: 1,
+            b: "z".into(),
+        },
+        &[0x01, 0x02, b'z'],
+    );
+}

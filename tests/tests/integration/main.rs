@@ -1,0 +1,30 @@
+//! binform's integration tests, in one binary to keep CI's link time down.
+
+mod borrowed;
+mod derive;
+mod errors;
+mod golden;
+mod hygiene;
+mod io;
+mod props;
+mod seed;
+mod std_types;
+mod truncation;
+
+use std::fmt::Debug;
+
+use binform::{Pack, UnpackOwned};
+
+/// Encodes, decodes, compares, and checks that re-encoding gives the same
+/// bytes; returns the bytes.
+pub fn round_trip<T: Pack + UnpackOwned + PartialEq + Debug>(value: &T) -> Vec<u8> {
+    let bytes = binform::to_vec(value).expect("encode");
+    let back: T = binform::from_slice(&bytes).expect("decode");
+    assert_eq!(&back, value);
+    assert_eq!(
+        binform::to_vec(&back).expect("re-encode"),
+        bytes,
+        "re-encoding differs"
+    );
+    bytes
+}

@@ -1,0 +1,122 @@
+//! Property tests: random values round-trip, and random bytes never panic.
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+
+use binform::{Packable, UnpackOwned};
+use proptest::prelude::*;
+
+fn same_bytes<T: binform::Pack + UnpackOwned + PartialEq + std::fmt::Debug>(
+    v: &T,
+) -> Result<(), TestCaseError> {
+    let bytes = binform::to_vec(v).unwrap();
+    let back: T = binform::from_slice(&bytes).unwrap();
+    prop_assert_eq!(&back, v);
+    prop_assert_eq!(binform::to_vec(&back).unwrap(), bytes);
+    Ok(())
+}
+
+/// Values at and around every power of two, where varint lengths change.
+fn boundary_u64() -> impl Strategy<Value = u64> {
+    (0u32..64, -2i64..=2).prop_map(|(shift, delta)| (1u64 << shift).wrapping_add(delta as u64))
+}
+
+#[derive(Packable, Debug, Clone, PartialEq)]
+enum Node {
+    Leaf(i64),
+    Text(String),
+    Branch(Vec<Node>),
+    Keyed {
+        map: BTreeMap<u8, Option<Box<Node>>>,
+    },
+}
+
+fn node() -> impl Strategy<Value = Node> {
+    let leaf = prop_oneof![
+        any::<i64>().prop_map(Node::Leaf),
+        ".{0,8}".prop_map(Node::Text)
+    ];
+    leaf.prop_recursive(4, 32, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Node::Branch),
+            prop::collection::btree_map(
+                any::<u8>(),
+                prop::option::of(inner.prop_map(Box::new)),
+                0..3
+            )
+            .prop_map(|map| Node::Keyed { map }),
+        ]
+    })
+}
+
+#[derive(Packable, Debug, Clone, PartialEq)]
+struct Record {
+    id: u64,
+    name: String,
+    scores: Vec<i32>,
+    tags: HashSet<String>,
+    extra: Option<(u16, char, f64)>,
+}
+
+proptest! {
+    #[test]
+    fn unsigned(v in any::<u64>(), w in boundary_u64(), x in any::<u128>(), y in any::<u16>(), z in any::<usize>()) {
+        same_bytes(&v)?; same_bytes(&w)?; same_bytes(&x)?; same_bytes(&y)?; same_bytes(&z)?;
+        prop_assert_eq!(binform::to_vec(&w).unwrap().len(), binform::varint::len_u64(w));
+    }
+
+    #[test]
+    fn signed(v in any::<i64>(), w in boundary_u64(), x in any::<i128>(), y in any::<i16>(), z in any::<i32>()) {
+        same_bytes(&v)?; same_bytes(&(w as i64))?; same_bytes(&x)?; same_bytes(&y)?; same_bytes(&z)?;
+        same_bytes(&(-(w as i128)))?;
+    }
+
+    #[test]
+    fn small_scalars(a in any::<u8>(), b in any::<i8>(), c in any::<bool>(), d in any::<char>(), e in any::<u32>()) {
+        same_bytes(&(a, b, c, d, e))?;
+    }
+
+    #[test]
+    fn floats_by_bits(bits64 in any::<u64>(), bits32 in any::<u32>()) {
+        let (f, g) = (f64::from_bits(bits64), f32::from_bits(bits32));
+        let back: (f64, f32) = binform::from_slice(&binform::to_vec(&(f, g)).unwrap()).unwrap();
+        prop_assert_eq!(back.0.to_bits(), bits64);
+        prop_assert_eq!(back.1.to_bits(), bits32);
+    }
+
+    #[test]
+    fn strings_and_sequences(s in ".*", v in prop::collection::vec(any::<i32>(), 0..64), d in prop::collection::vec_deque(any::<u8>(), 0..64)) {
+        same_bytes(&s)?; same_bytes(&v)?; same_bytes::<VecDeque<u8>>(&d)?;
+    }
+
+    #[test]
+    fn maps(m in prop::collection::hash_map(".{0,6}", any::<u32>(), 0..16), b in prop::collection::btree_map(any::<i16>(), any::<bool>(), 0..16)) {
+        let back: HashMap<String, u32> = binform::from_slice(&binform::to_vec(&m).unwrap()).unwrap();
+        prop_assert_eq!(back, m);
+        same_bytes(&b)?;
+    }
+
+    #[test]
+    fn derived_records(id in any::<u64>(), name in ".{0,12}", scores in prop::collection::vec(any::<i32>(), 0..8),
+                       tags in prop::collection::hash_set("[a-z]{1,4}", 0..4), extra in prop::option::of((any::<u16>(), any::<char>(), any::<f64>().prop_filter("not NaN", |f| !f.is_nan())))) {
+        let r = Record { id, name, scores, tags, extra };
+        let back: Record = binform::from_slice(&binform::to_vec(&r).unwrap()).unwrap();
+        prop_assert_eq!(back, r);
+    }
+
+    #[test]
+    fn recursive_enums(n in node()) {
+        same_bytes(&n)?;
+    }
+
+    #[test]
+    fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
+        let _ = binform::from_slice::<Node>(&bytes);
+        let _ = binform::from_slice::<Record>(&bytes);
+        let _ = binform::from_slice::<Vec<String>>(&bytes);
+        let _ = binform::from_slice::<(u128, i64, char, bool)>(&bytes);
+        // A value that decodes re-encodes to the same bytes (no maps here).
+        if let Ok(n) = binform::from_slice::<Vec<(u32, i16, String)>>(&bytes) {
+            prop_assert_eq!(binform::to_vec(&n).unwrap(), bytes);
+        }
+    }
+}

@@ -221,7 +221,14 @@ pub struct Variant;
 impl Variant {
     pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Self {
         for_each_meta(cx, attrs, |meta| {
-            Err(meta.error("unknown binform variant attribute: variants take none yet"))
+            let name = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            Err(meta.error(format!(
+                "unknown binform variant attribute `{name}`: variants take no binform attributes"
+            )))
         });
         Variant
     }

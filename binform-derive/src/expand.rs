@@ -34,7 +34,10 @@ fn with_fallback(input: &DeriveInput, err: syn::Error) -> TokenStream {
     let ident = &input.ident;
     let krate = quote!(::binform);
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let de_generics = with_de_lifetime(&input.generics);
+    // A lifetime name no user writes, so that a misused `'de` in the input
+    // is reported once, by the check, and not again here.
+    let de = Lifetime::new("'__binform_de", Span::call_site());
+    let de_generics = with_lifetime(&input.generics, de.clone());
     let (de_impl_generics, _, _) = de_generics.split_for_impl();
     quote! {
         #errors
@@ -44,8 +47,8 @@ fn with_fallback(input: &DeriveInput, err: syn::Error) -> TokenStream {
                     ::core::unreachable!()
                 }
             }
-            impl #de_impl_generics #krate::Unpack<'de> for #ident #ty_generics #where_clause {
-                fn unpack(_: &mut #krate::Reader<'de>) -> #krate::Result<Self> {
+            impl #de_impl_generics #krate::Unpack<#de> for #ident #ty_generics #where_clause {
+                fn unpack(_: &mut #krate::Reader<#de>) -> #krate::Result<Self> {
                     ::core::unreachable!()
                 }
             }
@@ -53,10 +56,9 @@ fn with_fallback(input: &DeriveInput, err: syn::Error) -> TokenStream {
     }
 }
 
-/// The generics with `'de` added first, outliving every lifetime of the
+/// The generics with `de` added first, outliving every lifetime of the
 /// type, so borrowed fields (`&'a str`) can come from the input.
-fn with_de_lifetime(generics: &syn::Generics) -> syn::Generics {
-    let de = Lifetime::new("'de", Span::call_site());
+fn with_lifetime(generics: &syn::Generics, de: Lifetime) -> syn::Generics {
     let mut de_param = LifetimeParam::new(de);
     for lt in generics.lifetimes() {
         de_param.bounds.push(lt.lifetime.clone());
@@ -85,7 +87,7 @@ fn expand(cont: &Container) -> TokenStream {
         .extend(bound::pack_predicates(cont, &krate));
     let (impl_generics, ty_generics, pack_where) = pack_generics.split_for_impl();
 
-    let mut unpack_generics = with_de_lifetime(cont.generics);
+    let mut unpack_generics = with_lifetime(cont.generics, de.clone());
     unpack_generics
         .make_where_clause()
         .predicates
@@ -165,7 +167,11 @@ fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
                     let path = &with.value;
                     quote_spanned!(with.span=> #path::pack(#b, __w)?;)
                 }
-                None => quote!(#krate::Pack::pack(#b, __w)?;),
+                // Spanned on the type, so a type without `Pack` is reported there.
+                None => {
+                    let ty = f.ty;
+                    quote_spanned!(ty.span()=> <#ty as #krate::Pack>::pack(#b, __w)?;)
+                }
             }
         });
     quote!(#(#stmts)*)
@@ -223,7 +229,7 @@ fn unpack_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStrea
             let path = &with.value;
             quote_spanned!(with.span=> #path::unpack(__r)?)
         }
-        None => quote!(<#ty as #krate::Unpack<#de>>::unpack(__r)?),
+        None => quote_spanned!(ty.span()=> <#ty as #krate::Unpack<#de>>::unpack(__r)?),
     }
 }
 

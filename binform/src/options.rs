@@ -4,7 +4,9 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::read::{Reader, Unpack, UnpackOwned};
+#[cfg(feature = "std")]
+use crate::read::UnpackOwned;
+use crate::read::{Reader, Unpack};
 use crate::write::{Pack, Writer};
 
 /// Default nesting limit, in the range of serde_json's 128.

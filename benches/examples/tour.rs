@@ -1,0 +1,141 @@
+//! A tour of binform on the seed articles' scenarios, next to serde_json:
+//! the MemoryPack article's ten people, and the BinaryFormatter article's
+//! Person with 1 and with 10,000 credit cards.
+//!
+//! Run with `cargo run --release --example tour`. Times are a quick average
+//! over repeated runs on this machine, for orientation only; the criterion
+//! suite in `benches/` holds the real comparisons.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use binform_benches::seed::{kate, ten_people, CardHolder, Person};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// Runs `f` repeatedly for about `budget` and returns the mean time per run.
+fn time(budget: Duration, mut f: impl FnMut()) -> Duration {
+    f(); // warm up
+    let start = Instant::now();
+    let mut runs = 0u32;
+    while start.elapsed() < budget {
+        f();
+        runs += 1;
+    }
+    start.elapsed() / runs.max(1)
+}
+
+struct Row {
+    size: usize,
+    encode: Duration,
+    decode: Duration,
+}
+
+fn measure_binform<T>(value: &T) -> Row
+where
+    T: binform::Pack + binform::UnpackOwned + PartialEq + std::fmt::Debug,
+{
+    let bytes = binform::to_vec(value).expect("encode");
+    let back: T = binform::from_slice(&bytes).expect("decode");
+    assert_eq!(&back, value, "binform round trip");
+    let budget = Duration::from_millis(300);
+    let mut buf = Vec::with_capacity(bytes.len());
+    let encode = time(budget, || {
+        buf.clear();
+        binform::to_vec_into(&mut buf, black_box(value)).expect("encode");
+    });
+    let decode = time(budget, || {
+        black_box(binform::from_slice::<T>(black_box(&bytes)).expect("decode"));
+    });
+    Row {
+        size: bytes.len(),
+        encode,
+        decode,
+    }
+}
+
+fn measure_json<T>(value: &T) -> Row
+where
+    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let bytes = serde_json::to_vec(value).expect("encode");
+    let back: T = serde_json::from_slice(&bytes).expect("decode");
+    assert_eq!(&back, value, "serde_json round trip");
+    let budget = Duration::from_millis(300);
+    let mut buf = Vec::with_capacity(bytes.len());
+    let encode = time(budget, || {
+        buf.clear();
+        serde_json::to_writer(&mut buf, black_box(value)).expect("encode");
+    });
+    let decode = time(budget, || {
+        black_box(serde_json::from_slice::<T>(black_box(&bytes)).expect("decode"));
+    });
+    Row {
+        size: bytes.len(),
+        encode,
+        decode,
+    }
+}
+
+fn show<T>(title: &str, value: &T)
+where
+    T: binform::Pack
+        + binform::UnpackOwned
+        + Serialize
+        + DeserializeOwned
+        + PartialEq
+        + std::fmt::Debug,
+{
+    let b = measure_binform(value);
+    let j = measure_json(value);
+    println!("\n{title}");
+    println!(
+        "  {:<12} {:>10} {:>14} {:>14}",
+        "", "bytes", "encode", "decode"
+    );
+    for (name, row) in [("binform", &b), ("serde_json", &j)] {
+        println!(
+            "  {:<12} {:>10} {:>14} {:>14}",
+            name,
+            row.size,
+            format!("{:.2?}", row.encode),
+            format!("{:.2?}", row.decode)
+        );
+    }
+    println!(
+        "  binform is {:.1}x smaller, encodes {:.1}x and decodes {:.1}x faster than serde_json",
+        j.size as f64 / b.size as f64,
+        j.encode.as_secs_f64() / b.encode.as_secs_f64(),
+        j.decode.as_secs_f64() / b.decode.as_secs_f64()
+    );
+}
+
+fn main() {
+    println!("binform tour: the seed scenarios, binform next to serde_json");
+
+    let people: Vec<Person> = ten_people();
+    show(
+        "1. MemoryPack article: a list of ten Person { name, age, programming_keywords }",
+        &people,
+    );
+
+    let one: CardHolder = kate(1);
+    show("2. BinaryFormatter article: Kate with 1 credit card", &one);
+    let size = binform::to_vec(&one).expect("encode").len();
+    println!(
+        "  the article measured 896 bytes with BinaryFormatter and 62 written by hand; binform: {size}"
+    );
+
+    let many: CardHolder = kate(10_000);
+    show(
+        "3. BinaryFormatter article: Kate with 10,000 credit cards",
+        &many,
+    );
+    println!("  the article measured 640,899 bytes with BinaryFormatter and 450,062 by hand");
+
+    // Hostile input is an error, never a panic or a huge allocation.
+    let mut hostile = vec![0xFF];
+    hostile.extend((1u64 << 62).to_le_bytes());
+    let err = binform::from_slice::<Vec<Person>>(&hostile).expect_err("must fail");
+    println!("\n4. Nine hostile bytes claiming 2^62 people: {err}");
+}

@@ -1,5 +1,12 @@
-//! Data for binform's benchmarks and the tour example: the seed articles'
-//! types, with both binform's and serde's derives so every serializer
-//! encodes the same values. Generators are deterministic.
+//! Data for binform's benchmarks, tests and the tour example: the seed
+//! articles' types and the benchmark workloads, all generated
+//! deterministically.
 
-pub mod seed;
+pub mod models;
+
+/// The workload types with binform's and serde's derives.
+pub mod seed {
+    crate::define_models!(
+        #[derive(binform::Packable, serde::Serialize, serde::Deserialize)]
+    );
+}

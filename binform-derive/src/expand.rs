@@ -162,17 +162,20 @@ fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
         .filter(|(_, f)| f.is_encoded())
         .map(|(i, f)| {
             let b = binding(i);
-            match &f.attrs.with {
+            // Only the function path carries the user's span (so a missing
+            // impl is reported at the field); identifiers stay call-site so
+            // that hygiene resolves them inside `macro_rules!` expansions too.
+            let func = match &f.attrs.with {
                 Some(with) => {
                     let path = &with.value;
-                    quote_spanned!(with.span=> #path::pack(#b, __w)?;)
+                    quote_spanned!(with.span=> #path::pack)
                 }
-                // Spanned on the type, so a type without `Pack` is reported there.
                 None => {
                     let ty = f.ty;
-                    quote_spanned!(ty.span()=> <#ty as #krate::Pack>::pack(#b, __w)?;)
+                    quote_spanned!(ty.span()=> <#ty as #krate::Pack>::pack)
                 }
-            }
+            };
+            quote!(#func(#b, __w)?;)
         });
     quote!(#(#stmts)*)
 }
@@ -224,13 +227,14 @@ fn unpack_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStrea
             None => quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default()),
         };
     }
-    match &field.attrs.with {
+    let func = match &field.attrs.with {
         Some(with) => {
             let path = &with.value;
-            quote_spanned!(with.span=> #path::unpack(__r)?)
+            quote_spanned!(with.span=> #path::unpack)
         }
-        None => quote_spanned!(ty.span()=> <#ty as #krate::Unpack<#de>>::unpack(__r)?),
-    }
+        None => quote_spanned!(ty.span()=> <#ty as #krate::Unpack<#de>>::unpack),
+    };
+    quote!(#func(__r)?)
 }
 
 /// `Self { a: ..., b: ... }` / `Self::V { 0: ..., 1: ... }`, fields in

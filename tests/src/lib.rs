@@ -12,7 +12,7 @@ use std::sync::{Mutex, RwLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use binform::Packable;
-pub use binform_benches::seed::{guid, kate, ten_people, CardHolder, CreditCard, Person};
+pub use binform_benches::seed::{kate, ten_people, CardHolder, CreditCard, Person};
 
 /// An enum with every variant shape.
 #[derive(Packable, Debug, Clone, PartialEq)]

@@ -51,3 +51,28 @@ fn derive_is_hygienic() {
     crate::round_trip(&HygienicEnum::C { x: vec![1] });
     crate::round_trip(&HygienicEnum::B(2));
 }
+
+/// Types written by a `macro_rules!` macro: their tokens carry the macro's
+/// hygiene, which the derive's own identifiers must not inherit.
+macro_rules! define {
+    ($name:ident, $t:ty) => {
+        #[derive(::binform::Packable, Debug, PartialEq)]
+        pub struct $name {
+            pub a: $t,
+            pub b: ::std::vec::Vec<$t>,
+            #[binform(skip)]
+            pub c: $t,
+        }
+    };
+}
+
+define!(FromMacro, u16);
+
+#[test]
+fn derive_inside_macro_rules() {
+    crate::round_trip(&FromMacro {
+        a: 1,
+        b: vec![2, 3],
+        c: 0,
+    });
+}

@@ -1,0 +1,364 @@
+//! binform against its peers on the seed workloads, in one criterion run.
+//!
+//! `cargo bench -p binform-benches` runs everything; set
+//! `BINFORM_BENCH_QUICK=1` for a smoke run, and pass a filter after `--`
+//! (`-- people`) for one workload. Encoded sizes are written beside
+//! criterion's results; `cargo run -p binform-benches --example report`
+//! turns both into `docs/benchmarks.md`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion};
+
+mod models {
+    binform_benches::define_models!(
+        #[derive(
+            binform::Packable,
+            serde::Serialize,
+            serde::Deserialize,
+            bitcode::Encode,
+            bitcode::Decode,
+            wincode::SchemaWrite,
+            wincode::SchemaRead,
+            bincode::Encode,
+            bincode::Decode,
+            rkyv::Archive,
+            rkyv::Serialize,
+            rkyv::Deserialize
+        )]
+    );
+
+    /// `Person` decoded without copying its strings.
+    #[derive(
+        binform::Packable,
+        serde::Serialize,
+        serde::Deserialize,
+        bitcode::Encode,
+        bitcode::Decode,
+        wincode::SchemaWrite,
+        wincode::SchemaRead,
+        bincode::Encode,
+        bincode::BorrowDecode,
+        Debug,
+        PartialEq,
+    )]
+    pub struct PersonRef<'a> {
+        #[serde(borrow)]
+        pub name: &'a str,
+        pub age: i32,
+        #[serde(borrow)]
+        pub programming_keywords: Vec<&'a str>,
+    }
+}
+
+use binform_benches::models::plain;
+use models::*;
+
+/// Encoded sizes, by workload and crate, written out at the end.
+type Sizes = BTreeMap<String, BTreeMap<&'static str, usize>>;
+
+fn configure(g: &mut BenchmarkGroup<'_, WallTime>) {
+    if std::env::var_os("BINFORM_BENCH_QUICK").is_some() {
+        g.sample_size(10)
+            .warm_up_time(Duration::from_millis(100))
+            .measurement_time(Duration::from_millis(300));
+    } else {
+        g.sample_size(30)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_millis(1500));
+    }
+}
+
+/// Benchmarks one crate on one workload: checks the round trip, records the
+/// size, then times encoding into a reused buffer and decoding.
+macro_rules! bench_crate {
+    (binform, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
+        let bytes = binform::to_vec($v).unwrap();
+        assert!(binform::from_slice::<$ty>(&bytes).unwrap() == *$v, "binform round trip differs");
+        $sizes.insert("binform", bytes.len());
+        let mut buf = Vec::with_capacity(bytes.len());
+        $g.bench_function("serialize/binform", |b| {
+            b.iter(|| {
+                buf.clear();
+                binform::to_vec_into(&mut buf, black_box($v)).unwrap();
+            })
+        });
+        $g.bench_function("deserialize/binform", |b| {
+            b.iter(|| binform::from_slice::<$ty>(black_box(&bytes)).unwrap())
+        });
+    }};
+    (bitcode, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
+        let bytes = bitcode::encode($v);
+        assert!(bitcode::decode::<$ty>(&bytes).unwrap() == *$v, "bitcode round trip differs");
+        $sizes.insert("bitcode", bytes.len());
+        let mut buf = bitcode::Buffer::new();
+        $g.bench_function("serialize/bitcode", |b| {
+            b.iter(|| {
+                black_box(buf.encode(black_box($v)));
+            })
+        });
+        let mut dbuf = bitcode::Buffer::new();
+        $g.bench_function("deserialize/bitcode", |b| {
+            b.iter(|| dbuf.decode::<$ty>(black_box(&bytes)).unwrap())
+        });
+    }};
+    (wincode, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
+        // wincode refuses to preallocate over 4 MiB by default; the mesh needs more.
+        let cfg = wincode::config::Configuration::default()
+            .with_preallocation_size_limit::<{ 64 << 20 }>();
+        let bytes = wincode::config::serialize($v, cfg).unwrap();
+        assert!(wincode::config::deserialize::<$ty, _>(&bytes, cfg).unwrap() == *$v, "wincode round trip differs");
+        $sizes.insert("wincode", bytes.len());
+        let mut buf: Vec<u8> = Vec::with_capacity(bytes.len());
+        $g.bench_function("serialize/wincode", |b| {
+            b.iter(|| {
+                buf.clear();
+                wincode::config::serialize_into(wincode::io::Cursor::new(&mut buf), black_box($v), cfg)
+                    .unwrap();
+            })
+        });
+        $g.bench_function("deserialize/wincode", |b| {
+            b.iter(|| wincode::config::deserialize::<$ty, _>(black_box(&bytes), cfg).unwrap())
+        });
+    }};
+    (bincode, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
+        let config = bincode::config::standard();
+        let bytes = bincode::encode_to_vec($v, config).unwrap();
+        let (back, _): ($ty, usize) = bincode::decode_from_slice(&bytes, config).unwrap();
+        assert!(back == *$v, "bincode round trip differs");
+        $sizes.insert("bincode", bytes.len());
+        let mut buf: Vec<u8> = Vec::with_capacity(bytes.len());
+        $g.bench_function("serialize/bincode", |b| {
+            b.iter(|| {
+                buf.clear();
+                bincode::encode_into_std_write(black_box($v), &mut buf, config).unwrap();
+            })
+        });
+        $g.bench_function("deserialize/bincode", |b| {
+            b.iter(|| bincode::decode_from_slice::<$ty, _>(black_box(&bytes), config).unwrap())
+        });
+    }};
+    (postcard, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
+        let bytes = postcard::to_allocvec($v).unwrap();
+        assert!(postcard::from_bytes::<$ty>(&bytes).unwrap() == *$v, "postcard round trip differs");
+        $sizes.insert("postcard", bytes.len());
+        let mut buf: Vec<u8> = Vec::with_capacity(bytes.len());
+        $g.bench_function("serialize/postcard", |b| {
+            b.iter(|| {
+                buf.clear();
+                buf = postcard::to_extend(black_box($v), std::mem::take(&mut buf)).unwrap();
+            })
+        });
+        $g.bench_function("deserialize/postcard", |b| {
+            b.iter(|| postcard::from_bytes::<$ty>(black_box(&bytes)).unwrap())
+        });
+    }};
+    (rkyv, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
+        use rkyv::rancor::Error;
+        use rkyv::util::AlignedVec;
+        let bytes = rkyv::to_bytes::<Error>($v).unwrap();
+        assert!(rkyv::from_bytes::<$ty, Error>(&bytes).unwrap() == *$v, "rkyv round trip differs");
+        $sizes.insert("rkyv", bytes.len());
+        let mut slot = Some(AlignedVec::<16>::with_capacity(bytes.len()));
+        $g.bench_function("serialize/rkyv", |b| {
+            b.iter(|| {
+                let mut out = slot.take().unwrap_or_default();
+                out.clear();
+                slot = Some(rkyv::api::high::to_bytes_in::<_, Error>(black_box($v), out).unwrap());
+            })
+        });
+        $g.bench_function("deserialize/rkyv", |b| {
+            b.iter(|| rkyv::from_bytes::<$ty, Error>(black_box(&bytes)).unwrap())
+        });
+    }};
+    (rmp_serde, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
+        let bytes = rmp_serde::to_vec($v).unwrap();
+        assert!(rmp_serde::from_slice::<$ty>(&bytes).unwrap() == *$v, "rmp-serde round trip differs");
+        $sizes.insert("rmp_serde", bytes.len());
+        let mut buf: Vec<u8> = Vec::with_capacity(bytes.len());
+        $g.bench_function("serialize/rmp_serde", |b| {
+            b.iter(|| {
+                buf.clear();
+                rmp_serde::encode::write(&mut buf, black_box($v)).unwrap();
+            })
+        });
+        $g.bench_function("deserialize/rmp_serde", |b| {
+            b.iter(|| rmp_serde::from_slice::<$ty>(black_box(&bytes)).unwrap())
+        });
+    }};
+    (serde_json, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
+        let bytes = serde_json::to_vec($v).unwrap();
+        assert!(serde_json::from_slice::<$ty>(&bytes).unwrap() == *$v, "serde_json round trip differs");
+        $sizes.insert("serde_json", bytes.len());
+        let mut buf: Vec<u8> = Vec::with_capacity(bytes.len());
+        $g.bench_function("serialize/serde_json", |b| {
+            b.iter(|| {
+                buf.clear();
+                serde_json::to_writer(&mut buf, black_box($v)).unwrap();
+            })
+        });
+        $g.bench_function("deserialize/serde_json", |b| {
+            b.iter(|| serde_json::from_slice::<$ty>(black_box(&bytes)).unwrap())
+        });
+    }};
+    (memcpy, $g:expr, $sizes:expr, $raw:expr) => {{
+        // The physical limit: copy the same number of bytes into a reused buffer.
+        let raw: &[u8] = $raw;
+        $sizes.insert("memcpy", raw.len());
+        let mut buf: Vec<u8> = Vec::with_capacity(raw.len());
+        $g.bench_function("serialize/memcpy", |b| {
+            b.iter(|| {
+                buf.clear();
+                buf.extend_from_slice(black_box(raw));
+            })
+        });
+        $g.bench_function("deserialize/memcpy", |b| b.iter(|| black_box(raw).to_vec()));
+    }};
+}
+
+/// Benchmarks every listed crate on one workload in one criterion group.
+macro_rules! workload {
+    ($c:expr, $sizes:expr, $name:expr, $value:expr, $ty:ty, [$($krate:ident),*] $(, memcpy = $raw:expr)?) => {{
+        let value: $ty = $value;
+        let name: &str = $name;
+        let mut g = $c.benchmark_group(name);
+        configure(&mut g);
+        let sizes = $sizes.entry(name.to_string()).or_default();
+        $( bench_crate!($krate, g, sizes, &value, $ty); )*
+        $( bench_crate!(memcpy, g, sizes, $raw); )?
+        g.finish();
+    }};
+}
+
+/// Every peer.
+macro_rules! all_workload {
+    ($c:expr, $sizes:expr, $name:expr, $value:expr, $ty:ty $(, memcpy = $raw:expr)?) => {
+        workload!($c, $sizes, $name, $value, $ty,
+            [binform, bitcode, wincode, bincode, postcard, rkyv, rmp_serde, serde_json] $(, memcpy = $raw)?)
+    };
+}
+
+/// Decoding `Vec<PersonRef>`: strings borrowed from the input.
+fn borrowed_people(c: &mut Criterion, sizes: &mut Sizes) {
+    let people = ten_people();
+    let refs: Vec<PersonRef<'_>> = people
+        .iter()
+        .map(|p| PersonRef {
+            name: &p.name,
+            age: p.age,
+            programming_keywords: p.programming_keywords.iter().map(String::as_str).collect(),
+        })
+        .collect();
+    let mut g = c.benchmark_group("people_borrowed");
+    configure(&mut g);
+    let s = sizes.entry("people_borrowed".into()).or_default();
+
+    let bytes = binform::to_vec(&refs).unwrap();
+    s.insert("binform", bytes.len());
+    g.bench_function("deserialize/binform", |b| {
+        b.iter(|| binform::from_slice::<Vec<PersonRef<'_>>>(black_box(&bytes)).unwrap())
+    });
+    let bytes = bitcode::encode(&refs);
+    s.insert("bitcode", bytes.len());
+    g.bench_function("deserialize/bitcode", |b| {
+        b.iter(|| bitcode::decode::<Vec<PersonRef<'_>>>(black_box(&bytes)).unwrap())
+    });
+    let bytes = wincode::serialize(&refs).unwrap();
+    s.insert("wincode", bytes.len());
+    g.bench_function("deserialize/wincode", |b| {
+        b.iter(|| wincode::deserialize::<Vec<PersonRef<'_>>>(black_box(&bytes)).unwrap())
+    });
+    let config = bincode::config::standard();
+    let bytes = bincode::encode_to_vec(&refs, config).unwrap();
+    s.insert("bincode", bytes.len());
+    g.bench_function("deserialize/bincode", |b| {
+        b.iter(|| {
+            bincode::borrow_decode_from_slice::<Vec<PersonRef<'_>>, _>(black_box(&bytes), config)
+                .unwrap()
+        })
+    });
+    let bytes = postcard::to_allocvec(&refs).unwrap();
+    s.insert("postcard", bytes.len());
+    g.bench_function("deserialize/postcard", |b| {
+        b.iter(|| postcard::from_bytes::<Vec<PersonRef<'_>>>(black_box(&bytes)).unwrap())
+    });
+    let bytes = rmp_serde::to_vec(&refs).unwrap();
+    s.insert("rmp_serde", bytes.len());
+    g.bench_function("deserialize/rmp_serde", |b| {
+        b.iter(|| rmp_serde::from_slice::<Vec<PersonRef<'_>>>(black_box(&bytes)).unwrap())
+    });
+    let bytes = serde_json::to_vec(&refs).unwrap();
+    s.insert("serde_json", bytes.len());
+    g.bench_function("deserialize/serde_json", |b| {
+        b.iter(|| serde_json::from_slice::<Vec<PersonRef<'_>>>(black_box(&bytes)).unwrap())
+    });
+    g.finish();
+}
+
+/// The bytes of a mesh as they lie in memory: the memcpy baseline copies
+/// exactly this many bytes.
+fn mesh_bytes(mesh: &Mesh) -> Vec<u8> {
+    let mut out = Vec::with_capacity(mesh.triangles.len() * 48);
+    for t in &mesh.triangles {
+        for v in [t.v0, t.v1, t.v2, t.normal] {
+            for f in [v.x, v.y, v.z] {
+                out.extend_from_slice(&f.to_le_bytes());
+            }
+        }
+    }
+    out
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    let mut sizes = Sizes::new();
+
+    all_workload!(c, sizes, "people", ten_people(), Vec<Person>);
+    borrowed_people(&mut c, &mut sizes);
+    all_workload!(c, sizes, "kate_1_card", kate(1), CardHolder);
+    all_workload!(c, sizes, "kate_10k_cards", kate(10_000), CardHolder);
+    all_workload!(c, sizes, "large_object", large_object(), LargeObject);
+    all_workload!(c, sizes, "primitives", primitives(), Primitives);
+    all_workload!(c, sizes, "i32_100k", plain::ints(100_000), Vec<i32>);
+    let floats = plain::floats(100_000);
+    let float_bytes: Vec<u8> = floats.iter().flat_map(|f| f.to_le_bytes()).collect();
+    all_workload!(c, sizes, "f64_100k", floats, Vec<f64>, memcpy = &float_bytes);
+    all_workload!(c, sizes, "decimal_100k", plain::decimals(100_000), Vec<i128>);
+    all_workload!(c, sizes, "map_i32_i32_100k", plain::int_map(100_000), HashMap<i32, i32>);
+    all_workload!(c, sizes, "map_string_i32_100k", plain::string_map(100_000), HashMap<String, i32>);
+    all_workload!(c, sizes, "string_1000", plain::text(1000), String);
+    all_workload!(c, sizes, "large_struct", large_struct(), LargeStruct);
+    all_workload!(c, sizes, "small_message", small_message(), SmallMessage);
+    let m = mesh(100_000);
+    let raw = mesh_bytes(&m);
+    all_workload!(c, sizes, "mesh_100k", m, Mesh, memcpy = &raw);
+    let blob = plain::bytes(1 << 20);
+    let blob_raw = blob.clone();
+    all_workload!(c, sizes, "bytes_1mib", blob, Vec<u8>, memcpy = &blob_raw);
+
+    c.final_summary();
+    write_sizes(&sizes);
+}
+
+/// Writes `sizes.tsv` (workload, crate, bytes) beside criterion's output.
+fn write_sizes(sizes: &Sizes) {
+    let dir = binform_benches::report_dir();
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("cannot create {}: {e}", dir.display());
+        return;
+    }
+    let mut text = String::from("workload\tcrate\tbytes\n");
+    for (workload, crates) in sizes {
+        for (krate, bytes) in crates {
+            text.push_str(&format!("{workload}\t{krate}\t{bytes}\n"));
+        }
+    }
+    let path = dir.join("sizes.tsv");
+    match std::fs::write(&path, text) {
+        Ok(()) => eprintln!("sizes written to {}", path.display()),
+        Err(e) => eprintln!("cannot write {}: {e}", path.display()),
+    }
+}

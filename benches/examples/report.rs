@@ -1,0 +1,343 @@
+//! Turns the latest criterion run of the suite into `docs/benchmarks.md`
+//! and `docs/benchmarks.svg`.
+//!
+//! Run after the suite: `cargo run -p binform-benches --example report`.
+//! Times are criterion's median estimates; every ratio compares crates
+//! measured in the same run.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// Peers in table order, binform first.
+const CRATES: &[&str] = &[
+    "binform", "bitcode", "wincode", "bincode", "postcard", "rkyv", "rmp_serde", "serde_json",
+    "memcpy",
+];
+/// The peers binform must match or beat outright.
+const MUST_BEAT: &[&str] = &["bincode", "postcard", "rmp_serde", "serde_json"];
+/// The leaders binform must stay within 1.2x of.
+const LEADERS: &[&str] = &["bitcode", "wincode"];
+/// Workloads held to the memcpy bar.
+const BULK: &[&str] = &["f64_100k", "mesh_100k", "bytes_1mib"];
+const COLORS: &[&str] = &[
+    "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f",
+    "#17becf",
+];
+
+/// Medians in nanoseconds: workload -> (direction, crate) -> time.
+type Times = BTreeMap<String, BTreeMap<(String, String), f64>>;
+/// Sizes in bytes: workload -> crate -> bytes.
+type Sizes = BTreeMap<String, BTreeMap<String, usize>>;
+
+fn read_json(path: &Path) -> Option<Value> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+fn load_times(criterion: &Path) -> Times {
+    let mut times = Times::new();
+    let Ok(groups) = std::fs::read_dir(criterion) else {
+        return times;
+    };
+    for group in groups.flatten() {
+        let Ok(benches) = std::fs::read_dir(group.path()) else { continue };
+        for bench in benches.flatten() {
+            let new = bench.path().join("new");
+            let (Some(meta), Some(est)) =
+                (read_json(&new.join("benchmark.json")), read_json(&new.join("estimates.json")))
+            else {
+                continue;
+            };
+            let (Some(group_id), Some(function_id), Some(median)) = (
+                meta["group_id"].as_str(),
+                meta["function_id"].as_str(),
+                est["median"]["point_estimate"].as_f64(),
+            ) else {
+                continue;
+            };
+            let Some((direction, krate)) = function_id.split_once('/') else { continue };
+            times
+                .entry(group_id.to_string())
+                .or_default()
+                .insert((direction.to_string(), krate.to_string()), median);
+        }
+    }
+    times
+}
+
+fn load_sizes(path: &Path) -> Sizes {
+    let mut sizes = Sizes::new();
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    for line in text.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if let [workload, krate, bytes] = cols[..] {
+            if let Ok(bytes) = bytes.parse() {
+                sizes.entry(workload.to_string()).or_default().insert(krate.to_string(), bytes);
+            }
+        }
+    }
+    sizes
+}
+
+fn fmt_time(ns: f64) -> String {
+    if ns < 1e3 {
+        format!("{ns:.0} ns")
+    } else if ns < 1e6 {
+        format!("{:.2} µs", ns / 1e3)
+    } else {
+        format!("{:.2} ms", ns / 1e6)
+    }
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let rustc = std::process::Command::new("rustc")
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    format!("{cpu}, {cores} cores; {rustc}")
+}
+
+/// One verdict line of the bar.
+struct Check {
+    workload: String,
+    what: String,
+    ok: bool,
+}
+
+fn checks(times: &Times, sizes: &Sizes) -> Vec<Check> {
+    let mut out = Vec::new();
+    for (workload, t) in times {
+        for dir in ["serialize", "deserialize"] {
+            let Some(&ours) = t.get(&(dir.to_string(), "binform".to_string())) else { continue };
+            let best = MUST_BEAT
+                .iter()
+                .filter_map(|k| t.get(&(dir.to_string(), k.to_string())).map(|&v| (v, *k)))
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((v, k)) = best {
+                out.push(Check {
+                    workload: workload.clone(),
+                    what: format!("{dir}: {:.2}x the fastest of bincode/postcard/rmp/json ({k})", ours / v),
+                    ok: ours <= v * 1.02,
+                });
+            }
+            for leader in LEADERS {
+                if let Some(&v) = t.get(&(dir.to_string(), leader.to_string())) {
+                    if v < ours {
+                        out.push(Check {
+                            workload: workload.clone(),
+                            what: format!("{dir}: {:.2}x {leader}", ours / v),
+                            ok: ours <= v * 1.2,
+                        });
+                    }
+                }
+            }
+            if BULK.contains(&workload.as_str()) {
+                if let Some(&m) = t.get(&(dir.to_string(), "memcpy".to_string())) {
+                    out.push(Check {
+                        workload: workload.clone(),
+                        what: format!("{dir}: {:.2}x memcpy", ours / m),
+                        ok: ours <= m * 1.3,
+                    });
+                }
+            }
+        }
+        if let Some(s) = sizes.get(workload) {
+            if let (Some(&ours), Some(&pc)) = (s.get("binform"), s.get("postcard")) {
+                out.push(Check {
+                    workload: workload.clone(),
+                    what: format!("size: {ours} bytes vs postcard {pc}"),
+                    ok: ours <= pc,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn markdown(times: &Times, sizes: &Sizes, checks: &[Check]) -> String {
+    let mut md = String::new();
+    let date = std::process::Command::new("date")
+        .arg("-u")
+        .arg("+%Y-%m-%d")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let _ = writeln!(md, "# binform benchmarks\n");
+    let _ = writeln!(
+        md,
+        "Generated by `cargo run -p binform-benches --example report` from one run of \
+         `cargo bench -p binform-benches` on {date}.\n\nMachine: {}.\n",
+        machine()
+    );
+    let _ = writeln!(
+        md,
+        "Times are criterion medians; every crate ran in the same run on the same data. \
+         Ratios are to binform (below 1.00 means faster or smaller than binform). Encoders \
+         write into a reused buffer where the crate allows it. rkyv deserializes to a full \
+         owned value (with validation). Timings on a shared 2-core machine are noisy: treat \
+         differences under ~10% as ties.\n"
+    );
+    let _ = writeln!(md, "![time relative to binform](benchmarks.svg)\n");
+
+    let passed = checks.iter().filter(|c| c.ok).count();
+    let _ = writeln!(md, "## The bar\n\n{passed} of {} checks pass.\n", checks.len());
+    let failing: Vec<&Check> = checks.iter().filter(|c| !c.ok).collect();
+    if failing.is_empty() {
+        let _ = writeln!(md, "Every check passes.\n");
+    } else {
+        let _ = writeln!(md, "Not yet met:\n");
+        for c in failing {
+            let _ = writeln!(md, "- `{}`: {}", c.workload, c.what);
+        }
+        let _ = writeln!(md);
+    }
+
+    for (workload, t) in times {
+        let _ = writeln!(md, "## `{workload}`\n");
+        let _ = writeln!(md, "| crate | serialize | ratio | deserialize | ratio | size (bytes) | ratio |");
+        let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|---:|");
+        let base_ser = t.get(&("serialize".into(), "binform".into())).copied();
+        let base_de = t.get(&("deserialize".into(), "binform".into())).copied();
+        let base_size = sizes.get(workload).and_then(|s| s.get("binform")).copied();
+        for krate in CRATES {
+            let ser = t.get(&("serialize".into(), krate.to_string())).copied();
+            let de = t.get(&("deserialize".into(), krate.to_string())).copied();
+            let size = sizes.get(workload).and_then(|s| s.get(*krate)).copied();
+            if ser.is_none() && de.is_none() {
+                continue;
+            }
+            let ratio = |v: Option<f64>, base: Option<f64>| match (v, base) {
+                (Some(v), Some(b)) if b > 0.0 => format!("{:.2}", v / b),
+                _ => "–".into(),
+            };
+            let name = if *krate == "binform" { "**binform**".to_string() } else { krate.to_string() };
+            let _ = writeln!(
+                md,
+                "| {name} | {} | {} | {} | {} | {} | {} |",
+                ser.map(fmt_time).unwrap_or_else(|| "–".into()),
+                ratio(ser, base_ser),
+                de.map(fmt_time).unwrap_or_else(|| "–".into()),
+                ratio(de, base_de),
+                size.map(|s| s.to_string()).unwrap_or_else(|| "–".into()),
+                ratio(size.map(|s| s as f64), base_size.map(|s| s as f64)),
+            );
+        }
+        let _ = writeln!(md);
+    }
+    md
+}
+
+/// A dot plot: one row per workload and direction, one marker per crate at
+/// its time relative to binform, on a log scale.
+fn svg(times: &Times) -> String {
+    let rows: Vec<(String, &str)> = times
+        .keys()
+        .flat_map(|w| [(w.clone(), "serialize"), (w.clone(), "deserialize")])
+        .collect();
+    let (left, right, top, row_h) = (230.0, 40.0, 60.0, 16.0);
+    let width = 1000.0;
+    let plot_w = width - left - right;
+    let height = top + rows.len() as f64 * row_h + 40.0;
+    let (lo, hi) = (1.0f64 / 16.0, 64.0f64);
+    let x = |ratio: f64| left + (ratio.clamp(lo, hi).log2() - lo.log2()) / (hi.log2() - lo.log2()) * plot_w;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">"#
+    );
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="{left}" y="18" font-size="14">Time relative to binform (log scale; left of the red line is faster than binform)</text>"#
+    );
+    // Legend.
+    for (i, krate) in CRATES.iter().enumerate() {
+        let lx = left + i as f64 * 80.0;
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{}" cy="36" r="4" fill="{}"/><text x="{}" y="40">{krate}</text>"#,
+            lx,
+            COLORS[i],
+            lx + 7.0
+        );
+    }
+    // Grid.
+    let mut g = lo;
+    while g <= hi {
+        let gx = x(g);
+        let _ = writeln!(
+            s,
+            r#"<line x1="{gx}" y1="{top}" x2="{gx}" y2="{}" stroke="{}" stroke-width="1"/><text x="{gx}" y="{}" text-anchor="middle">{}</text>"#,
+            height - 30.0,
+            if (g - 1.0).abs() < 1e-9 { "#d62728" } else { "#ddd" },
+            height - 16.0,
+            if g < 1.0 { format!("1/{}", (1.0 / g) as u32) } else { format!("{g}x") }
+        );
+        g *= 2.0;
+    }
+    for (i, (workload, dir)) in rows.iter().enumerate() {
+        let y = top + i as f64 * row_h + row_h / 2.0;
+        let t = &times[workload];
+        if i % 2 == 0 {
+            let _ = writeln!(
+                s,
+                r##"<rect x="0" y="{}" width="{width}" height="{}" fill="#f6f6f6"/>"##,
+                y - row_h / 2.0,
+                row_h * 2.0
+            );
+        }
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="end">{workload} {dir}</text>"#,
+            left - 8.0,
+            y + 4.0
+        );
+        let Some(&base) = t.get(&(dir.to_string(), "binform".to_string())) else { continue };
+        for (ci, krate) in CRATES.iter().enumerate() {
+            if let Some(&v) = t.get(&(dir.to_string(), krate.to_string())) {
+                let _ = writeln!(
+                    s,
+                    r#"<circle cx="{:.1}" cy="{y}" r="4" fill="{}" fill-opacity="0.85"><title>{krate}: {:.2}x</title></circle>"#,
+                    x(v / base),
+                    COLORS[ci],
+                    v / base
+                );
+            }
+        }
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn main() {
+    let target: PathBuf = binform_benches::target_dir();
+    let times = load_times(&target.join("criterion"));
+    let sizes = load_sizes(&binform_benches::report_dir().join("sizes.tsv"));
+    if times.is_empty() {
+        eprintln!("no criterion results under {}: run `cargo bench -p binform-benches` first", target.display());
+        std::process::exit(1);
+    }
+    let checks = checks(&times, &sizes);
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
+    std::fs::create_dir_all(&docs).expect("create docs/");
+    std::fs::write(docs.join("benchmarks.md"), markdown(&times, &sizes, &checks)).expect("write benchmarks.md");
+    std::fs::write(docs.join("benchmarks.svg"), svg(&times)).expect("write benchmarks.svg");
+    for c in &checks {
+        println!("{} {:<22} {}", if c.ok { "ok  " } else { "MISS" }, c.workload, c.what);
+    }
+    println!("wrote docs/benchmarks.md and docs/benchmarks.svg");
+}

@@ -77,7 +77,10 @@ fn configure(g: &mut BenchmarkGroup<'_, WallTime>) {
 macro_rules! bench_crate {
     (binform, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
         let bytes = binform::to_vec($v).unwrap();
-        assert!(binform::from_slice::<$ty>(&bytes).unwrap() == *$v, "binform round trip differs");
+        assert!(
+            binform::from_slice::<$ty>(&bytes).unwrap() == *$v,
+            "binform round trip differs"
+        );
         $sizes.insert("binform", bytes.len());
         let mut buf = Vec::with_capacity(bytes.len());
         $g.bench_function("serialize/binform", |b| {
@@ -92,7 +95,10 @@ macro_rules! bench_crate {
     }};
     (bitcode, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
         let bytes = bitcode::encode($v);
-        assert!(bitcode::decode::<$ty>(&bytes).unwrap() == *$v, "bitcode round trip differs");
+        assert!(
+            bitcode::decode::<$ty>(&bytes).unwrap() == *$v,
+            "bitcode round trip differs"
+        );
         $sizes.insert("bitcode", bytes.len());
         let mut buf = bitcode::Buffer::new();
         $g.bench_function("serialize/bitcode", |b| {
@@ -110,14 +116,21 @@ macro_rules! bench_crate {
         let cfg = wincode::config::Configuration::default()
             .with_preallocation_size_limit::<{ 64 << 20 }>();
         let bytes = wincode::config::serialize($v, cfg).unwrap();
-        assert!(wincode::config::deserialize::<$ty, _>(&bytes, cfg).unwrap() == *$v, "wincode round trip differs");
+        assert!(
+            wincode::config::deserialize::<$ty, _>(&bytes, cfg).unwrap() == *$v,
+            "wincode round trip differs"
+        );
         $sizes.insert("wincode", bytes.len());
         let mut buf: Vec<u8> = Vec::with_capacity(bytes.len());
         $g.bench_function("serialize/wincode", |b| {
             b.iter(|| {
                 buf.clear();
-                wincode::config::serialize_into(wincode::io::Cursor::new(&mut buf), black_box($v), cfg)
-                    .unwrap();
+                wincode::config::serialize_into(
+                    wincode::io::Cursor::new(&mut buf),
+                    black_box($v),
+                    cfg,
+                )
+                .unwrap();
             })
         });
         $g.bench_function("deserialize/wincode", |b| {
@@ -143,7 +156,10 @@ macro_rules! bench_crate {
     }};
     (postcard, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
         let bytes = postcard::to_allocvec($v).unwrap();
-        assert!(postcard::from_bytes::<$ty>(&bytes).unwrap() == *$v, "postcard round trip differs");
+        assert!(
+            postcard::from_bytes::<$ty>(&bytes).unwrap() == *$v,
+            "postcard round trip differs"
+        );
         $sizes.insert("postcard", bytes.len());
         let mut buf: Vec<u8> = Vec::with_capacity(bytes.len());
         $g.bench_function("serialize/postcard", |b| {
@@ -160,7 +176,10 @@ macro_rules! bench_crate {
         use rkyv::rancor::Error;
         use rkyv::util::AlignedVec;
         let bytes = rkyv::to_bytes::<Error>($v).unwrap();
-        assert!(rkyv::from_bytes::<$ty, Error>(&bytes).unwrap() == *$v, "rkyv round trip differs");
+        assert!(
+            rkyv::from_bytes::<$ty, Error>(&bytes).unwrap() == *$v,
+            "rkyv round trip differs"
+        );
         $sizes.insert("rkyv", bytes.len());
         let mut slot = Some(AlignedVec::<16>::with_capacity(bytes.len()));
         $g.bench_function("serialize/rkyv", |b| {
@@ -176,7 +195,10 @@ macro_rules! bench_crate {
     }};
     (rmp_serde, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
         let bytes = rmp_serde::to_vec($v).unwrap();
-        assert!(rmp_serde::from_slice::<$ty>(&bytes).unwrap() == *$v, "rmp-serde round trip differs");
+        assert!(
+            rmp_serde::from_slice::<$ty>(&bytes).unwrap() == *$v,
+            "rmp-serde round trip differs"
+        );
         $sizes.insert("rmp_serde", bytes.len());
         let mut buf: Vec<u8> = Vec::with_capacity(bytes.len());
         $g.bench_function("serialize/rmp_serde", |b| {
@@ -191,7 +213,10 @@ macro_rules! bench_crate {
     }};
     (serde_json, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
         let bytes = serde_json::to_vec($v).unwrap();
-        assert!(serde_json::from_slice::<$ty>(&bytes).unwrap() == *$v, "serde_json round trip differs");
+        assert!(
+            serde_json::from_slice::<$ty>(&bytes).unwrap() == *$v,
+            "serde_json round trip differs"
+        );
         $sizes.insert("serde_json", bytes.len());
         let mut buf: Vec<u8> = Vec::with_capacity(bytes.len());
         $g.bench_function("serialize/serde_json", |b| {
@@ -325,8 +350,21 @@ fn main() {
     all_workload!(c, sizes, "i32_100k", plain::ints(100_000), Vec<i32>);
     let floats = plain::floats(100_000);
     let float_bytes: Vec<u8> = floats.iter().flat_map(|f| f.to_le_bytes()).collect();
-    all_workload!(c, sizes, "f64_100k", floats, Vec<f64>, memcpy = &float_bytes);
-    all_workload!(c, sizes, "decimal_100k", plain::decimals(100_000), Vec<i128>);
+    all_workload!(
+        c,
+        sizes,
+        "f64_100k",
+        floats,
+        Vec<f64>,
+        memcpy = &float_bytes
+    );
+    all_workload!(
+        c,
+        sizes,
+        "decimal_100k",
+        plain::decimals(100_000),
+        Vec<i128>
+    );
     all_workload!(c, sizes, "map_i32_i32_100k", plain::int_map(100_000), HashMap<i32, i32>);
     all_workload!(c, sizes, "map_string_i32_100k", plain::string_map(100_000), HashMap<String, i32>);
     all_workload!(c, sizes, "string_1000", plain::text(1000), String);

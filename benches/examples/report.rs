@@ -13,7 +13,14 @@ use serde_json::Value;
 
 /// Peers in table order, binform first.
 const CRATES: &[&str] = &[
-    "binform", "bitcode", "wincode", "bincode", "postcard", "rkyv", "rmp_serde", "serde_json",
+    "binform",
+    "bitcode",
+    "wincode",
+    "bincode",
+    "postcard",
+    "rkyv",
+    "rmp_serde",
+    "serde_json",
     "memcpy",
 ];
 /// The peers binform must match or beat outright.
@@ -42,12 +49,15 @@ fn load_times(criterion: &Path) -> Times {
         return times;
     };
     for group in groups.flatten() {
-        let Ok(benches) = std::fs::read_dir(group.path()) else { continue };
+        let Ok(benches) = std::fs::read_dir(group.path()) else {
+            continue;
+        };
         for bench in benches.flatten() {
             let new = bench.path().join("new");
-            let (Some(meta), Some(est)) =
-                (read_json(&new.join("benchmark.json")), read_json(&new.join("estimates.json")))
-            else {
+            let (Some(meta), Some(est)) = (
+                read_json(&new.join("benchmark.json")),
+                read_json(&new.join("estimates.json")),
+            ) else {
                 continue;
             };
             let (Some(group_id), Some(function_id), Some(median)) = (
@@ -57,7 +67,9 @@ fn load_times(criterion: &Path) -> Times {
             ) else {
                 continue;
             };
-            let Some((direction, krate)) = function_id.split_once('/') else { continue };
+            let Some((direction, krate)) = function_id.split_once('/') else {
+                continue;
+            };
             times
                 .entry(group_id.to_string())
                 .or_default()
@@ -74,7 +86,10 @@ fn load_sizes(path: &Path) -> Sizes {
         let cols: Vec<&str> = line.split('\t').collect();
         if let [workload, krate, bytes] = cols[..] {
             if let Ok(bytes) = bytes.parse() {
-                sizes.entry(workload.to_string()).or_default().insert(krate.to_string(), bytes);
+                sizes
+                    .entry(workload.to_string())
+                    .or_default()
+                    .insert(krate.to_string(), bytes);
             }
         }
     }
@@ -101,7 +116,9 @@ fn machine() -> String {
                 .map(|m| m.trim().to_string())
         })
         .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
     let rustc = std::process::Command::new("rustc")
         .arg("--version")
         .output()
@@ -122,7 +139,9 @@ fn checks(times: &Times, sizes: &Sizes) -> Vec<Check> {
     let mut out = Vec::new();
     for (workload, t) in times {
         for dir in ["serialize", "deserialize"] {
-            let Some(&ours) = t.get(&(dir.to_string(), "binform".to_string())) else { continue };
+            let Some(&ours) = t.get(&(dir.to_string(), "binform".to_string())) else {
+                continue;
+            };
             let best = MUST_BEAT
                 .iter()
                 .filter_map(|k| t.get(&(dir.to_string(), k.to_string())).map(|&v| (v, *k)))
@@ -130,7 +149,10 @@ fn checks(times: &Times, sizes: &Sizes) -> Vec<Check> {
             if let Some((v, k)) = best {
                 out.push(Check {
                     workload: workload.clone(),
-                    what: format!("{dir}: {:.2}x the fastest of bincode/postcard/rmp/json ({k})", ours / v),
+                    what: format!(
+                        "{dir}: {:.2}x the fastest of bincode/postcard/rmp/json ({k})",
+                        ours / v
+                    ),
                     ok: ours <= v * 1.02,
                 });
             }
@@ -194,7 +216,11 @@ fn markdown(times: &Times, sizes: &Sizes, checks: &[Check]) -> String {
     let _ = writeln!(md, "![time relative to binform](benchmarks.svg)\n");
 
     let passed = checks.iter().filter(|c| c.ok).count();
-    let _ = writeln!(md, "## The bar\n\n{passed} of {} checks pass.\n", checks.len());
+    let _ = writeln!(
+        md,
+        "## The bar\n\n{passed} of {} checks pass.\n",
+        checks.len()
+    );
     let failing: Vec<&Check> = checks.iter().filter(|c| !c.ok).collect();
     if failing.is_empty() {
         let _ = writeln!(md, "Every check passes.\n");
@@ -208,7 +234,10 @@ fn markdown(times: &Times, sizes: &Sizes, checks: &[Check]) -> String {
 
     for (workload, t) in times {
         let _ = writeln!(md, "## `{workload}`\n");
-        let _ = writeln!(md, "| crate | serialize | ratio | deserialize | ratio | size (bytes) | ratio |");
+        let _ = writeln!(
+            md,
+            "| crate | serialize | ratio | deserialize | ratio | size (bytes) | ratio |"
+        );
         let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|---:|");
         let base_ser = t.get(&("serialize".into(), "binform".into())).copied();
         let base_de = t.get(&("deserialize".into(), "binform".into())).copied();
@@ -224,7 +253,11 @@ fn markdown(times: &Times, sizes: &Sizes, checks: &[Check]) -> String {
                 (Some(v), Some(b)) if b > 0.0 => format!("{:.2}", v / b),
                 _ => "–".into(),
             };
-            let name = if *krate == "binform" { "**binform**".to_string() } else { krate.to_string() };
+            let name = if *krate == "binform" {
+                "**binform**".to_string()
+            } else {
+                krate.to_string()
+            };
             let _ = writeln!(
                 md,
                 "| {name} | {} | {} | {} | {} | {} | {} |",
@@ -253,7 +286,9 @@ fn svg(times: &Times) -> String {
     let plot_w = width - left - right;
     let height = top + rows.len() as f64 * row_h + 40.0;
     let (lo, hi) = (1.0f64 / 16.0, 64.0f64);
-    let x = |ratio: f64| left + (ratio.clamp(lo, hi).log2() - lo.log2()) / (hi.log2() - lo.log2()) * plot_w;
+    let x = |ratio: f64| {
+        left + (ratio.clamp(lo, hi).log2() - lo.log2()) / (hi.log2() - lo.log2()) * plot_w
+    };
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -283,9 +318,17 @@ fn svg(times: &Times) -> String {
             s,
             r#"<line x1="{gx}" y1="{top}" x2="{gx}" y2="{}" stroke="{}" stroke-width="1"/><text x="{gx}" y="{}" text-anchor="middle">{}</text>"#,
             height - 30.0,
-            if (g - 1.0).abs() < 1e-9 { "#d62728" } else { "#ddd" },
+            if (g - 1.0).abs() < 1e-9 {
+                "#d62728"
+            } else {
+                "#ddd"
+            },
             height - 16.0,
-            if g < 1.0 { format!("1/{}", (1.0 / g) as u32) } else { format!("{g}x") }
+            if g < 1.0 {
+                format!("1/{}", (1.0 / g) as u32)
+            } else {
+                format!("{g}x")
+            }
         );
         g *= 2.0;
     }
@@ -306,7 +349,9 @@ fn svg(times: &Times) -> String {
             left - 8.0,
             y + 4.0
         );
-        let Some(&base) = t.get(&(dir.to_string(), "binform".to_string())) else { continue };
+        let Some(&base) = t.get(&(dir.to_string(), "binform".to_string())) else {
+            continue;
+        };
         for (ci, krate) in CRATES.iter().enumerate() {
             if let Some(&v) = t.get(&(dir.to_string(), krate.to_string())) {
                 let _ = writeln!(
@@ -328,16 +373,28 @@ fn main() {
     let times = load_times(&target.join("criterion"));
     let sizes = load_sizes(&binform_benches::report_dir().join("sizes.tsv"));
     if times.is_empty() {
-        eprintln!("no criterion results under {}: run `cargo bench -p binform-benches` first", target.display());
+        eprintln!(
+            "no criterion results under {}: run `cargo bench -p binform-benches` first",
+            target.display()
+        );
         std::process::exit(1);
     }
     let checks = checks(&times, &sizes);
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
     std::fs::create_dir_all(&docs).expect("create docs/");
-    std::fs::write(docs.join("benchmarks.md"), markdown(&times, &sizes, &checks)).expect("write benchmarks.md");
+    std::fs::write(
+        docs.join("benchmarks.md"),
+        markdown(&times, &sizes, &checks),
+    )
+    .expect("write benchmarks.md");
     std::fs::write(docs.join("benchmarks.svg"), svg(&times)).expect("write benchmarks.svg");
     for c in &checks {
-        println!("{} {:<22} {}", if c.ok { "ok  " } else { "MISS" }, c.workload, c.what);
+        println!(
+            "{} {:<22} {}",
+            if c.ok { "ok  " } else { "MISS" },
+            c.workload,
+            c.what
+        );
     }
     println!("wrote docs/benchmarks.md and docs/benchmarks.svg");
 }

@@ -106,6 +106,13 @@ fn expand(cont: &Container) -> TokenStream {
             min_size_enum(&krate, &de, variants),
         ),
     };
+    let (pack_plain, unpack_plain) = match &cont.body {
+        Body::Struct(_, fields) => (
+            plain_const(&krate, fields, quote!(#krate::Pack)),
+            plain_const(&krate, fields, quote!(#krate::Unpack<#de>)),
+        ),
+        Body::Enum(_) => (quote!(), quote!()),
+    };
 
     quote! {
         #[doc(hidden)]
@@ -113,6 +120,8 @@ fn expand(cont: &Container) -> TokenStream {
         const _: () = {
             #[automatically_derived]
             impl #impl_generics #krate::Pack for #ident #ty_generics #pack_where {
+                #pack_plain
+
                 #[inline]
                 fn pack(&self, __w: &mut #krate::Writer<'_>) -> ::core::result::Result<(), #krate::Error> {
                     #pack_body
@@ -122,6 +131,7 @@ fn expand(cont: &Container) -> TokenStream {
             #[automatically_derived]
             impl #de_impl_generics #krate::Unpack<#de> for #ident #ty_generics #unpack_where {
                 const MIN_SIZE: ::core::primitive::usize = #min_size;
+                #unpack_plain
 
                 #[inline]
                 fn unpack(__r: &mut #krate::Reader<#de>) -> ::core::result::Result<Self, #krate::Error> {
@@ -311,4 +321,32 @@ fn min_size_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]) -> To
         |acc, next| quote!(#krate::__private::min_size(#acc, #next)),
     );
     quote!(1 + #folded)
+}
+
+/// `const PLAIN` for a struct: plain when every field is plain and the
+/// fields lie in memory exactly as on the wire (declaration order, no
+/// padding), checked by the compiler through `offset_of!` and `size_of`.
+/// Structs with skipped or `with` fields are never plain.
+fn plain_const(krate: &TokenStream, fields: &[Field], trait_path: TokenStream) -> TokenStream {
+    if fields
+        .iter()
+        .any(|f| !f.is_encoded() || f.attrs.with.is_some())
+    {
+        return quote!();
+    }
+    let mut conds = Vec::new();
+    let mut offset = quote!(0);
+    for f in fields {
+        let (ty, member) = (f.ty, &f.member);
+        conds.push(quote!(<#ty as #trait_path>::PLAIN.get()));
+        conds.push(quote!(::core::mem::offset_of!(Self, #member) == #offset));
+        offset = quote!(#offset + ::core::mem::size_of::<#ty>());
+    }
+    conds.push(quote!(::core::mem::size_of::<Self>() == #offset));
+    quote! {
+        // SAFETY: every field is plain data and the conditions check that
+        // they fill the struct in declaration order with no padding, so the
+        // struct's memory is its encoding and any bit pattern is valid.
+        const PLAIN: #krate::Plain<Self> = unsafe { #krate::Plain::new_unchecked(#(#conds)&&*) };
+    }
 }

@@ -39,13 +39,14 @@
 //! Without `std` the crate needs only `core` and `alloc`.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 extern crate alloc;
 
 mod error;
 mod impls;
 mod options;
+mod plain;
 mod read;
 pub mod varint;
 mod write;
@@ -56,6 +57,8 @@ pub mod __private;
 pub use binform_derive::Packable;
 pub use error::{Error, ErrorKind, Result};
 pub use options::{Options, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LEN};
+#[doc(hidden)]
+pub use plain::Plain;
 pub use read::{Reader, Unpack, UnpackOwned};
 pub use write::{Pack, Writer};
 

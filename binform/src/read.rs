@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::options::Options;
+use crate::plain::{self, Plain};
 use crate::varint::{self, VarintError};
 
 /// A type that can be decoded from bytes that live for `'de`.
@@ -23,6 +24,11 @@ pub trait Unpack<'de>: Sized {
     /// such elements are counted against [`Options::max_len`] instead.
     const MIN_SIZE: usize = 0;
 
+    /// Whether the type is plain data (its encoding is its memory); set
+    /// only by binform's impls and the derive.
+    #[doc(hidden)]
+    const PLAIN: Plain<Self> = Plain::NO;
+
     /// Decodes one value.
     fn unpack(r: &mut Reader<'de>) -> Result<Self>;
 
@@ -32,6 +38,9 @@ pub trait Unpack<'de>: Sized {
     #[doc(hidden)]
     #[inline]
     fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<Vec<Self>> {
+        if let Some(out) = plain::vec_from_input::<Self>(r, len) {
+            return out;
+        }
         r.nested(|r| {
             let mut out = Vec::new();
             out.try_reserve(r.cautious_capacity::<Self>(len))
@@ -181,14 +190,31 @@ impl<'de> Reader<'de> {
     /// Reads an unsigned varint.
     #[inline]
     pub fn read_varint(&mut self) -> Result<u64> {
-        let rest = &self.input[self.pos..];
-        if let Some(&b) = rest.first() {
-            if b & 1 == 0 {
-                self.pos += 1;
-                return Ok((b >> 1) as u64);
+        // Fast path: 8 bytes are available, so one load covers every form
+        // but the 9-byte one, and the length comes from the first byte with
+        // no branch on it.
+        if let Some(chunk) = self.input.get(self.pos..self.pos.wrapping_add(8)) {
+            let mut raw = [0u8; 8];
+            raw.copy_from_slice(chunk);
+            let word = u64::from_le_bytes(raw);
+            let n = (word as u8).trailing_ones();
+            if n < 8 {
+                let unused = 56 - 8 * n; // bits above this varint's n + 1 bytes
+                let v = (word << unused) >> (unused + n + 1);
+                // Minimal form: with n extra bytes the value is at least 2^(7n).
+                if v >= (1u64 << (7 * n)) & !1 {
+                    self.pos += n as usize + 1;
+                    return Ok(v);
+                }
             }
         }
-        match varint::decode_u64(rest) {
+        self.read_varint_slow()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn read_varint_slow(&mut self) -> Result<u64> {
+        match varint::decode_u64(self.input.get(self.pos..).unwrap_or_default()) {
             Ok((v, len)) => {
                 self.pos += len;
                 Ok(v)
@@ -206,7 +232,7 @@ impl<'de> Reader<'de> {
     /// Reads a `u128` varint.
     #[inline]
     pub fn read_varint_u128(&mut self) -> Result<u128> {
-        match varint::decode_u128(&self.input[self.pos..]) {
+        match varint::decode_u128(self.input.get(self.pos..).unwrap_or_default()) {
             Ok((v, len)) => {
                 self.pos += len;
                 Ok(v)

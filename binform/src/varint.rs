@@ -33,6 +33,13 @@ pub(crate) enum VarintError {
     Invalid,
 }
 
+/// How many bytes follow the first for `v < 2^56` (0 to 7).
+#[inline(always)]
+pub(crate) const fn extra_bytes(v: u64) -> u32 {
+    let bits = 64 - (v | 1).leading_zeros();
+    (bits - 1) / 7
+}
+
 /// Encodes `v`; returns the buffer and how many of its bytes are used.
 #[inline]
 pub fn encode_u64(v: u64) -> ([u8; MAX_LEN_U64], usize) {
@@ -47,8 +54,7 @@ pub fn encode_u64(v: u64) -> ([u8; MAX_LEN_U64], usize) {
         return (out, 9);
     }
     // 8..=56 significant bits: n extra bytes, n = ceil(bits / 7) - 1.
-    let bits = 64 - v.leading_zeros();
-    let n = (bits - 1) / 7; // 1..=7
+    let n = extra_bytes(v); // 1..=7
     let word = (v << (n + 1)) | ((1u64 << n) - 1);
     out[..8].copy_from_slice(&word.to_le_bytes());
     (out, n as usize + 1)
@@ -60,8 +66,7 @@ pub const fn len_u64(v: u64) -> usize {
     if v >= 1 << 56 {
         return 9;
     }
-    let bits = 64 - (v | 1).leading_zeros();
-    ((bits - 1) / 7) as usize + 1
+    extra_bytes(v) as usize + 1
 }
 
 /// Decodes a `u64` from the start of `input`; returns the value and the

@@ -3,6 +3,7 @@
 use alloc::vec::Vec;
 
 use crate::error::Result;
+use crate::plain::{self, Plain};
 use crate::varint;
 
 /// A type that can be encoded.
@@ -36,14 +37,23 @@ pub trait Pack {
     /// Appends the encoding of `self` to the writer.
     fn pack(&self, w: &mut Writer<'_>) -> Result<()>;
 
-    /// Appends every element of `items`, one after another. Types with a
-    /// fixed little-endian layout override this with a bulk copy.
+    /// Whether the type is plain data (its encoding is its memory); set
+    /// only by binform's impls and the derive.
+    #[doc(hidden)]
+    const PLAIN: Plain<Self> = Plain::NO;
+
+    /// Appends every element of `items`, one after another; plain data is
+    /// copied in one block.
     #[doc(hidden)]
     #[inline]
     fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()>
     where
         Self: Sized,
     {
+        if let Some(bytes) = plain::bytes_of(items, Self::PLAIN) {
+            w.write_bytes(bytes);
+            return Ok(());
+        }
         for item in items {
             item.pack(w)?;
         }
@@ -98,11 +108,18 @@ impl<'a> Writer<'a> {
     /// Writes an unsigned integer as a varint (see `docs/format.md`).
     #[inline]
     pub fn write_varint(&mut self, v: u64) {
-        if v < 0x80 {
-            self.buf.push((v as u8) << 1);
+        if v < 1 << 56 {
+            // Branch-free for every length up to 8 bytes: store the whole
+            // 8-byte word, then keep only the varint's bytes. Lengths of real
+            // data vary unpredictably, so avoiding a branch per length pays.
+            let n = varint::extra_bytes(v);
+            let word = (v << (n + 1)) | ((1u64 << n) - 1);
+            let len = self.buf.len();
+            self.buf.extend_from_slice(&word.to_le_bytes());
+            self.buf.truncate(len + n as usize + 1);
         } else {
-            let (bytes, len) = varint::encode_u64(v);
-            self.buf.extend_from_slice(&bytes[..len]);
+            self.buf.push(0xFF);
+            self.buf.extend_from_slice(&v.to_le_bytes());
         }
     }
 

@@ -1,47 +1,43 @@
 //! Integers, floats, `bool`, `char`, `()` and the `NonZero` family.
 
 use alloc::format;
-use alloc::vec::Vec;
 use core::num::{
     NonZeroI128, NonZeroI16, NonZeroI32, NonZeroI64, NonZeroI8, NonZeroIsize, NonZeroU128,
     NonZeroU16, NonZeroU32, NonZeroU64, NonZeroU8, NonZeroUsize,
 };
 
-use crate::{Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+use crate::{Error, ErrorKind, Pack, Plain, Reader, Result, Unpack, Writer};
+
+// SAFETY (for every `Plain::new_unchecked(true)` in this file): `u8`, `i8`,
+// `f32` and `f64` have no padding, every bit pattern is a valid value, and
+// their encoding is their little-endian bytes.
 
 impl Pack for u8 {
+    #[allow(unsafe_code)]
+    const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
+
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_u8(*self);
-        Ok(())
-    }
-
-    #[inline]
-    fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
-        w.write_bytes(items);
         Ok(())
     }
 }
 
 impl<'de> Unpack<'de> for u8 {
     const MIN_SIZE: usize = 1;
+    #[allow(unsafe_code)]
+    const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
 
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         r.read_u8()
     }
-
-    #[inline]
-    fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<Vec<Self>> {
-        let bytes = r.read_bytes(len)?;
-        let mut out = Vec::new();
-        out.try_reserve_exact(len).map_err(|_| r.alloc_error(len))?;
-        out.extend_from_slice(bytes);
-        Ok(out)
-    }
 }
 
 impl Pack for i8 {
+    #[allow(unsafe_code)]
+    const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
+
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_u8(*self as u8);
@@ -51,6 +47,8 @@ impl Pack for i8 {
 
 impl<'de> Unpack<'de> for i8 {
     const MIN_SIZE: usize = 1;
+    #[allow(unsafe_code)]
+    const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
 
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -177,44 +175,25 @@ impl<'de> Unpack<'de> for i128 {
 macro_rules! float {
     ($($ty:ty => $bits:ty),*) => {$(
         impl Pack for $ty {
+            #[allow(unsafe_code)]
+            const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
+
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 w.write_bytes(&self.to_bits().to_le_bytes());
-                Ok(())
-            }
-
-            #[inline]
-            fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
-                w.reserve(items.len() * core::mem::size_of::<$ty>());
-                for x in items {
-                    w.write_bytes(&x.to_bits().to_le_bytes());
-                }
                 Ok(())
             }
         }
 
         impl<'de> Unpack<'de> for $ty {
             const MIN_SIZE: usize = core::mem::size_of::<$ty>();
+            #[allow(unsafe_code)]
+            const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
 
             #[inline]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
                 // Bits, not value: NaN payloads and signed zeros survive.
                 r.read_array().map(|b| <$ty>::from_bits(<$bits>::from_le_bytes(b)))
-            }
-
-            #[inline]
-            fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<Vec<Self>> {
-                const SIZE: usize = core::mem::size_of::<$ty>();
-                // `len` was checked against the input, so this is exact.
-                let bytes = r.read_bytes(len * SIZE)?;
-                let mut out = Vec::new();
-                out.try_reserve_exact(len).map_err(|_| r.alloc_error(len))?;
-                out.extend(bytes.chunks_exact(SIZE).map(|c| {
-                    let mut raw = [0u8; SIZE];
-                    raw.copy_from_slice(c);
-                    <$ty>::from_bits(<$bits>::from_le_bytes(raw))
-                }));
-                Ok(out)
             }
         }
     )*};

@@ -1,4 +1,6 @@
 //! binform's integration tests, in one binary to keep CI's link time down.
+// Derived code must compile in crates that forbid unsafe code.
+#![forbid(unsafe_code)]
 
 mod borrowed;
 mod derive;
@@ -6,6 +8,7 @@ mod errors;
 mod golden;
 mod hygiene;
 mod io;
+mod plain;
 mod props;
 mod seed;
 mod std_types;

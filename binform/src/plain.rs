@@ -1,0 +1,161 @@
+//! Plain data: types whose encoding is exactly their in-memory bytes on a
+//! little-endian target (`u8`, `i8`, `f32`, `f64`, arrays of them, and
+//! derived structs of them without padding). Slices of such types are
+//! written and read with one copy instead of a loop: the MemoryPack trick,
+//! which is what takes a mesh of `f32` vectors to memcpy speed.
+//!
+//! The marker is a typed token, [`Plain<T>`], that only an `unsafe`
+//! constructor can set to "yes", so no safe code can claim plainness for a
+//! type that is not.
+#![allow(unsafe_code)]
+
+use alloc::vec::Vec;
+use core::marker::PhantomData;
+
+use crate::{Reader, Result, Unpack};
+
+/// Whether `T` is plain data (see the module docs). Only `binform`'s own
+/// impls and the derive set it; the default is "no".
+pub struct Plain<T: ?Sized> {
+    yes: bool,
+    marker: PhantomData<fn() -> *const T>,
+}
+
+impl<T: ?Sized> Clone for Plain<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: ?Sized> Copy for Plain<T> {}
+
+impl<T: ?Sized> Plain<T> {
+    /// Not plain: encoded value by value.
+    pub const NO: Self = Plain {
+        yes: false,
+        marker: PhantomData,
+    };
+
+    /// Marks `T` as plain when `yes` holds and the target is little-endian.
+    ///
+    /// # Safety
+    /// With `yes` true, `T` must be `Sized`, have no padding bytes, accept
+    /// every bit pattern as a valid value, and its binform encoding must be
+    /// exactly its in-memory bytes on a little-endian target.
+    pub const unsafe fn new_unchecked(yes: bool) -> Self {
+        Plain {
+            yes: yes && cfg!(target_endian = "little"),
+            marker: PhantomData,
+        }
+    }
+
+    /// Whether `T` is plain.
+    #[inline(always)]
+    pub const fn get(self) -> bool {
+        self.yes
+    }
+}
+
+/// The bytes of a slice of plain values.
+#[inline]
+pub(crate) fn bytes_of<T>(items: &[T], plain: Plain<T>) -> Option<&[u8]> {
+    if !plain.get() {
+        return None;
+    }
+    // SAFETY: `plain` says `T` has no padding, so every byte of the slice is
+    // initialized; the pointer and length cover exactly the slice's memory,
+    // and the returned borrow keeps the slice alive.
+    Some(unsafe {
+        core::slice::from_raw_parts(items.as_ptr().cast::<u8>(), core::mem::size_of_val(items))
+    })
+}
+
+/// Decodes `len` plain values with one copy; `None` if `T` is not plain.
+#[inline]
+pub(crate) fn vec_from_input<'de, T: Unpack<'de>>(
+    r: &mut Reader<'de>,
+    len: usize,
+) -> Option<Result<Vec<T>>> {
+    if !T::PLAIN.get() {
+        return None;
+    }
+    let size = core::mem::size_of::<T>();
+    let Some(total) = len.checked_mul(size) else {
+        return Some(Err(r.alloc_error(len)));
+    };
+    let bytes = match r.read_bytes(total) {
+        Ok(bytes) => bytes,
+        Err(e) => return Some(Err(e)),
+    };
+    let mut out: Vec<T> = Vec::new();
+    if out.try_reserve_exact(len).is_err() {
+        return Some(Err(r.alloc_error(len)));
+    }
+    // SAFETY: the vector has room for `len` values (`total` bytes) and the
+    // input slice holds exactly `total` bytes; the regions cannot overlap
+    // (one is a fresh allocation). `T::PLAIN` says every bit pattern is a
+    // valid `T` whose encoding is its memory, so after the copy the first
+    // `len` elements are initialized values and `set_len` is sound.
+    unsafe {
+        core::ptr::copy_nonoverlapping(bytes.as_ptr(), out.as_mut_ptr().cast::<u8>(), total);
+        out.set_len(len);
+    }
+    Some(Ok(out))
+}
+
+#[cfg(test)]
+mod tests {
+    //! These run under Miri (`cargo +nightly miri test -p binform`), which
+    //! checks the two unsafe blocks above.
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use crate::{from_slice, to_vec, ErrorKind, Pack, Unpack};
+
+    #[test]
+    fn which_types_are_plain() {
+        assert!(<u8 as Pack>::PLAIN.get() == cfg!(target_endian = "little"));
+        assert!(<[f32; 3] as Unpack>::PLAIN.get() == cfg!(target_endian = "little"));
+        assert!(!<u32 as Pack>::PLAIN.get(), "u32 is a varint");
+        assert!(!<bool as Unpack>::PLAIN.get(), "not every byte is a bool");
+        assert!(!<[u16; 2] as Pack>::PLAIN.get());
+    }
+
+    #[test]
+    fn plain_slices_round_trip_in_one_copy() {
+        let floats: Vec<f64> = vec![1.5, -0.0, f64::NAN, f64::MAX];
+        let bytes = to_vec(&floats).unwrap();
+        let expected: Vec<u8> = core::iter::once(8u8)
+            .chain(floats.iter().flat_map(|f| f.to_le_bytes()))
+            .collect();
+        assert_eq!(bytes, expected);
+        let back: Vec<f64> = from_slice(&bytes).unwrap();
+        assert_eq!(
+            back.iter().map(|f| f.to_bits()).collect::<Vec<_>>(),
+            floats.iter().map(|f| f.to_bits()).collect::<Vec<_>>()
+        );
+
+        let grid: Vec<[f32; 3]> = (0..50).map(|i| [i as f32, -(i as f32), 0.5]).collect();
+        let back: Vec<[f32; 3]> = from_slice(&to_vec(&grid).unwrap()).unwrap();
+        assert_eq!(back, grid);
+
+        let bytes: Vec<u8> = (0..=255).collect();
+        assert_eq!(
+            from_slice::<Vec<u8>>(&to_vec(&bytes).unwrap()).unwrap(),
+            bytes
+        );
+        let signed: Vec<i8> = (-128..=127).collect();
+        assert_eq!(
+            from_slice::<Vec<i8>>(&to_vec(&signed).unwrap()).unwrap(),
+            signed
+        );
+    }
+
+    #[test]
+    fn short_plain_input_is_an_error() {
+        // Two f32 declared, one and a half given.
+        let err = from_slice::<Vec<f32>>(&[4, 0, 0, 128, 63, 0, 0]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+        let empty: Vec<f32> = from_slice(&[0]).unwrap();
+        assert!(empty.is_empty());
+    }
+}

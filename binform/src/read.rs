@@ -62,6 +62,8 @@ impl<T> UnpackOwned for T where T: for<'de> Unpack<'de> {}
 /// Preallocation from a declared length never exceeds this many bytes; past
 /// it, vectors grow as elements actually arrive.
 const MAX_PREALLOC_BYTES: usize = 1 << 20;
+/// Beyond 1 MiB, preallocation may reach this many bytes per input byte left.
+const PREALLOC_PER_INPUT_BYTE: usize = 8;
 
 /// The decode-side cursor handed to [`Unpack::unpack`]: a bounds-checked view
 /// of the input plus the limits of one decode call.
@@ -323,12 +325,16 @@ impl<'de> Reader<'de> {
         Ok(())
     }
 
-    /// How many `T` to preallocate for a checked length: never more than
-    /// 1 MiB worth, so a lying length costs little before it is found out.
+    /// How many `T` to preallocate for a checked length: at most 1 MiB or
+    /// eight times the remaining input, whichever is more. A lying length
+    /// thus costs memory in proportion to the input it came with, while
+    /// honest large collections are allocated once instead of regrown.
     #[inline]
     pub fn cautious_capacity<T>(&self, len: usize) -> usize {
         let size = core::mem::size_of::<T>().max(1);
-        len.min(MAX_PREALLOC_BYTES / size)
+        let budget =
+            MAX_PREALLOC_BYTES.max(self.remaining().saturating_mul(PREALLOC_PER_INPUT_BYTE));
+        len.min(budget / size)
     }
 
     /// Runs `f` one nesting level deeper; fails with

@@ -106,12 +106,21 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes an unsigned integer as a varint (see `docs/format.md`).
-    #[inline]
+    #[inline(always)]
     pub fn write_varint(&mut self, v: u64) {
+        if v < 0x80 {
+            // Most lengths, tags and small numbers: one byte.
+            self.buf.push((v as u8) << 1);
+        } else {
+            self.write_varint_long(v);
+        }
+    }
+
+    #[inline]
+    fn write_varint_long(&mut self, v: u64) {
         if v < 1 << 56 {
-            // Branch-free for every length up to 8 bytes: store the whole
-            // 8-byte word, then keep only the varint's bytes. Lengths of real
-            // data vary unpredictably, so avoiding a branch per length pays.
+            // One 8-byte store, then keep only the varint's bytes: no branch
+            // on the length, which real data makes unpredictable.
             let n = varint::extra_bytes(v);
             let word = (v << (n + 1)) | ((1u64 << n) - 1);
             let len = self.buf.len();
@@ -121,6 +130,40 @@ impl<'a> Writer<'a> {
             self.buf.push(0xFF);
             self.buf.extend_from_slice(&v.to_le_bytes());
         }
+    }
+
+    /// Writes many varints at once: room for the longest encodings is made
+    /// once, then each value is one 8-byte store into it, with no capacity
+    /// check or length update per value. `max_len` bounds one encoding.
+    #[inline]
+    pub(crate) fn write_varints(
+        &mut self,
+        max_len: usize,
+        values: impl ExactSizeIterator<Item = u64>,
+    ) {
+        let start = self.buf.len();
+        // The longest forms, plus slack so that every 8- or 9-byte store fits.
+        let room = values.len().saturating_mul(max_len).saturating_add(9);
+        self.buf.resize(start.saturating_add(room), 0);
+        let out = self.buf.as_mut_slice();
+        let mut pos = start;
+        for v in values {
+            if v < 1 << 56 {
+                let n = varint::extra_bytes(v);
+                let word = (v << (n + 1)) | ((1u64 << n) - 1);
+                if let Some(slot) = out.get_mut(pos..pos + 8) {
+                    slot.copy_from_slice(&word.to_le_bytes());
+                }
+                pos += n as usize + 1;
+            } else {
+                if let Some(slot) = out.get_mut(pos..pos + 9) {
+                    slot[0] = 0xFF;
+                    slot[1..].copy_from_slice(&v.to_le_bytes());
+                }
+                pos += 9;
+            }
+        }
+        self.buf.truncate(pos);
     }
 
     /// Writes a signed integer zig-zag encoded as a varint.

@@ -91,11 +91,17 @@ fn overflow(r: &Reader<'_>, v: impl core::fmt::Display, ty: &str) -> Error {
 }
 
 macro_rules! unsigned_varint {
-    ($($ty:ty),*) => {$(
+    ($($ty:ty => $max:expr),*) => {$(
         impl Pack for $ty {
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 w.write_varint(*self as u64);
+                Ok(())
+            }
+
+            #[inline]
+            fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
+                w.write_varints($max, items.iter().map(|&x| x as u64));
                 Ok(())
             }
         }
@@ -112,14 +118,20 @@ macro_rules! unsigned_varint {
     )*};
 }
 
-unsigned_varint!(u16, u32, u64, usize);
+unsigned_varint!(u16 => 3, u32 => 5, u64 => 9, usize => 9);
 
 macro_rules! signed_varint {
-    ($($ty:ty),*) => {$(
+    ($($ty:ty => $max:expr),*) => {$(
         impl Pack for $ty {
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 w.write_varint_signed(*self as i64);
+                Ok(())
+            }
+
+            #[inline]
+            fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
+                w.write_varints($max, items.iter().map(|&x| crate::varint::zigzag_i64(x as i64)));
                 Ok(())
             }
         }
@@ -136,7 +148,7 @@ macro_rules! signed_varint {
     )*};
 }
 
-signed_varint!(i16, i32, i64, isize);
+signed_varint!(i16 => 3, i32 => 5, i64 => 9, isize => 9);
 
 impl Pack for u128 {
     #[inline]

@@ -21,6 +21,9 @@ impl Pack for String {
     }
 }
 
+/// Strings up to this many bytes are allocated infallibly.
+const SMALL_STRING: usize = 4096;
+
 /// Reads a length-prefixed UTF-8 string borrowed from the input.
 #[inline]
 pub(crate) fn read_str<'de>(r: &mut Reader<'de>) -> Result<&'de str> {
@@ -51,6 +54,11 @@ impl<'de> Unpack<'de> for String {
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         let s = read_str(r)?;
+        if s.len() <= SMALL_STRING {
+            // A plain allocation is faster than the fallible path, and a
+            // small one cannot meaningfully fail.
+            return Ok(String::from(s));
+        }
         let mut out = String::new();
         out.try_reserve_exact(s.len())
             .map_err(|_| r.alloc_error(s.len()))?;

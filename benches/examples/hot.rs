@@ -1,0 +1,62 @@
+//! A profiling harness: runs one binform operation in a loop, for `perf`,
+//! `valgrind --tool=callgrind`, or a quick timing while optimizing.
+//!
+//! `cargo run --release -p binform-benches --example hot -- <case> [seconds]`
+//! with a case such as `people-ser`, `people-de`, `i32-ser`, `i32-de`,
+//! `cards-de`, `small-de`.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use binform_benches::models::plain;
+use binform_benches::seed::{kate, large_object, small_message, ten_people};
+
+fn run(name: &str, budget: Duration, mut f: impl FnMut()) {
+    let mut best = f64::MAX;
+    for _ in 0..5 {
+        let start = Instant::now();
+        let mut n = 0u64;
+        while start.elapsed() < budget / 5 {
+            for _ in 0..16 {
+                f();
+            }
+            n += 16;
+        }
+        best = best.min(start.elapsed().as_nanos() as f64 / n as f64);
+    }
+    println!("{name}: {best:.1} ns/iter (best of 5)");
+}
+
+macro_rules! case {
+    ($case:expr, $budget:expr, $name:literal, $value:expr, $ty:ty) => {{
+        let value: $ty = $value;
+        let bytes = binform::to_vec(&value).unwrap();
+        let mut buf = Vec::with_capacity(bytes.len());
+        if $case == concat!($name, "-ser") || $case == "all" {
+            run(concat!($name, "-ser"), $budget, || {
+                buf.clear();
+                binform::to_vec_into(&mut buf, black_box(&value)).unwrap();
+            });
+        }
+        if $case == concat!($name, "-de") || $case == "all" {
+            run(concat!($name, "-de"), $budget, || {
+                black_box(binform::from_slice::<$ty>(black_box(&bytes)).unwrap());
+            });
+        }
+    }};
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let case = args.get(1).map(String::as_str).unwrap_or("all");
+    let secs: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1.0);
+    let budget = Duration::from_secs_f64(secs);
+    use binform_benches::seed::*;
+    case!(case, budget, "people", ten_people(), Vec<Person>);
+    case!(case, budget, "small", small_message(), SmallMessage);
+    case!(case, budget, "cards", kate(10_000), CardHolder);
+    case!(case, budget, "large", large_object(), LargeObject);
+    case!(case, budget, "i32", plain::ints(100_000), Vec<i32>);
+    case!(case, budget, "i128", plain::decimals(100_000), Vec<i128>);
+    case!(case, budget, "smap", plain::string_map(100_000), std::collections::HashMap<String, i32>);
+}

@@ -9,7 +9,6 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use binform_benches::models::plain;
-use binform_benches::seed::{kate, large_object, small_message, ten_people};
 
 fn run(name: &str, budget: Duration, mut f: impl FnMut()) {
     let mut best = f64::MAX;

@@ -42,9 +42,7 @@ pub trait Unpack<'de>: Sized {
             return out;
         }
         r.nested(|r| {
-            let mut out = Vec::new();
-            out.try_reserve(r.cautious_capacity::<Self>(len))
-                .map_err(|_| r.alloc_error(len))?;
+            let mut out = r.vec_with_capacity::<Self>(len)?;
             for _ in 0..len {
                 out.push(Self::unpack(r)?);
             }
@@ -62,6 +60,8 @@ impl<T> UnpackOwned for T where T: for<'de> Unpack<'de> {}
 /// Preallocation from a declared length never exceeds this many bytes; past
 /// it, vectors grow as elements actually arrive.
 const MAX_PREALLOC_BYTES: usize = 1 << 20;
+/// Allocations up to this size use the infallible (faster) path.
+pub(crate) const SMALL_ALLOCATION: usize = 4096;
 /// Beyond 1 MiB, preallocation may reach this many bytes per input byte left.
 const PREALLOC_PER_INPUT_BYTE: usize = 8;
 
@@ -234,6 +234,10 @@ impl<'de> Reader<'de> {
     /// Reads a `u128` varint.
     #[inline]
     pub fn read_varint_u128(&mut self) -> Result<u128> {
+        if self.input.get(self.pos).is_some_and(|&b| b != 0xFF) {
+            // Below 2^56 the forms are those of `u64`.
+            return self.read_varint().map(u128::from);
+        }
         match varint::decode_u128(self.input.get(self.pos..).unwrap_or_default()) {
             Ok((v, len)) => {
                 self.pos += len;
@@ -271,18 +275,28 @@ impl<'de> Reader<'de> {
     }
 
     /// Reads a length prefix and checks it against [`Options::max_len`].
-    #[inline]
+    #[inline(always)]
     pub fn read_len(&mut self) -> Result<usize> {
         let start = self.pos;
         let v = self.read_varint()?;
-        match usize::try_from(v) {
-            Ok(len) if len <= self.max_len => Ok(len),
-            _ => Err(Error::new(
-                ErrorKind::LimitExceeded,
-                format!("declared length {v} is above the limit of {}", self.max_len),
-            )
-            .at(start)),
+        if v <= self.max_len as u64 {
+            Ok(v as usize)
+        } else {
+            Err(self.len_error(v, start))
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn len_error(&self, len: u64, start: usize) -> Error {
+        self.error_at(
+            start,
+            ErrorKind::LimitExceeded,
+            format!(
+                "declared length {len} is above the limit of {}",
+                self.max_len
+            ),
+        )
     }
 
     /// Reads the length of a sequence of `T` and checks that the remaining
@@ -297,32 +311,44 @@ impl<'de> Reader<'de> {
         Ok(len)
     }
 
-    #[inline]
+    #[inline(always)]
     fn check_len<T: Unpack<'de>>(&mut self, len: usize, start: usize) -> Result<()> {
         if T::MIN_SIZE == 0 {
             if len > self.empty_budget {
-                return Err(Error::new(
-                    ErrorKind::LimitExceeded,
-                    format!(
-                        "{len} elements that take no input exceed the remaining budget of {}",
-                        self.empty_budget
-                    ),
-                )
-                .at(start));
+                return Err(self.empty_budget_error(len, start));
             }
             self.empty_budget -= len;
         } else if len > self.remaining() / T::MIN_SIZE {
-            return Err(Error::new(
-                ErrorKind::UnexpectedEnd,
-                format!(
-                    "declared length {len} needs at least {} bytes, {} remain",
-                    (len as u128) * (T::MIN_SIZE as u128),
-                    self.remaining()
-                ),
-            )
-            .at(start));
+            return Err(self.short_input_error(len, T::MIN_SIZE, start));
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn empty_budget_error(&self, len: usize, start: usize) -> Error {
+        self.error_at(
+            start,
+            ErrorKind::LimitExceeded,
+            format!(
+                "{len} elements that take no input exceed the remaining budget of {}",
+                self.empty_budget
+            ),
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn short_input_error(&self, len: usize, min_size: usize, start: usize) -> Error {
+        self.error_at(
+            start,
+            ErrorKind::UnexpectedEnd,
+            format!(
+                "declared length {len} needs at least {} bytes, {} remain",
+                (len as u128) * (min_size as u128),
+                self.remaining()
+            ),
+        )
     }
 
     /// How many `T` to preallocate for a checked length: at most 1 MiB or
@@ -335,6 +361,21 @@ impl<'de> Reader<'de> {
         let budget =
             MAX_PREALLOC_BYTES.max(self.remaining().saturating_mul(PREALLOC_PER_INPUT_BYTE));
         len.min(budget / size)
+    }
+
+    /// An empty vector with room for [`cautious_capacity`](Self::cautious_capacity)
+    /// of a checked `len`. Small allocations take the infallible fast path;
+    /// large ones report failure as an error instead of aborting.
+    #[inline]
+    pub fn vec_with_capacity<T>(&self, len: usize) -> Result<Vec<T>> {
+        let cap = self.cautious_capacity::<T>(len);
+        if cap.saturating_mul(core::mem::size_of::<T>()) <= SMALL_ALLOCATION {
+            return Ok(Vec::with_capacity(cap));
+        }
+        let mut out = Vec::new();
+        out.try_reserve_exact(cap)
+            .map_err(|_| self.alloc_error(len))?;
+        Ok(out)
     }
 
     /// Runs `f` one nesting level deeper; fails with

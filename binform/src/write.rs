@@ -175,6 +175,9 @@ impl<'a> Writer<'a> {
     /// Writes a `u128` varint.
     #[inline]
     pub fn write_varint_u128(&mut self, v: u128) {
+        if v < 1 << 56 {
+            return self.write_varint(v as u64);
+        }
         let (bytes, len) = varint::encode_u128(v);
         self.buf.extend_from_slice(&bytes[..len]);
     }

@@ -156,6 +156,26 @@ impl Pack for u128 {
         w.write_varint_u128(*self);
         Ok(())
     }
+
+    #[inline]
+    fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
+        pack_u128_slice(w, items.iter().copied())
+    }
+}
+
+/// Slices of 128-bit integers whose values all stay below 2^56 (decimal
+/// amounts, ids) take the batched path of 64-bit integers; the same bytes.
+#[inline]
+fn pack_u128_slice(
+    w: &mut Writer<'_>,
+    values: impl ExactSizeIterator<Item = u128> + Clone,
+) -> Result<()> {
+    if values.clone().all(|v| v < 1 << 56) {
+        w.write_varints(8, values.map(|v| v as u64));
+    } else {
+        values.for_each(|v| w.write_varint_u128(v));
+    }
+    Ok(())
 }
 
 impl<'de> Unpack<'de> for u128 {
@@ -172,6 +192,11 @@ impl Pack for i128 {
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_varint_u128(crate::varint::zigzag_i128(*self));
         Ok(())
+    }
+
+    #[inline]
+    fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
+        pack_u128_slice(w, items.iter().map(|&v| crate::varint::zigzag_i128(v)))
     }
 }
 

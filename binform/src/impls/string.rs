@@ -21,9 +21,6 @@ impl Pack for String {
     }
 }
 
-/// Strings up to this many bytes are allocated infallibly.
-const SMALL_STRING: usize = 4096;
-
 /// Reads a length-prefixed UTF-8 string borrowed from the input.
 #[inline]
 pub(crate) fn read_str<'de>(r: &mut Reader<'de>) -> Result<&'de str> {
@@ -54,7 +51,7 @@ impl<'de> Unpack<'de> for String {
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         let s = read_str(r)?;
-        if s.len() <= SMALL_STRING {
+        if s.len() <= crate::read::SMALL_ALLOCATION {
             // A plain allocation is faster than the fallible path, and a
             // small one cannot meaningfully fail.
             return Ok(String::from(s));

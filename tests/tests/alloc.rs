@@ -1,0 +1,70 @@
+//! Decoding allocates only what the result owns: counted with a counting
+//! global allocator (per thread, so parallel tests do not interfere).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use binform_tests::{kate, ten_people, CardHolder, Person};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged; the
+// counter is a thread-local `Cell` that needs no allocation itself.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = ALLOCATIONS.with(Cell::get);
+    let out = f();
+    (out, ALLOCATIONS.with(Cell::get) - before)
+}
+
+#[test]
+fn decoding_people_allocates_only_their_strings_and_vectors() {
+    let people = ten_people();
+    let bytes = binform::to_vec(&people).unwrap();
+    let (back, count) = allocations_during(|| binform::from_slice::<Vec<Person>>(&bytes).unwrap());
+    assert_eq!(back, people);
+    // The outer vector, then per person: name, keyword vector, two keywords.
+    let expected = 1 + people
+        .iter()
+        .map(|p| 2 + p.programming_keywords.len())
+        .sum::<usize>();
+    assert_eq!(count, expected);
+}
+
+#[test]
+fn decoding_many_cards_allocates_each_once() {
+    let holder = kate(1000);
+    let bytes = binform::to_vec(&holder).unwrap();
+    let (back, count) = allocations_during(|| binform::from_slice::<CardHolder>(&bytes).unwrap());
+    assert_eq!(back, holder);
+    // Name, the card vector (allocated once, not regrown), each number.
+    assert_eq!(count, 2 + 1000);
+}
+
+#[test]
+fn encoding_into_a_reused_buffer_allocates_nothing() {
+    let people = ten_people();
+    let mut buf = Vec::with_capacity(1024);
+    let ((), count) = allocations_during(|| binform::to_vec_into(&mut buf, &people).unwrap());
+    assert_eq!(count, 0);
+}

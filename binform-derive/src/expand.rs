@@ -94,6 +94,10 @@ fn expand(cont: &Container) -> TokenStream {
         .extend(bound::unpack_predicates(cont, &krate, &de));
     let (de_impl_generics, _, unpack_where) = unpack_generics.split_for_impl();
 
+    let placeholder_body = match &cont.body {
+        Body::Struct(style, fields) => placeholder_struct(&krate, &de, *style, fields),
+        Body::Enum(variants) => placeholder_enum(&krate, &de, variants),
+    };
     let (pack_body, unpack_body, min_size) = match &cont.body {
         Body::Struct(style, fields) => (
             pack_struct(&krate, *style, fields),
@@ -136,6 +140,12 @@ fn expand(cont: &Container) -> TokenStream {
                 #[inline]
                 fn unpack(__r: &mut #krate::Reader<#de>) -> ::core::result::Result<Self, #krate::Error> {
                     #unpack_body
+                }
+
+                #[inline]
+                fn placeholder(__budget: ::core::primitive::u32) -> ::core::option::Option<Self> {
+                    let _ = __budget;
+                    #placeholder_body
                 }
             }
         };
@@ -348,5 +358,63 @@ fn plain_const(krate: &TokenStream, fields: &[Field], trait_path: TokenStream) -
         // they fill the struct in declaration order with no padding, so the
         // struct's memory is its encoding and any bit pattern is valid.
         const PLAIN: #krate::Plain<Self> = unsafe { #krate::Plain::new_unchecked(#(#conds)&&*) };
+    }
+}
+
+/// The placeholder's construction: every field's own placeholder (skipped
+/// fields their default); `None` if any field has none. Used only while a
+/// shared value that refers to itself is decoded.
+fn placeholder_value(
+    krate: &TokenStream,
+    de: &Lifetime,
+    path: TokenStream,
+    style: Style,
+    fields: &[Field],
+) -> Option<TokenStream> {
+    if style == Style::Unit {
+        return Some(path);
+    }
+    let mut inits = Vec::new();
+    for f in fields {
+        let (member, ty) = (&f.member, f.ty);
+        let value = if !f.is_encoded() {
+            unpack_field(krate, de, f)
+        } else if f.attrs.with.is_some() {
+            return None;
+        } else {
+            quote!(<#ty as #krate::Unpack<#de>>::placeholder(__budget)?)
+        };
+        inits.push(quote!(#member: #value));
+    }
+    Some(quote!(#path { #(#inits,)* }))
+}
+
+fn placeholder_struct(
+    krate: &TokenStream,
+    de: &Lifetime,
+    style: Style,
+    fields: &[Field],
+) -> TokenStream {
+    match placeholder_value(krate, de, quote!(Self), style, fields) {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The first variant that has a placeholder.
+fn placeholder_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]) -> TokenStream {
+    let attempts = variants.iter().filter_map(|v| {
+        let ident = v.ident;
+        let value = placeholder_value(krate, de, quote!(Self::#ident), v.style, &v.fields)?;
+        Some(quote! {
+            let __attempt = || -> ::core::option::Option<Self> { ::core::option::Option::Some(#value) };
+            if let ::core::option::Option::Some(__value) = __attempt() {
+                return ::core::option::Option::Some(__value);
+            }
+        })
+    });
+    quote! {
+        #(#attempts)*
+        ::core::option::Option::None
     }
 }

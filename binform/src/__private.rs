@@ -1,7 +1,12 @@
 //! Helpers that derived code calls. Not a public API: anything here may
 //! change in any release.
 
+pub use alloc::boxed::Box;
+pub use alloc::rc::Rc;
+pub use alloc::sync::Arc;
 pub use core;
+
+pub use crate::impls::SharedUnpack;
 
 use crate::{Reader, Unpack};
 
@@ -20,4 +25,15 @@ pub const fn min_size(a: usize, b: usize) -> usize {
 #[inline(always)]
 pub fn unpack<'de, T: Unpack<'de>>(r: &mut Reader<'de>) -> crate::Result<T> {
     T::unpack(r)
+}
+
+/// The error for encoding a trait object whose type was not registered.
+#[cold]
+pub fn unregistered_type(trait_name: &str) -> crate::Error {
+    crate::Error::new(
+        crate::ErrorKind::UnregisteredType,
+        alloc::format!(
+            "the concrete type behind this {trait_name} is not registered with polymorphic!"
+        ),
+    )
 }

@@ -50,6 +50,18 @@ pub enum ErrorKind {
     Poisoned,
     /// An error raised by user code (a `with` module or a hand-written impl).
     Custom,
+    /// A shared-value reference names an id not defined yet, or a value of
+    /// another type, or is null where an `Rc`/`Arc` is expected.
+    InvalidReference,
+    /// A strong reference cycle while [`Options::reject_cycles`](crate::Options::reject_cycles) is on.
+    CycleRejected,
+    /// A strong reference to a shared value that is still being decoded and
+    /// cannot exist before its contents (it is not behind `RefCell`,
+    /// `Mutex` or `RwLock`, or its type has no placeholder).
+    UnsupportedCycle,
+    /// Encoding a trait object whose concrete type is not registered with
+    /// [`polymorphic!`](crate::polymorphic).
+    UnregisteredType,
 }
 
 impl ErrorKind {
@@ -70,6 +82,10 @@ impl ErrorKind {
             ErrorKind::AlreadyBorrowed => "RefCell already mutably borrowed",
             ErrorKind::Poisoned => "lock poisoned",
             ErrorKind::Custom => "error",
+            ErrorKind::InvalidReference => "invalid reference",
+            ErrorKind::CycleRejected => "strong reference cycle rejected",
+            ErrorKind::UnsupportedCycle => "unsupported reference cycle",
+            ErrorKind::UnregisteredType => "unregistered type",
         }
     }
 }

@@ -45,9 +45,12 @@ extern crate alloc;
 
 mod error;
 mod impls;
+#[macro_use]
+mod polymorphic;
 mod options;
 mod plain;
 mod read;
+mod refs;
 pub mod varint;
 mod write;
 

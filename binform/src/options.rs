@@ -39,6 +39,7 @@ pub struct Options {
     max_bytes: usize,
     max_depth: u32,
     max_len: usize,
+    reject_cycles: bool,
 }
 
 impl Default for Options {
@@ -54,7 +55,25 @@ impl Options {
             max_bytes: DEFAULT_MAX_BYTES,
             max_depth: DEFAULT_MAX_DEPTH,
             max_len: DEFAULT_MAX_LEN,
+            reject_cycles: false,
         }
+    }
+
+    /// Rejects strong reference cycles when decoding, with
+    /// [`ErrorKind::CycleRejected`]. A decoded strong cycle (an `Rc` that
+    /// reaches itself through `RefCell`s) is never freed, exactly like one
+    /// built in code; a service that accepts graph types from untrusted
+    /// peers can turn this on so a peer cannot make it leak. Cycles through
+    /// `Weak` stay allowed. Off by default.
+    #[must_use]
+    pub const fn reject_cycles(mut self, reject: bool) -> Self {
+        self.reject_cycles = reject;
+        self
+    }
+
+    /// Whether strong cycles are rejected.
+    pub const fn cycles_rejected(&self) -> bool {
+        self.reject_cycles
     }
 
     /// The most input bytes one decode may read; a longer input fails with
@@ -109,7 +128,7 @@ impl Options {
     /// before the call.
     pub fn to_vec_into<T: Pack + ?Sized>(&self, buf: &mut Vec<u8>, value: &T) -> Result<()> {
         let start = buf.len();
-        let result = value.pack(&mut Writer::new(buf));
+        let result = value.pack(&mut Writer::with_depth(buf, self.max_depth));
         if result.is_err() {
             buf.truncate(start);
         }
@@ -130,9 +149,19 @@ impl Options {
             ));
         }
         let mut reader = Reader::new(bytes, self);
-        let value = T::unpack(&mut reader)?;
-        reader.finish()?;
-        Ok(value)
+        let result = T::unpack(&mut reader).and_then(|value| match reader.finish() {
+            Ok(()) => Ok(value),
+            Err(e) => {
+                // Break strong cycles before the value is dropped, or it leaks.
+                reader.break_cycles();
+                drop(value);
+                Err(e)
+            }
+        });
+        if result.is_err() {
+            reader.break_cycles();
+        }
+        result
     }
 
     /// Encodes `value` to an `io::Write`. The value is encoded into a buffer

@@ -1,11 +1,13 @@
 //! The decode side: [`Reader`] and the [`Unpack`] trait.
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::options::Options;
 use crate::plain::{self, Plain};
+use crate::refs::DecodeRefs;
 use crate::varint::{self, VarintError};
 
 /// A type that can be decoded from bytes that live for `'de`.
@@ -31,6 +33,43 @@ pub trait Unpack<'de>: Sized {
 
     /// Decodes one value.
     fn unpack(r: &mut Reader<'de>) -> Result<Self>;
+
+    /// A cheap stand-in value (zeros, empty collections, `None`) used while
+    /// a shared value that refers back to itself is being decoded; `None`
+    /// if the type has none. Derived for structs and enums.
+    /// `budget` is how many more pointers (`Box`, `Rc`, `Arc`) the
+    /// placeholder may go through, which ends the recursion of types that
+    /// hold themselves.
+    #[doc(hidden)]
+    #[inline]
+    fn placeholder(budget: u32) -> Option<Self> {
+        let _ = budget;
+        None
+    }
+
+    /// For interior-mutable wrappers (`RefCell`, `Mutex`, `RwLock`): a
+    /// placeholder whose contents [`shared_fill`](Unpack::shared_fill) can
+    /// replace later, so that an `Rc`/`Arc` of it exists before its
+    /// contents are decoded and strong cycles can close.
+    #[doc(hidden)]
+    #[inline]
+    fn shared_placeholder() -> Option<Self> {
+        None
+    }
+
+    /// Decodes the contents into a value made by `shared_placeholder`.
+    #[doc(hidden)]
+    fn shared_fill(&self, r: &mut Reader<'de>) -> Result<()> {
+        Err(r.error(
+            ErrorKind::Custom,
+            "shared_fill on a type without shared_placeholder",
+        ))
+    }
+
+    /// Resets a value made by `shared_placeholder` to a placeholder,
+    /// dropping its contents (breaks cycles after a failed decode).
+    #[doc(hidden)]
+    fn shared_clear(&self) {}
 
     /// Decodes `len` values into a vector; `len` has already been checked
     /// against the remaining input by [`Reader::read_len_for`]. Plain-data
@@ -60,6 +99,8 @@ impl<T> UnpackOwned for T where T: for<'de> Unpack<'de> {}
 /// Preallocation from a declared length never exceeds this many bytes; past
 /// it, vectors grow as elements actually arrive.
 const MAX_PREALLOC_BYTES: usize = 1 << 20;
+/// How many pointer levels a placeholder may go through.
+pub(crate) const PLACEHOLDER_BUDGET: u32 = 8;
 /// Allocations up to this size use the infallible (faster) path.
 pub(crate) const SMALL_ALLOCATION: usize = 4096;
 /// Beyond 1 MiB, preallocation may reach this many bytes per input byte left.
@@ -74,6 +115,10 @@ pub struct Reader<'de> {
     max_len: usize,
     /// Elements of `MIN_SIZE == 0` types still allowed in this decode.
     empty_budget: usize,
+    /// Shared values decoded so far; created on the first `Rc`/`Arc`.
+    pub(crate) refs: Option<Box<DecodeRefs>>,
+    /// Whether a strong reference cycle is an error.
+    pub(crate) reject_cycles: bool,
 }
 
 impl<'de> Reader<'de> {
@@ -86,6 +131,22 @@ impl<'de> Reader<'de> {
             depth_left: options.depth_limit(),
             max_len: options.len_limit(),
             empty_budget: options.len_limit(),
+            refs: None,
+            reject_cycles: options.cycles_rejected(),
+        }
+    }
+
+    /// The reference table, created on first use.
+    pub(crate) fn refs_mut(&mut self) -> &mut DecodeRefs {
+        self.refs.get_or_insert_with(Box::default)
+    }
+
+    /// After a failed decode: resets every interior-mutable shared value
+    /// built so far, so no strong cycle among them outlives the error and
+    /// leaks the partial graph.
+    pub(crate) fn break_cycles(&mut self) {
+        if let Some(refs) = self.refs.as_mut() {
+            refs.break_cycles();
         }
     }
 

@@ -1,9 +1,11 @@
 //! The encode side: [`Writer`] and the [`Pack`] trait.
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use crate::error::Result;
 use crate::plain::{self, Plain};
+use crate::refs::{self, EncodeRefs};
 use crate::varint;
 
 /// A type that can be encoded.
@@ -65,13 +67,52 @@ pub trait Pack {
 /// `Vec<u8>` and carries the state of one encode call.
 pub struct Writer<'a> {
     buf: &'a mut Vec<u8>,
+    /// Ids of the shared values written so far; created on the first one.
+    refs: Option<Box<EncodeRefs>>,
+    /// How many more shared values may nest inside each other.
+    depth_left: u32,
 }
 
 impl<'a> Writer<'a> {
     /// A writer that appends to `buf`.
     #[inline]
     pub fn new(buf: &'a mut Vec<u8>) -> Self {
-        Writer { buf }
+        Writer::with_depth(buf, crate::DEFAULT_MAX_DEPTH)
+    }
+
+    #[inline]
+    pub(crate) fn with_depth(buf: &'a mut Vec<u8>, depth: u32) -> Self {
+        Writer {
+            buf,
+            refs: None,
+            depth_left: depth,
+        }
+    }
+
+    /// Writes a shared value (`Rc`, `Arc`, a live `Weak`) found at `addr`:
+    /// its id if it was written before, else a new-value tag and the value.
+    /// Registering before writing the contents is what ends cycles.
+    pub(crate) fn pack_shared<T: Pack + ?Sized>(&mut self, addr: usize, value: &T) -> Result<()> {
+        let refs = self.refs.get_or_insert_with(|| Box::new(EncodeRefs::new()));
+        match refs.lookup_or_insert(addr) {
+            Some(id) => {
+                self.write_varint(u64::from(id) + refs::TAG_ID_BASE);
+                Ok(())
+            }
+            None => {
+                self.write_varint(refs::TAG_NEW);
+                if self.depth_left == 0 {
+                    return Err(crate::Error::new(
+                        crate::ErrorKind::LimitExceeded,
+                        "shared values nest deeper than the depth limit",
+                    ));
+                }
+                self.depth_left -= 1;
+                let result = value.pack(self);
+                self.depth_left += 1;
+                result
+            }
+        }
     }
 
     /// Bytes written so far into the underlying buffer (including what it

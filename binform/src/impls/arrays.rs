@@ -44,4 +44,12 @@ impl<'de, T: Unpack<'de>, const N: usize> Unpack<'de> for [T; N] {
         // Without a failure, `from_fn` filled every slot.
         Ok(slots.map(|slot| slot.unwrap_or_else(|| unreachable!("every slot is filled"))))
     }
+
+    fn placeholder(budget: u32) -> Option<Self> {
+        let slots: [Option<T>; N] = core::array::from_fn(|_| T::placeholder(budget));
+        if slots.iter().any(Option::is_none) {
+            return None;
+        }
+        Some(slots.map(|slot| slot.unwrap_or_else(|| unreachable!("checked above"))))
+    }
 }

@@ -17,6 +17,13 @@ impl<T: Pack + ?Sized> Pack for Box<T> {
 // No `MIN_SIZE` from `T`: a type that holds itself through a box would make
 // the constant depend on itself.
 impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
+    /// One pointer level deeper: the budget ends the recursion of types
+    /// that hold themselves.
+    #[inline]
+    fn placeholder(budget: u32) -> Option<Self> {
+        T::placeholder(budget.checked_sub(1)?).map(Box::new)
+    }
+
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         r.nested(|r| T::unpack(r).map(Box::new))
@@ -24,6 +31,11 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Box<[T]> {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(Box::default())
+    }
+
     const MIN_SIZE: usize = 1;
 
     #[inline]

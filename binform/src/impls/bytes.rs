@@ -13,6 +13,11 @@ impl Pack for Bytes {
 }
 
 impl<'de> Unpack<'de> for Bytes {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(Bytes::new())
+    }
+
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -30,6 +35,11 @@ impl Pack for BytesMut {
 }
 
 impl<'de> Unpack<'de> for BytesMut {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(BytesMut::new())
+    }
+
     const MIN_SIZE: usize = 1;
 
     #[inline]

@@ -15,6 +15,11 @@ impl<T: Pack + Copy> Pack for Cell<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Cell<T> {
+    #[inline]
+    fn placeholder(budget: u32) -> Option<Self> {
+        T::placeholder(budget).map(Cell::new)
+    }
+
     const MIN_SIZE: usize = T::MIN_SIZE;
 
     #[inline]
@@ -41,6 +46,44 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for RefCell<T> {
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         T::unpack(r).map(RefCell::new)
+    }
+
+    #[inline]
+    fn placeholder(budget: u32) -> Option<Self> {
+        T::placeholder(budget).map(RefCell::new)
+    }
+
+    #[inline]
+    fn shared_placeholder() -> Option<Self> {
+        Self::placeholder(crate::read::PLACEHOLDER_BUDGET)
+    }
+
+    fn shared_fill(&self, r: &mut Reader<'de>) -> Result<()> {
+        let value = T::unpack(r)?;
+        match self.try_borrow_mut() {
+            Ok(mut slot) => {
+                let placeholder = core::mem::replace(&mut *slot, value);
+                drop(slot);
+                drop(placeholder);
+                Ok(())
+            }
+            Err(_) => Err(r.error(
+                ErrorKind::AlreadyBorrowed,
+                "shared RefCell borrowed during decode",
+            )),
+        }
+    }
+
+    fn shared_clear(&self) {
+        if let (Ok(mut slot), Some(placeholder)) = (
+            self.try_borrow_mut(),
+            T::placeholder(crate::read::PLACEHOLDER_BUDGET),
+        ) {
+            // Take the contents out first: dropping them may reach this cell.
+            let contents = core::mem::replace(&mut *slot, placeholder);
+            drop(slot);
+            drop(contents);
+        }
     }
 }
 
@@ -71,6 +114,38 @@ mod locks {
         fn unpack(r: &mut Reader<'de>) -> Result<Self> {
             T::unpack(r).map(Mutex::new)
         }
+
+        #[inline]
+        fn placeholder(budget: u32) -> Option<Self> {
+            T::placeholder(budget).map(Mutex::new)
+        }
+
+        #[inline]
+        fn shared_placeholder() -> Option<Self> {
+            Self::placeholder(crate::read::PLACEHOLDER_BUDGET)
+        }
+
+        fn shared_fill(&self, r: &mut Reader<'de>) -> Result<()> {
+            let value = T::unpack(r)?;
+            let old = match self.lock() {
+                Ok(mut guard) => core::mem::replace(&mut *guard, value),
+                Err(_) => {
+                    return Err(r.error(ErrorKind::Poisoned, "shared Mutex poisoned during decode"))
+                }
+            };
+            drop(old);
+            Ok(())
+        }
+
+        fn shared_clear(&self) {
+            if let (Ok(mut guard), Some(placeholder)) =
+                (self.lock(), T::placeholder(crate::read::PLACEHOLDER_BUDGET))
+            {
+                let contents = core::mem::replace(&mut *guard, placeholder);
+                drop(guard);
+                drop(contents);
+            }
+        }
     }
 
     /// Encoding holds a read lock while the value is written.
@@ -88,6 +163,39 @@ mod locks {
 
         fn unpack(r: &mut Reader<'de>) -> Result<Self> {
             T::unpack(r).map(RwLock::new)
+        }
+
+        #[inline]
+        fn placeholder(budget: u32) -> Option<Self> {
+            T::placeholder(budget).map(RwLock::new)
+        }
+
+        #[inline]
+        fn shared_placeholder() -> Option<Self> {
+            Self::placeholder(crate::read::PLACEHOLDER_BUDGET)
+        }
+
+        fn shared_fill(&self, r: &mut Reader<'de>) -> Result<()> {
+            let value = T::unpack(r)?;
+            let old = match self.write() {
+                Ok(mut guard) => core::mem::replace(&mut *guard, value),
+                Err(_) => {
+                    return Err(r.error(ErrorKind::Poisoned, "shared RwLock poisoned during decode"))
+                }
+            };
+            drop(old);
+            Ok(())
+        }
+
+        fn shared_clear(&self) {
+            if let (Ok(mut guard), Some(placeholder)) = (
+                self.write(),
+                T::placeholder(crate::read::PLACEHOLDER_BUDGET),
+            ) {
+                let contents = core::mem::replace(&mut *guard, placeholder);
+                drop(guard);
+                drop(contents);
+            }
         }
     }
 }

@@ -94,6 +94,11 @@ impl<K: Pack, V: Pack> Pack for BTreeMap<K, V> {
 }
 
 impl<'de, K: Unpack<'de> + Ord, V: Unpack<'de>> Unpack<'de> for BTreeMap<K, V> {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(BTreeMap::new())
+    }
+
     const MIN_SIZE: usize = 1;
 
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -108,6 +113,11 @@ impl<T: Pack> Pack for BTreeSet<T> {
 }
 
 impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BTreeSet<T> {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(BTreeSet::new())
+    }
+
     const MIN_SIZE: usize = 1;
 
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -137,6 +147,11 @@ mod hashed {
     {
         const MIN_SIZE: usize = 1;
 
+        #[inline]
+        fn placeholder(_: u32) -> Option<Self> {
+            Some(HashMap::default())
+        }
+
         fn unpack(r: &mut Reader<'de>) -> Result<Self> {
             unpack_map(
                 r,
@@ -158,6 +173,11 @@ mod hashed {
         S: BuildHasher + Default,
     {
         const MIN_SIZE: usize = 1;
+
+        #[inline]
+        fn placeholder(_: u32) -> Option<Self> {
+            Some(HashSet::default())
+        }
 
         fn unpack(r: &mut Reader<'de>) -> Result<Self> {
             unpack_set(

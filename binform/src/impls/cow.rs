@@ -15,6 +15,11 @@ impl<T: Pack + ToOwned + ?Sized> Pack for Cow<'_, T> {
 }
 
 impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(Cow::Borrowed(""))
+    }
+
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -24,6 +29,11 @@ impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
 }
 
 impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(Cow::Owned(Vec::new()))
+    }
+
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -33,6 +43,11 @@ impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {
 }
 
 impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, T> {
+    #[inline]
+    fn placeholder(budget: u32) -> Option<Self> {
+        T::placeholder(budget).map(Cow::Owned)
+    }
+
     const MIN_SIZE: usize = T::MIN_SIZE;
 
     #[inline]

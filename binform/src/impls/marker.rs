@@ -17,6 +17,11 @@ impl<T: ?Sized> Pack for PhantomData<T> {
 
 impl<'de, T: ?Sized> Unpack<'de> for PhantomData<T> {
     #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(PhantomData)
+    }
+
+    #[inline]
     fn unpack(_: &mut Reader<'de>) -> Result<Self> {
         Ok(PhantomData)
     }
@@ -39,6 +44,11 @@ macro_rules! transparent {
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
                 T::unpack(r).map($wrapper)
             }
+
+            #[inline]
+            fn placeholder(budget: u32) -> Option<Self> {
+                T::placeholder(budget).map($wrapper)
+            }
         }
     )*};
 }
@@ -54,6 +64,11 @@ impl<T: Pack> Pack for Range<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Range<T> {
+    #[inline]
+    fn placeholder(budget: u32) -> Option<Self> {
+        Some(T::placeholder(budget)?..T::placeholder(budget)?)
+    }
+
     const MIN_SIZE: usize = 2 * T::MIN_SIZE;
 
     #[inline]
@@ -73,6 +88,11 @@ impl<T: Pack> Pack for RangeInclusive<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for RangeInclusive<T> {
+    #[inline]
+    fn placeholder(budget: u32) -> Option<Self> {
+        Some(T::placeholder(budget)?..=T::placeholder(budget)?)
+    }
+
     const MIN_SIZE: usize = 2 * T::MIN_SIZE;
 
     #[inline]
@@ -102,6 +122,11 @@ impl<T: Pack> Pack for Bound<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Bound<T> {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(Bound::Unbounded)
+    }
+
     const MIN_SIZE: usize = 1;
 
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {

@@ -11,7 +11,10 @@ mod marker;
 mod net;
 mod option_result;
 mod primitives;
+mod rc_arc;
 mod seq;
 mod string;
 mod time;
 mod tuples;
+
+pub use rc_arc::SharedUnpack;

@@ -14,6 +14,11 @@ impl Pack for Ipv4Addr {
 }
 
 impl<'de> Unpack<'de> for Ipv4Addr {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(Ipv4Addr::UNSPECIFIED)
+    }
+
     const MIN_SIZE: usize = 4;
 
     #[inline]
@@ -31,6 +36,11 @@ impl Pack for Ipv6Addr {
 }
 
 impl<'de> Unpack<'de> for Ipv6Addr {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(Ipv6Addr::UNSPECIFIED)
+    }
+
     const MIN_SIZE: usize = 16;
 
     #[inline]
@@ -48,6 +58,11 @@ impl Pack for SocketAddrV4 {
 }
 
 impl<'de> Unpack<'de> for SocketAddrV4 {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0))
+    }
+
     const MIN_SIZE: usize = 5;
 
     #[inline]
@@ -68,6 +83,11 @@ impl Pack for SocketAddrV6 {
 }
 
 impl<'de> Unpack<'de> for SocketAddrV6 {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(SocketAddrV6::new(Ipv6Addr::UNSPECIFIED, 0, 0, 0))
+    }
+
     const MIN_SIZE: usize = 19;
 
     #[inline]
@@ -111,6 +131,11 @@ impl Pack for IpAddr {
 }
 
 impl<'de> Unpack<'de> for IpAddr {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+    }
+
     const MIN_SIZE: usize = 5;
 
     #[inline]
@@ -140,6 +165,11 @@ impl Pack for SocketAddr {
 }
 
 impl<'de> Unpack<'de> for SocketAddr {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0)))
+    }
+
     const MIN_SIZE: usize = 6;
 
     #[inline]

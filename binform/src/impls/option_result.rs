@@ -30,6 +30,11 @@ fn bad_tag(r: &Reader<'_>, tag: u8, ty: &str) -> crate::Error {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(None)
+    }
+
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -59,6 +64,13 @@ impl<T: Pack, E: Pack> Pack for core::result::Result<T, E> {
 }
 
 impl<'de, T: Unpack<'de>, E: Unpack<'de>> Unpack<'de> for core::result::Result<T, E> {
+    #[inline]
+    fn placeholder(budget: u32) -> Option<Self> {
+        T::placeholder(budget)
+            .map(Ok)
+            .or_else(|| E::placeholder(budget).map(Err))
+    }
+
     const MIN_SIZE: usize = 1 + crate::__private::min_size(T::MIN_SIZE, E::MIN_SIZE);
 
     #[inline]

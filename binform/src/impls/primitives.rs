@@ -32,6 +32,11 @@ impl<'de> Unpack<'de> for u8 {
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         r.read_u8()
     }
+
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(0)
+    }
 }
 
 impl Pack for i8 {
@@ -53,6 +58,11 @@ impl<'de> Unpack<'de> for i8 {
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         r.read_u8().map(|b| b as i8)
+    }
+
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(0)
     }
 }
 
@@ -78,6 +88,11 @@ impl<'de> Unpack<'de> for bool {
                 format!("byte {b:#04x} is not a bool"),
             )),
         }
+    }
+
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(false)
     }
 }
 
@@ -114,6 +129,11 @@ macro_rules! unsigned_varint {
                 let v = r.read_varint()?;
                 <$ty>::try_from(v).map_err(|_| overflow(r, v, stringify!($ty)))
             }
+
+            #[inline]
+            fn placeholder(_: u32) -> Option<Self> {
+                Some(0)
+            }
         }
     )*};
 }
@@ -143,6 +163,11 @@ macro_rules! signed_varint {
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
                 let v = r.read_varint_signed()?;
                 <$ty>::try_from(v).map_err(|_| overflow(r, v, stringify!($ty)))
+            }
+
+            #[inline]
+            fn placeholder(_: u32) -> Option<Self> {
+                Some(0)
             }
         }
     )*};
@@ -185,6 +210,11 @@ impl<'de> Unpack<'de> for u128 {
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         r.read_varint_u128()
     }
+
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(0)
+    }
 }
 
 impl Pack for i128 {
@@ -206,6 +236,11 @@ impl<'de> Unpack<'de> for i128 {
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         r.read_varint_u128().map(crate::varint::unzigzag_i128)
+    }
+
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(0)
     }
 }
 
@@ -231,6 +266,11 @@ macro_rules! float {
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
                 // Bits, not value: NaN payloads and signed zeros survive.
                 r.read_array().map(|b| <$ty>::from_bits(<$bits>::from_le_bytes(b)))
+            }
+
+            #[inline]
+            fn placeholder(_: u32) -> Option<Self> {
+                Some(0.0)
             }
         }
     )*};
@@ -264,6 +304,10 @@ impl<'de> Unpack<'de> for char {
                 )
             })
     }
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some('\0')
+    }
 }
 
 impl Pack for () {
@@ -277,6 +321,11 @@ impl<'de> Unpack<'de> for () {
     #[inline]
     fn unpack(_: &mut Reader<'de>) -> Result<Self> {
         Ok(())
+    }
+
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(())
     }
 }
 
@@ -298,6 +347,11 @@ macro_rules! nonzero {
                 <$nz>::new(<$ty>::unpack(r)?).ok_or_else(|| {
                     r.error_at(start, ErrorKind::InvalidValue, concat!("zero for ", stringify!($nz)))
                 })
+            }
+
+            #[inline]
+            fn placeholder(_: u32) -> Option<Self> {
+                Some(<$nz>::MIN)
             }
         }
     )*};

@@ -22,6 +22,11 @@ impl<T: Pack> Pack for Vec<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(Vec::new())
+    }
+
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -32,6 +37,11 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
 }
 
 impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(&[])
+    }
+
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -52,6 +62,11 @@ impl<T: Pack> Pack for VecDeque<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for VecDeque<T> {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(VecDeque::new())
+    }
+
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -68,6 +83,11 @@ impl<T: Pack> Pack for LinkedList<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(LinkedList::new())
+    }
+
     const MIN_SIZE: usize = 1;
 
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -91,6 +111,11 @@ impl<T: Pack> Pack for BinaryHeap<T> {
 }
 
 impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BinaryHeap<T> {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(BinaryHeap::new())
+    }
+
     const MIN_SIZE: usize = 1;
 
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {

@@ -37,6 +37,11 @@ pub(crate) fn read_str<'de>(r: &mut Reader<'de>) -> Result<&'de str> {
 }
 
 impl<'de: 'a, 'a> Unpack<'de> for &'a str {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some("")
+    }
+
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -46,6 +51,11 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a str {
 }
 
 impl<'de> Unpack<'de> for String {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(String::new())
+    }
+
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -65,6 +75,11 @@ impl<'de> Unpack<'de> for String {
 }
 
 impl<'de> Unpack<'de> for Box<str> {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(Box::default())
+    }
+
     const MIN_SIZE: usize = 1;
 
     #[inline]

@@ -32,6 +32,11 @@ impl Pack for Duration {
 }
 
 impl<'de> Unpack<'de> for Duration {
+    #[inline]
+    fn placeholder(_: u32) -> Option<Self> {
+        Some(Duration::ZERO)
+    }
+
     const MIN_SIZE: usize = 2;
 
     #[inline]
@@ -78,6 +83,11 @@ mod system_time {
 
     impl<'de> Unpack<'de> for SystemTime {
         const MIN_SIZE: usize = 2;
+
+        #[inline]
+        fn placeholder(_: u32) -> Option<Self> {
+            Some(UNIX_EPOCH)
+        }
 
         fn unpack(r: &mut Reader<'de>) -> Result<Self> {
             let start = r.position();

@@ -19,6 +19,11 @@ macro_rules! tuple {
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
                 Ok(($($name::unpack(r)?,)+))
             }
+
+            #[inline]
+            fn placeholder(budget: u32) -> Option<Self> {
+                Some(($($name::placeholder(budget)?,)+))
+            }
         }
     };
 }

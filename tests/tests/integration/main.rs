@@ -6,6 +6,7 @@ mod borrowed;
 mod derive;
 mod errors;
 mod golden;
+mod graphs;
 mod hygiene;
 mod io;
 mod plain;

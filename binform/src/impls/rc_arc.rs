@@ -1,0 +1,288 @@
+//! `Rc`, `Arc` and their `Weak`s, with identity: see [`crate::refs`] for the
+//! wire form. `Rc<T>` and `Arc<T>` work for sized `T`, `str`, `[T]` and
+//! trait objects registered with [`polymorphic!`](crate::polymorphic).
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::rc::{Rc, Weak as RcWeak};
+use alloc::sync::{Arc, Weak as ArcWeak};
+use alloc::vec::Vec;
+use core::any::Any;
+
+use crate::impls::string::read_str;
+use crate::refs::{Slot, TAG_ID_BASE, TAG_NEW, TAG_NULL};
+use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+/// Builds the shared value behind a new `Rc`/`Arc`: implemented for every
+/// sized decodable type, for `str` and `[T]`, and by
+/// [`polymorphic!`](crate::polymorphic) for trait objects.
+///
+/// `id` is the value's reference id; the implementation may record an
+/// early handle for it (so that references from inside its own contents
+/// resolve), and the caller records the finished one.
+#[doc(hidden)]
+pub trait SharedUnpack<'de> {
+    /// Decodes a new value behind an `Rc`.
+    fn build_rc(r: &mut Reader<'de>, id: usize) -> Result<Rc<Self>>;
+    /// Decodes a new value behind an `Arc`.
+    fn build_arc(r: &mut Reader<'de>, id: usize) -> Result<Arc<Self>>;
+    /// A placeholder behind a fresh `Rc` (see `Unpack::placeholder`).
+    fn placeholder_rc(budget: u32) -> Option<Rc<Self>>;
+    /// A placeholder behind a fresh `Arc`.
+    fn placeholder_arc(budget: u32) -> Option<Arc<Self>>;
+}
+
+/// The three ways to build a sized shared value, in order of preference:
+/// 1. interior-mutable with a placeholder: the handle exists before the
+///    contents, so strong references from inside close the cycle;
+/// 2. with a placeholder: built in `new_cyclic`, so weak references from
+///    inside resolve (the placeholder stands in only if decoding fails);
+/// 3. otherwise: the contents first, and references from inside fail.
+macro_rules! build_sized {
+    ($ptr:ident, $weak:ident, $r:ident, $id:ident, $t:ty) => {{
+        if let Some(placeholder) = <$t as Unpack<'de>>::shared_placeholder() {
+            let handle = $ptr::new(placeholder);
+            $r.set_ref($id, Slot::Filling(Box::new(handle.clone())));
+            let for_cleanup = handle.clone();
+            $r.add_cleanup(Box::new(move || {
+                <$t as Unpack<'de>>::shared_clear(&for_cleanup)
+            }));
+            // Called on the pointee: `Rc`/`Arc` have their own (default) hooks.
+            $r.nested(|r| <$t as Unpack<'de>>::shared_fill(&handle, r))?;
+            Ok(handle)
+        } else if let Some(placeholder) =
+            <$t as Unpack<'de>>::placeholder(crate::read::PLACEHOLDER_BUDGET)
+        {
+            let mut failure = None;
+            let handle = $ptr::new_cyclic(|weak: &$weak<$t>| {
+                $r.set_ref($id, Slot::Building(Box::new(weak.clone())));
+                match $r.nested(|r| <$t as Unpack<'de>>::unpack(r)) {
+                    Ok(value) => value,
+                    Err(e) => {
+                        failure = Some(e);
+                        placeholder
+                    }
+                }
+            });
+            match failure {
+                Some(e) => Err(e),
+                None => Ok(handle),
+            }
+        } else {
+            let value = $r.nested(|r| <$t as Unpack<'de>>::unpack(r))?;
+            Ok($ptr::new(value))
+        }
+    }};
+}
+
+impl<'de, T: Unpack<'de> + 'static> SharedUnpack<'de> for T {
+    fn build_rc(r: &mut Reader<'de>, id: usize) -> Result<Rc<Self>> {
+        build_sized!(Rc, RcWeak, r, id, T)
+    }
+
+    fn build_arc(r: &mut Reader<'de>, id: usize) -> Result<Arc<Self>> {
+        build_sized!(Arc, ArcWeak, r, id, T)
+    }
+
+    fn placeholder_rc(budget: u32) -> Option<Rc<Self>> {
+        T::placeholder(budget).map(Rc::new)
+    }
+
+    fn placeholder_arc(budget: u32) -> Option<Arc<Self>> {
+        T::placeholder(budget).map(Arc::new)
+    }
+}
+
+impl<'de> SharedUnpack<'de> for str {
+    fn build_rc(r: &mut Reader<'de>, _: usize) -> Result<Rc<Self>> {
+        read_str(r).map(Rc::from)
+    }
+
+    fn build_arc(r: &mut Reader<'de>, _: usize) -> Result<Arc<Self>> {
+        read_str(r).map(Arc::from)
+    }
+
+    fn placeholder_rc(_: u32) -> Option<Rc<Self>> {
+        Some(Rc::from(""))
+    }
+
+    fn placeholder_arc(_: u32) -> Option<Arc<Self>> {
+        Some(Arc::from(""))
+    }
+}
+
+impl<'de, T: Unpack<'de>> SharedUnpack<'de> for [T] {
+    fn build_rc(r: &mut Reader<'de>, _: usize) -> Result<Rc<Self>> {
+        Vec::<T>::unpack(r).map(Rc::from)
+    }
+
+    fn build_arc(r: &mut Reader<'de>, _: usize) -> Result<Arc<Self>> {
+        Vec::<T>::unpack(r).map(Arc::from)
+    }
+
+    fn placeholder_rc(_: u32) -> Option<Rc<Self>> {
+        Some(Rc::from(Vec::new()))
+    }
+
+    fn placeholder_arc(_: u32) -> Option<Arc<Self>> {
+        Some(Arc::from(Vec::new()))
+    }
+}
+
+/// A strong reference: a clone of the handle recorded for the id.
+fn strong_ref<H: Clone + 'static>(r: &Reader<'_>, tag: u64, start: usize, name: &str) -> Result<H> {
+    let handle = match r.ref_slot(tag, start)? {
+        Slot::Ready(handle) => handle,
+        Slot::Filling(handle) => {
+            if r.reject_cycles {
+                return Err(r.error_at(
+                    start,
+                    ErrorKind::CycleRejected,
+                    format!(
+                        "strong reference back to shared value {} while it is decoded",
+                        tag - TAG_ID_BASE
+                    ),
+                ));
+            }
+            handle
+        }
+        Slot::Building(_) | Slot::Reserved => return Err(unsupported_cycle(r, tag, start)),
+    };
+    handle
+        .downcast_ref::<H>()
+        .cloned()
+        .ok_or_else(|| r.ref_type_error(tag, start, name))
+}
+
+/// A weak reference: to a finished value, or to one still being built.
+fn weak_ref<H: 'static, W: Clone + 'static>(
+    r: &Reader<'_>,
+    tag: u64,
+    start: usize,
+    name: &str,
+    downgrade: impl FnOnce(&H) -> W,
+) -> Result<W> {
+    match r.ref_slot(tag, start)? {
+        Slot::Ready(handle) | Slot::Filling(handle) => handle.downcast_ref::<H>().map(downgrade),
+        Slot::Building(weak) => weak.downcast_ref::<W>().cloned(),
+        Slot::Reserved => return Err(unsupported_cycle(r, tag, start)),
+    }
+    .ok_or_else(|| r.ref_type_error(tag, start, name))
+}
+
+#[cold]
+fn unsupported_cycle(r: &Reader<'_>, tag: u64, start: usize) -> crate::Error {
+    r.error_at(
+        start,
+        ErrorKind::UnsupportedCycle,
+        format!(
+            "reference back to shared value {} while it is decoded: a value that refers to \
+             itself strongly must sit in a RefCell, Mutex or RwLock of a type with a \
+             placeholder (a derived type)",
+            tag - TAG_ID_BASE
+        ),
+    )
+}
+
+#[cold]
+fn null_strong(r: &Reader<'_>, start: usize, name: &str) -> crate::Error {
+    r.error_at(
+        start,
+        ErrorKind::InvalidReference,
+        format!("a null reference where {name} is expected"),
+    )
+}
+
+/// Records a finished handle for an id, typed for later references.
+fn record<H: Any>(r: &mut Reader<'_>, id: usize, handle: H) {
+    r.set_ref(id, Slot::Ready(Box::new(handle)));
+}
+
+macro_rules! shared_pointer {
+    ($ptr:ident, $weak:ident, $build:ident, $placeholder:ident, $name:literal, $weak_name:literal) => {
+        impl<T: Pack + ?Sized> Pack for $ptr<T> {
+            #[inline]
+            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                w.pack_shared($ptr::as_ptr(self) as *const () as usize, &**self)
+            }
+        }
+
+        impl<'de, T: SharedUnpack<'de> + ?Sized + 'static> Unpack<'de> for $ptr<T> {
+            const MIN_SIZE: usize = 1;
+
+            /// A fresh shared placeholder, one pointer level deeper; the
+            /// budget ends the recursion of types that hold themselves.
+            fn placeholder(budget: u32) -> Option<Self> {
+                T::$placeholder(budget.checked_sub(1)?)
+            }
+
+            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+                let (tag, start) = r.read_ref_tag()?;
+                match tag {
+                    TAG_NEW => {
+                        let id = r.reserve_ref();
+                        let handle = T::$build(r, id)?;
+                        record(r, id, handle.clone());
+                        Ok(handle)
+                    }
+                    TAG_NULL => Err(null_strong(r, start, $name)),
+                    _ => strong_ref::<$ptr<T>>(r, tag, start, $name),
+                }
+            }
+        }
+
+        /// A live `Weak` is written as its target (once); a dangling one as
+        /// the null tag.
+        impl<T: Pack + ?Sized> Pack for $weak<T> {
+            #[inline]
+            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                match self.upgrade() {
+                    Some(target) => target.pack(w),
+                    None => {
+                        w.write_varint(TAG_NULL);
+                        Ok(())
+                    }
+                }
+            }
+        }
+
+        impl<'de, T: SharedUnpack<'de> + 'static> Unpack<'de> for $weak<T> {
+            const MIN_SIZE: usize = 1;
+
+            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+                let (tag, start) = r.read_ref_tag()?;
+                match tag {
+                    TAG_NEW => {
+                        // The target is written here; the table owns it until
+                        // the decode ends, so a later strong reference finds
+                        // it. If nothing in the payload owns it, it is gone
+                        // after the decode and this `Weak` dangles, as the
+                        // original did once its owners were dropped.
+                        let id = r.reserve_ref();
+                        let handle = T::$build(r, id)?;
+                        let weak = $ptr::downgrade(&handle);
+                        record(r, id, handle);
+                        Ok(weak)
+                    }
+                    TAG_NULL => Ok($weak::new()),
+                    _ => weak_ref::<$ptr<T>, $weak<T>>(r, tag, start, $weak_name, $ptr::downgrade),
+                }
+            }
+
+            #[inline]
+            fn placeholder(_: u32) -> Option<Self> {
+                Some($weak::new())
+            }
+        }
+    };
+}
+
+shared_pointer!(Rc, RcWeak, build_rc, placeholder_rc, "Rc", "rc::Weak");
+shared_pointer!(
+    Arc,
+    ArcWeak,
+    build_arc,
+    placeholder_arc,
+    "Arc",
+    "sync::Weak"
+);

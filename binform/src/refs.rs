@@ -1,0 +1,183 @@
+//! The reference-tracking context: how `Rc`/`Arc` sharing, `Weak` links and
+//! cycles survive a round trip.
+//!
+//! Encoding gives every shared allocation an id, in order of first sight;
+//! the first occurrence writes the value, later ones write only the id.
+//! Decoding assigns the same ids in the same order and hands out clones of
+//! the handle it built. Both sides create their table on the first shared
+//! pointer they meet, so types without `Rc`/`Arc` never pay for it.
+//!
+//! Wire form of every `Rc`, `Arc` and `Weak` (a varint):
+//! `0` = a new shared value follows; `1` = a dangling `Weak` (never valid
+//! for `Rc`/`Arc`); `n ≥ 2` = the value with id `n − 2`.
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::vec::Vec;
+use core::any::Any;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::read::Reader;
+
+/// Tag of a new shared value.
+pub(crate) const TAG_NEW: u64 = 0;
+/// Tag of a dangling `Weak`.
+pub(crate) const TAG_NULL: u64 = 1;
+/// Tags from here on are ids, offset by this much.
+pub(crate) const TAG_ID_BASE: u64 = 2;
+
+/// Encode side: the ids of the allocations seen so far, by address.
+///
+/// A small open-addressing hash table keyed by address: `std`'s `HashMap`
+/// is not available without `std`, and a pointer needs only a multiply to
+/// hash well.
+pub(crate) struct EncodeRefs {
+    /// `(address, id)`; address 0 marks an empty slot (no allocation is at 0).
+    slots: Vec<(usize, u32)>,
+    len: usize,
+}
+
+impl EncodeRefs {
+    pub(crate) fn new() -> Self {
+        EncodeRefs {
+            slots: alloc::vec![(0, 0); 16],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn index(addr: usize, mask: usize) -> usize {
+        // Fibonacci hashing: spreads the low, aligned bits of an address.
+        (addr as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(32) as usize
+            & mask
+    }
+
+    /// The id of `addr` if it was seen, else registers it with the next id
+    /// and returns `None`.
+    pub(crate) fn lookup_or_insert(&mut self, addr: usize) -> Option<u32> {
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = Self::index(addr, mask);
+        loop {
+            match self.slots[i] {
+                (0, _) => {
+                    self.slots[i] = (addr, self.len as u32);
+                    self.len += 1;
+                    return None;
+                }
+                (a, id) if a == addr => return Some(id),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let bigger = alloc::vec![(0, 0); self.slots.len() * 2];
+        let old = core::mem::replace(&mut self.slots, bigger);
+        let mask = self.slots.len() - 1;
+        for (addr, id) in old.into_iter().filter(|&(a, _)| a != 0) {
+            let mut i = Self::index(addr, mask);
+            while self.slots[i].0 != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = (addr, id);
+        }
+    }
+}
+
+/// The state of one id while decoding.
+pub(crate) enum Slot {
+    /// Being decoded, and no handle exists yet: any reference to it fails.
+    Reserved,
+    /// Being decoded inside `Rc::new_cyclic`: holds the `Weak` handle, so
+    /// weak references work, strong ones cannot.
+    Building(Box<dyn Any>),
+    /// Its shared handle exists (an interior-mutable placeholder) and its
+    /// contents are being decoded: strong references form a cycle.
+    Filling(Box<dyn Any>),
+    /// Complete: holds the `Rc`/`Arc` handle.
+    Ready(Box<dyn Any>),
+}
+
+/// Decode side: what each id refers to, and how to break the strong cycles
+/// formed so far if the decode fails.
+#[derive(Default)]
+pub(crate) struct DecodeRefs {
+    slots: Vec<Slot>,
+    /// One per interior-mutable shared value: resets it to its placeholder,
+    /// which drops whatever cycle runs through it.
+    cleanups: Vec<Box<dyn Fn()>>,
+}
+
+impl DecodeRefs {
+    /// Runs every cleanup: after a failed decode, no strong cycle survives
+    /// to leak the partly built graph.
+    pub(crate) fn break_cycles(&mut self) {
+        for cleanup in self.cleanups.drain(..) {
+            cleanup();
+        }
+        self.slots.clear();
+    }
+}
+
+impl Reader<'_> {
+    /// Reserves the next id for a new shared value.
+    pub(crate) fn reserve_ref(&mut self) -> usize {
+        let refs = self.refs_mut();
+        refs.slots.push(Slot::Reserved);
+        refs.slots.len() - 1
+    }
+
+    /// Sets what `id` refers to.
+    pub(crate) fn set_ref(&mut self, id: usize, slot: Slot) {
+        if let Some(s) = self.refs_mut().slots.get_mut(id) {
+            *s = slot;
+        }
+    }
+
+    /// Registers a cleanup that breaks cycles through a shared value.
+    pub(crate) fn add_cleanup(&mut self, cleanup: Box<dyn Fn()>) {
+        self.refs_mut().cleanups.push(cleanup);
+    }
+
+    /// Reads a reference tag; returns it after checking that an id names
+    /// a value defined so far.
+    pub(crate) fn read_ref_tag(&mut self) -> Result<(u64, usize)> {
+        let start = self.position();
+        let tag = self.read_varint()?;
+        Ok((tag, start))
+    }
+
+    /// The slot of the id in `tag`, or an error naming the offending tag.
+    pub(crate) fn ref_slot(&self, tag: u64, start: usize) -> Result<&Slot> {
+        let id = tag - TAG_ID_BASE;
+        let defined = self.refs.as_ref().map_or(0, |r| r.slots.len());
+        match usize::try_from(id)
+            .ok()
+            .and_then(|id| self.refs.as_ref()?.slots.get(id))
+        {
+            Some(slot) => Ok(slot),
+            None => Err(self.error_at(
+                start,
+                ErrorKind::InvalidReference,
+                format!(
+                    "reference to id {id}, but only {defined} shared values are defined so far"
+                ),
+            )),
+        }
+    }
+
+    /// The error for a reference whose target has another type.
+    #[cold]
+    pub(crate) fn ref_type_error(&self, tag: u64, start: usize, expected: &str) -> Error {
+        self.error_at(
+            start,
+            ErrorKind::InvalidReference,
+            format!("shared value {} is not a {expected}", tag - TAG_ID_BASE),
+        )
+    }
+}

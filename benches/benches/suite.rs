@@ -337,6 +337,46 @@ fn mesh_bytes(mesh: &Mesh) -> Vec<u8> {
     out
 }
 
+/// Reference tracking: a DAG of 100,000 shared nodes against a tree of
+/// 100,000 owned nodes (binform only).
+fn graphs(c: &mut Criterion, sizes: &mut Sizes) {
+    use binform_benches::models::graph::{dag, tree, DagNode, TreeNode};
+    use std::rc::Rc;
+
+    let dag = dag(50, 2000);
+    let tree = tree(100_000);
+    let mut g = c.benchmark_group("graph_dag_100k");
+    configure(&mut g);
+    let bytes = binform::to_vec(&dag).unwrap();
+    sizes.entry("graph_dag_100k".into()).or_default().insert("binform", bytes.len());
+    let mut buf = Vec::with_capacity(bytes.len());
+    g.bench_function("serialize/binform", |b| {
+        b.iter(|| {
+            buf.clear();
+            binform::to_vec_into(&mut buf, black_box(&dag)).unwrap();
+        })
+    });
+    g.bench_function("deserialize/binform", |b| {
+        b.iter(|| binform::from_slice::<Vec<Rc<DagNode>>>(black_box(&bytes)).unwrap())
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("graph_tree_100k");
+    configure(&mut g);
+    let bytes = binform::to_vec(&tree).unwrap();
+    sizes.entry("graph_tree_100k".into()).or_default().insert("binform", bytes.len());
+    g.bench_function("serialize/binform", |b| {
+        b.iter(|| {
+            buf.clear();
+            binform::to_vec_into(&mut buf, black_box(&tree)).unwrap();
+        })
+    });
+    g.bench_function("deserialize/binform", |b| {
+        b.iter(|| binform::from_slice::<TreeNode>(black_box(&bytes)).unwrap())
+    });
+    g.finish();
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     let mut sizes = Sizes::new();
@@ -376,6 +416,8 @@ fn main() {
     let blob = plain::bytes(1 << 20);
     let blob_raw = blob.clone();
     all_workload!(c, sizes, "bytes_1mib", blob, Vec<u8>, memcpy = &blob_raw);
+
+    graphs(&mut c, &mut sizes);
 
     c.final_summary();
     write_sizes(&sizes);

@@ -187,6 +187,19 @@ fn checks(times: &Times, sizes: &Sizes) -> Vec<Check> {
             }
         }
     }
+    // Reference tracking: the DAG within 2x of the tree of the same size.
+    if let (Some(dag), Some(tree)) = (times.get("graph_dag_100k"), times.get("graph_tree_100k")) {
+        for dir in ["serialize", "deserialize"] {
+            let key = (dir.to_string(), "binform".to_string());
+            if let (Some(d), Some(t)) = (dag.get(&key), tree.get(&key)) {
+                out.push(Check {
+                    workload: "graph_dag_100k".into(),
+                    what: format!("{dir}: {:.2}x the tree of the same node count", d / t),
+                    ok: *d <= t * 2.0,
+                });
+            }
+        }
+    }
     out
 }
 

@@ -357,3 +357,61 @@ pub mod plain {
         (0..n).map(|_| rng.next_u64() as u8).collect()
     }
 }
+
+/// Object graphs: a DAG with heavy sharing, and a tree of the same node
+/// count, to measure what reference tracking costs (binform only: the
+/// peers copy shared values or reject them).
+pub mod graph {
+    use std::rc::Rc;
+
+    use binform::Packable;
+
+    use super::Rng;
+
+    /// A node of a DAG: its children are shared with other parents.
+    #[derive(Packable, Debug)]
+    pub struct DagNode {
+        pub id: u32,
+        pub children: Vec<Rc<DagNode>>,
+    }
+
+    /// A node of a tree: its children are its own.
+    #[derive(Packable, Debug, PartialEq)]
+    pub struct TreeNode {
+        pub id: u32,
+        pub children: Vec<TreeNode>,
+    }
+
+    /// `layers` layers of `width` nodes; each node points at two random
+    /// nodes of the layer below, so every node has about two parents.
+    /// Returns the top layer.
+    pub fn dag(layers: usize, width: usize) -> Vec<Rc<DagNode>> {
+        let mut rng = Rng::new(11);
+        let mut below: Vec<Rc<DagNode>> = Vec::new();
+        let mut id = 0u32;
+        for _ in 0..layers {
+            let layer: Vec<Rc<DagNode>> = (0..width)
+                .map(|_| {
+                    let children = if below.is_empty() {
+                        Vec::new()
+                    } else {
+                        (0..2).map(|_| below[rng.below(below.len() as u64) as usize].clone()).collect()
+                    };
+                    id += 1;
+                    Rc::new(DagNode { id, children })
+                })
+                .collect();
+            below = layer;
+        }
+        below
+    }
+
+    /// A complete binary tree of `n` nodes (ids in breadth-first order).
+    pub fn tree(n: u32) -> TreeNode {
+        fn build(i: u32, n: u32) -> TreeNode {
+            let children = [2 * i + 1, 2 * i + 2].into_iter().filter(|&c| c < n).map(|c| build(c, n)).collect();
+            TreeNode { id: i, children }
+        }
+        build(0, n)
+    }
+}

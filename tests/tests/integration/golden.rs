@@ -108,6 +108,15 @@ fn section_std_types() {
     row(std::marker::PhantomData::<u64>, &[]);
 }
 
+#[test]
+fn section_shared_references() {
+    let rc = std::rc::Rc::new(7u8);
+    row((rc.clone(), rc), &[0x00, 0x07, 0x04]);
+    row(std::rc::Rc::new(String::from("a")), &[0x00, 0x02, b'a']);
+    let arc = std::sync::Arc::new(1u16);
+    row(vec![arc.clone(), arc.clone(), arc], &[0x06, 0x00, 0x02, 0x04, 0x04]);
+}
+
 #[derive(Packable, Debug, PartialEq)]
 enum E {
     A,

@@ -348,7 +348,10 @@ fn graphs(c: &mut Criterion, sizes: &mut Sizes) {
     let mut g = c.benchmark_group("graph_dag_100k");
     configure(&mut g);
     let bytes = binform::to_vec(&dag).unwrap();
-    sizes.entry("graph_dag_100k".into()).or_default().insert("binform", bytes.len());
+    sizes
+        .entry("graph_dag_100k".into())
+        .or_default()
+        .insert("binform", bytes.len());
     let mut buf = Vec::with_capacity(bytes.len());
     g.bench_function("serialize/binform", |b| {
         b.iter(|| {
@@ -364,7 +367,10 @@ fn graphs(c: &mut Criterion, sizes: &mut Sizes) {
     let mut g = c.benchmark_group("graph_tree_100k");
     configure(&mut g);
     let bytes = binform::to_vec(&tree).unwrap();
-    sizes.entry("graph_tree_100k".into()).or_default().insert("binform", bytes.len());
+    sizes
+        .entry("graph_tree_100k".into())
+        .or_default()
+        .insert("binform", bytes.len());
     g.bench_function("serialize/binform", |b| {
         b.iter(|| {
             buf.clear();

@@ -395,7 +395,9 @@ pub mod graph {
                     let children = if below.is_empty() {
                         Vec::new()
                     } else {
-                        (0..2).map(|_| below[rng.below(below.len() as u64) as usize].clone()).collect()
+                        (0..2)
+                            .map(|_| below[rng.below(below.len() as u64) as usize].clone())
+                            .collect()
                     };
                     id += 1;
                     Rc::new(DagNode { id, children })
@@ -409,7 +411,11 @@ pub mod graph {
     /// A complete binary tree of `n` nodes (ids in breadth-first order).
     pub fn tree(n: u32) -> TreeNode {
         fn build(i: u32, n: u32) -> TreeNode {
-            let children = [2 * i + 1, 2 * i + 2].into_iter().filter(|&c| c < n).map(|c| build(c, n)).collect();
+            let children = [2 * i + 1, 2 * i + 2]
+                .into_iter()
+                .filter(|&c| c < n)
+                .map(|c| build(c, n))
+                .collect();
             TreeNode { id: i, children }
         }
         build(0, n)

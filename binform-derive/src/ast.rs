@@ -28,16 +28,31 @@ pub enum Style {
 
 pub struct Variant<'a> {
     pub ident: &'a Ident,
-    #[allow(dead_code)] // parsed so that misuse is reported
     pub attrs: attr::Variant,
     pub style: Style,
     pub fields: Vec<Field<'a>>,
+    /// The stable tag in a version-tolerant enum (see [`assign_tags`]).
+    pub tag: u32,
 }
 
 pub struct Field<'a> {
     pub member: Member,
     pub ty: &'a Type,
     pub attrs: attr::Field,
+    /// The stable tag in a version-tolerant type (see [`assign_tags`]).
+    pub tag: u32,
+}
+
+/// The implicit tag rule: an explicit `tag = N` wins; otherwise one more
+/// than the previous field's (or variant's) tag, starting at 0. Without any
+/// `tag` attributes, tags are positions.
+fn assign_tags(explicit: impl Iterator<Item = Option<u32>>, mut set: impl FnMut(usize, u32)) {
+    let mut next = 0u32;
+    for (i, tag) in explicit.enumerate() {
+        let tag = tag.unwrap_or(next);
+        set(i, tag);
+        next = tag.wrapping_add(1);
+    }
 }
 
 impl<'a> Container<'a> {
@@ -50,8 +65,9 @@ impl<'a> Container<'a> {
                 let (style, fields) = fields_from_ast(cx, &data.fields);
                 Body::Struct(style, fields)
             }
-            Data::Enum(data) => Body::Enum(
-                data.variants
+            Data::Enum(data) => {
+                let mut variants: Vec<Variant> = data
+                    .variants
                     .iter()
                     .map(|v| {
                         let (style, fields) = fields_from_ast(cx, &v.fields);
@@ -60,10 +76,17 @@ impl<'a> Container<'a> {
                             attrs: attr::Variant::parse(cx, &v.attrs),
                             style,
                             fields,
+                            tag: 0,
                         }
                     })
-                    .collect(),
-            ),
+                    .collect();
+                let explicit: Vec<Option<u32>> = variants
+                    .iter()
+                    .map(|v| v.attrs.tag.as_ref().map(|t| t.value))
+                    .collect();
+                assign_tags(explicit.into_iter(), |i, tag| variants[i].tag = tag);
+                Body::Enum(variants)
+            }
             Data::Union(data) => {
                 cx.error_spanned_by(
                     data.union_token,
@@ -96,7 +119,7 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: &'a Fields) -> (Style, Vec<Field<'a>>)
         Fields::Unnamed(_) => Style::Tuple,
         Fields::Unit => Style::Unit,
     };
-    let fields = fields
+    let mut fields: Vec<Field> = fields
         .iter()
         .enumerate()
         .map(|(i, f)| Field {
@@ -106,9 +129,28 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: &'a Fields) -> (Style, Vec<Field<'a>>)
             },
             ty: &f.ty,
             attrs: attr::Field::parse(cx, &f.attrs),
+            tag: 0,
         })
         .collect();
+    // Skipped fields are not in the payload and take no tag.
+    let explicit: Vec<(usize, Option<u32>)> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.is_encoded())
+        .map(|(i, f)| (i, f.attrs.tag.as_ref().map(|t| t.value)))
+        .collect();
+    let index: Vec<usize> = explicit.iter().map(|(i, _)| *i).collect();
+    assign_tags(explicit.into_iter().map(|(_, t)| t), |k, tag| {
+        fields[index[k]].tag = tag
+    });
     (style, fields)
+}
+
+impl Container<'_> {
+    /// Whether `#[binform(version_tolerant)]` is set.
+    pub fn is_tolerant(&self) -> bool {
+        self.attrs.version_tolerant.is_some()
+    }
 }
 
 impl Field<'_> {

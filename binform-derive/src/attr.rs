@@ -69,6 +69,40 @@ fn string_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<LitStr> {
     }
 }
 
+/// Reads `= 7` (a `u32` literal).
+fn u32_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<(u32, Span)> {
+    let expr = meta.value()?;
+    match expr.parse::<syn::Lit>()? {
+        syn::Lit::Int(i) => i.base10_parse::<u32>().map(|v| (v, i.span())).map_err(|_| {
+            syn::Error::new(
+                i.span(),
+                format!("`{key}` expects a number from 0 to 2^32 - 1"),
+            )
+        }),
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("expected `{key} = <number>`"),
+        )),
+    }
+}
+
+/// Reads `= [1, 2, 3]` (a list of `u32` literals).
+fn u32_list_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<Vec<(u32, Span)>> {
+    let input = meta.value()?;
+    let content;
+    syn::bracketed!(content in input);
+    let items = Punctuated::<syn::LitInt, Token![,]>::parse_terminated(&content)
+        .map_err(|e| syn::Error::new(e.span(), format!("expected `{key} = [1, 2, ...]`")))?;
+    items
+        .iter()
+        .map(|i| {
+            i.base10_parse::<u32>()
+                .map(|v| (v, i.span()))
+                .map_err(|_| syn::Error::new(i.span(), "expected a number from 0 to 2^32 - 1"))
+        })
+        .collect()
+}
+
 /// Reads `= "path::to::item"`.
 fn path_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<Path> {
     let lit = string_value(meta, key)?;
@@ -136,6 +170,12 @@ pub struct Container {
     /// `bound(unpack = "...")`: replaces the inferred bounds of `Unpack`
     /// (the lifetime of the input is `'de`).
     pub unpack_bound: Option<Spanned<Vec<WherePredicate>>>,
+    /// `version_tolerant`: fields (or variants) are tagged and length
+    /// prefixed, so peers with other versions of the type can read it.
+    pub version_tolerant: Option<Spanned<()>>,
+    /// `reserved = [3, 5]`: tags of removed fields or variants, never to be
+    /// reused.
+    pub reserved: Option<Spanned<Vec<(u32, Span)>>>,
 }
 
 impl Container {
@@ -144,8 +184,17 @@ impl Container {
         let mut bound = Slot::new(cx, "bound");
         let mut pack_bound = Slot::new(cx, "bound(pack)");
         let mut unpack_bound = Slot::new(cx, "bound(unpack)");
+        let mut version_tolerant = Slot::new(cx, "version_tolerant");
+        let mut reserved = Slot::new(cx, "reserved");
         for_each_meta(cx, attrs, |meta| {
-            if meta.path.is_ident("crate") {
+            if meta.path.is_ident("version_tolerant") {
+                if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+                    return Err(meta.error("`version_tolerant` takes no value"));
+                }
+                version_tolerant.set(meta, ());
+            } else if meta.path.is_ident("reserved") {
+                reserved.set(meta, u32_list_value(meta, "reserved")?);
+            } else if meta.path.is_ident("crate") {
                 krate.set(meta, path_value(meta, "crate")?);
             } else if meta.path.is_ident("bound") {
                 if meta.input.peek(Token![=]) {
@@ -163,7 +212,11 @@ impl Container {
                     })?;
                 }
             } else {
-                return Err(unknown(meta, "container", "crate, bound"));
+                return Err(unknown(
+                    meta,
+                    "container",
+                    "crate, bound, version_tolerant, reserved",
+                ));
             }
             Ok(())
         });
@@ -172,6 +225,8 @@ impl Container {
             bound: bound.get(),
             pack_bound: pack_bound.get(),
             unpack_bound: unpack_bound.get(),
+            version_tolerant: version_tolerant.get(),
+            reserved: reserved.get(),
         }
     }
 }
@@ -185,6 +240,8 @@ pub struct Field {
     pub default: Option<Spanned<Path>>,
     /// `with = "module"`: `module::pack` and `module::unpack` encode the field.
     pub with: Option<Spanned<Path>>,
+    /// `tag = N`: the field's stable tag in a version-tolerant type.
+    pub tag: Option<Spanned<u32>>,
 }
 
 impl Field {
@@ -192,8 +249,11 @@ impl Field {
         let mut skip = Slot::new(cx, "skip");
         let mut default = Slot::new(cx, "default");
         let mut with = Slot::new(cx, "with");
+        let mut tag = Slot::new(cx, "tag");
         for_each_meta(cx, attrs, |meta| {
-            if meta.path.is_ident("skip") {
+            if meta.path.is_ident("tag") {
+                tag.set(meta, u32_value(meta, "tag")?.0);
+            } else if meta.path.is_ident("skip") {
                 if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
                     return Err(meta.error("`skip` takes no value"));
                 }
@@ -203,7 +263,7 @@ impl Field {
             } else if meta.path.is_ident("with") {
                 with.set(meta, path_value(meta, "with")?);
             } else {
-                return Err(unknown(meta, "field", "skip, default, with"));
+                return Err(unknown(meta, "field", "skip, default, with, tag"));
             }
             Ok(())
         });
@@ -211,25 +271,39 @@ impl Field {
             skip: skip.get(),
             default: default.get(),
             with: with.get(),
+            tag: tag.get(),
         }
     }
 }
 
-/// Attributes on one enum variant: none yet, so any is reported.
-pub struct Variant;
+/// Attributes on one enum variant.
+pub struct Variant {
+    /// `tag = N`: the variant's stable tag in a version-tolerant enum.
+    pub tag: Option<Spanned<u32>>,
+    /// `other`: the catch-all for variants this reader does not know.
+    pub other: Option<Spanned<()>>,
+}
 
 impl Variant {
     pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut tag = Slot::new(cx, "tag");
+        let mut other = Slot::new(cx, "other");
         for_each_meta(cx, attrs, |meta| {
-            let name = meta
-                .path
-                .get_ident()
-                .map(ToString::to_string)
-                .unwrap_or_default();
-            Err(meta.error(format!(
-                "unknown binform variant attribute `{name}`: variants take no binform attributes"
-            )))
+            if meta.path.is_ident("tag") {
+                tag.set(meta, u32_value(meta, "tag")?.0);
+            } else if meta.path.is_ident("other") {
+                if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+                    return Err(meta.error("`other` takes no value"));
+                }
+                other.set(meta, ());
+            } else {
+                return Err(unknown(meta, "variant", "tag, other"));
+            }
+            Ok(())
         });
-        Variant
+        Variant {
+            tag: tag.get(),
+            other: other.get(),
+        }
     }
 }

@@ -1,10 +1,148 @@
 //! Rules that involve more than one attribute or field. Each rule is one
 //! function; all report into the context so every mistake shows at once.
 
-use crate::ast::Container;
+use std::collections::BTreeMap;
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::spanned::Spanned;
+
+use crate::ast::{Body, Container, Field};
 use crate::ctxt::Ctxt;
 
+/// Where to point at a field: its `tag` attribute if it has one, else its
+/// name (or type, for tuple fields).
+fn field_span(field: &Field) -> Span {
+    match (&field.attrs.tag, &field.member) {
+        (Some(tag), _) => tag.span,
+        (None, syn::Member::Named(ident)) => ident.span(),
+        (None, syn::Member::Unnamed(_)) => field.ty.span(),
+    }
+}
+
+/// Every tag, with where it was given, per tag space: the struct's fields,
+/// each variant's fields, and the variants themselves.
+fn tag_spaces(cont: &Container) -> Vec<Vec<(u32, Span, String)>> {
+    let fields = |fields: &[Field]| {
+        fields
+            .iter()
+            .filter(|f| f.is_encoded())
+            .map(|f| {
+                (
+                    f.tag,
+                    field_span(f),
+                    format!("field `{}`", f.member.to_token_stream()),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    match &cont.body {
+        Body::Struct(_, fs) => vec![fields(fs)],
+        Body::Enum(variants) => {
+            let mut spaces: Vec<_> = variants.iter().map(|v| fields(&v.fields)).collect();
+            spaces.push(
+                variants
+                    .iter()
+                    .map(|v| {
+                        let span = v.attrs.tag.as_ref().map_or(v.ident.span(), |t| t.span);
+                        (v.tag, span, format!("variant `{}`", v.ident))
+                    })
+                    .collect(),
+            );
+            spaces
+        }
+    }
+}
+
+/// `tag`, `reserved` and `other` describe the tolerant wire form; on a
+/// compact type they would silently mean nothing.
+fn tolerant_attributes_need_tolerant_type(cx: &Ctxt, cont: &Container) {
+    if cont.is_tolerant() {
+        return;
+    }
+    const HINT: &str = "only has meaning on a `#[binform(version_tolerant)]` type";
+    for field in cont.all_fields() {
+        if let Some(tag) = &field.attrs.tag {
+            cx.syn_error(syn::Error::new(tag.span, format!("`tag` {HINT}")));
+        }
+    }
+    if let Body::Enum(variants) = &cont.body {
+        for v in variants {
+            if let Some(tag) = &v.attrs.tag {
+                cx.syn_error(syn::Error::new(tag.span, format!("`tag` {HINT}")));
+            }
+            if let Some(other) = &v.attrs.other {
+                cx.syn_error(syn::Error::new(other.span, format!("`other` {HINT}")));
+            }
+        }
+    }
+    if let Some(reserved) = &cont.attrs.reserved {
+        cx.syn_error(syn::Error::new(reserved.span, format!("`reserved` {HINT}")));
+    }
+}
+
+/// Two fields with one tag would make a reader put one field's bytes into
+/// the other (the bug MemoryPack once shipped): never allowed.
+fn tags_are_unique(cx: &Ctxt, cont: &Container) {
+    for space in tag_spaces(cont) {
+        let mut seen: BTreeMap<u32, &str> = BTreeMap::new();
+        for (tag, span, what) in &space {
+            if let Some(first) = seen.get(tag) {
+                cx.syn_error(syn::Error::new(
+                    *span,
+                    format!("tag {tag} of {what} is already used by {first}"),
+                ));
+            } else {
+                seen.insert(*tag, what);
+            }
+        }
+    }
+}
+
+/// A reserved tag belonged to a removed field: reusing it would make old
+/// payloads decode into the wrong field.
+fn reserved_tags_are_unused(cx: &Ctxt, cont: &Container) {
+    let Some(reserved) = &cont.attrs.reserved else {
+        return;
+    };
+    for space in tag_spaces(cont) {
+        for (tag, span, what) in &space {
+            if reserved.value.iter().any(|(r, _)| r == tag) {
+                cx.syn_error(syn::Error::new(
+                    *span,
+                    format!("tag {tag} of {what} is reserved (it belonged to a removed field or variant)"),
+                ));
+            }
+        }
+    }
+}
+
+/// One catch-all is all a reader can map unknown variants to.
+fn other_at_most_once(cx: &Ctxt, cont: &Container) {
+    let Body::Enum(variants) = &cont.body else {
+        return;
+    };
+    let mut first: Option<&syn::Ident> = None;
+    for v in variants {
+        if let Some(other) = &v.attrs.other {
+            match first {
+                Some(f) => cx.syn_error(syn::Error::new(
+                    other.span,
+                    format!("`other` is already on variant `{f}`; an enum has one catch-all"),
+                )),
+                None => first = Some(v.ident),
+            }
+        }
+    }
+}
+
 pub fn check(cx: &Ctxt, cont: &Container) {
+    tolerant_attributes_need_tolerant_type(cx, cont);
+    if cont.is_tolerant() {
+        tags_are_unique(cx, cont);
+        reserved_tags_are_unused(cx, cont);
+        other_at_most_once(cx, cont);
+    }
     skip_and_with_conflict(cx, cont);
     bound_forms_conflict(cx, cont);
     de_lifetime_reserved(cx, cont);

@@ -9,7 +9,7 @@ use syn::{DeriveInput, Lifetime, LifetimeParam};
 
 use crate::ast::{Body, Container, Field, Style, Variant};
 use crate::ctxt::Ctxt;
-use crate::{bound, check};
+use crate::{bound, check, tolerant};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::default();
@@ -98,19 +98,30 @@ fn expand(cont: &Container) -> TokenStream {
         Body::Struct(style, fields) => placeholder_struct(&krate, &de, *style, fields),
         Body::Enum(variants) => placeholder_enum(&krate, &de, variants),
     };
-    let (pack_body, unpack_body, min_size) = match &cont.body {
-        Body::Struct(style, fields) => (
+    let (pack_body, unpack_body, min_size) = match (&cont.body, cont.is_tolerant()) {
+        (Body::Struct(style, fields), false) => (
             pack_struct(&krate, *style, fields),
             unpack_struct(&krate, &de, *style, fields),
             min_size_of(&krate, &de, fields),
         ),
-        Body::Enum(variants) => (
+        (Body::Enum(variants), false) => (
             pack_enum(&krate, variants),
             unpack_enum(&krate, &de, &name, variants),
             min_size_enum(&krate, &de, variants),
         ),
+        (Body::Struct(style, fields), true) => (
+            tolerant::pack_struct(&krate, *style, fields),
+            tolerant::unpack_struct(&krate, &de, *style, fields),
+            quote!(1),
+        ),
+        (Body::Enum(variants), true) => (
+            tolerant::pack_enum(&krate, variants),
+            tolerant::unpack_enum(&krate, &de, &name, variants),
+            quote!(2),
+        ),
     };
     let (pack_plain, unpack_plain) = match &cont.body {
+        Body::Struct(..) if cont.is_tolerant() => (quote!(), quote!()),
         Body::Struct(_, fields) => (
             plain_const(&krate, fields, quote!(#krate::Pack)),
             plain_const(&krate, fields, quote!(#krate::Unpack<#de>)),
@@ -153,12 +164,12 @@ fn expand(cont: &Container) -> TokenStream {
 }
 
 /// Binding names `__f0, __f1, ...` for destructuring.
-fn binding(i: usize) -> syn::Ident {
+pub(crate) fn binding(i: usize) -> syn::Ident {
     format_ident!("__f{}", i)
 }
 
 /// `{ a: __f0, b: __f1, .. }` / `(__f0, __f1, ..)` pattern for the encoded fields.
-fn pattern(style: Style, fields: &[Field]) -> TokenStream {
+pub(crate) fn pattern(style: Style, fields: &[Field]) -> TokenStream {
     let parts = fields
         .iter()
         .enumerate()
@@ -185,16 +196,7 @@ fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
             // Only the function path carries the user's span (so a missing
             // impl is reported at the field); identifiers stay call-site so
             // that hygiene resolves them inside `macro_rules!` expansions too.
-            let func = match &f.attrs.with {
-                Some(with) => {
-                    let path = &with.value;
-                    quote_spanned!(with.span=> #path::pack)
-                }
-                None => {
-                    let ty = f.ty;
-                    quote_spanned!(ty.span()=> <#ty as #krate::Pack>::pack)
-                }
-            };
+            let func = pack_fn(krate, f);
             quote!(#func(#b, __w)?;)
         });
     quote!(#(#stmts)*)
@@ -234,26 +236,53 @@ fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
     }
 }
 
-/// The expression that produces one field's value when decoding.
-fn unpack_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStream {
+/// The value of a field that is not in the payload: `default = "path"`,
+/// else `Default::default()` spanned on the type, so a type without
+/// `Default` is reported at the field.
+pub(crate) fn default_value(field: &Field) -> TokenStream {
     let ty = field.ty;
-    if !field.is_encoded() {
-        return match &field.attrs.default {
-            Some(path) => {
-                let path = &path.value;
-                quote_spanned!(path.span()=> #path())
-            }
-            // Spanned on the type, so a type without `Default` is reported there.
-            None => quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default()),
-        };
+    match &field.attrs.default {
+        Some(path) => {
+            let path = &path.value;
+            quote_spanned!(path.span()=> #path())
+        }
+        None => quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default()),
     }
-    let func = match &field.attrs.with {
+}
+
+/// The function that decodes one field: the `with` module's or `Unpack`'s.
+/// Only the path carries the user's span (see `pack_fields`).
+pub(crate) fn unpack_fn(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStream {
+    let ty = field.ty;
+    match &field.attrs.with {
         Some(with) => {
             let path = &with.value;
             quote_spanned!(with.span=> #path::unpack)
         }
         None => quote_spanned!(ty.span()=> <#ty as #krate::Unpack<#de>>::unpack),
-    };
+    }
+}
+
+/// The function that encodes one field.
+pub(crate) fn pack_fn(krate: &TokenStream, field: &Field) -> TokenStream {
+    match &field.attrs.with {
+        Some(with) => {
+            let path = &with.value;
+            quote_spanned!(with.span=> #path::pack)
+        }
+        None => {
+            let ty = field.ty;
+            quote_spanned!(ty.span()=> <#ty as #krate::Pack>::pack)
+        }
+    }
+}
+
+/// The expression that produces one field's value when decoding.
+pub(crate) fn unpack_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStream {
+    if !field.is_encoded() {
+        return default_value(field);
+    }
+    let func = unpack_fn(krate, de, field);
     quote!(#func(__r)?)
 }
 

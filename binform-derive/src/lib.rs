@@ -12,6 +12,7 @@ mod bound;
 mod check;
 mod ctxt;
 mod expand;
+mod tolerant;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};

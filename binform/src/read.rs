@@ -454,6 +454,64 @@ impl<'de> Reader<'de> {
         out
     }
 
+    /// Runs `f` on exactly the next `len` bytes: `f` cannot read past them
+    /// and must consume all of them. How version-tolerant types decode one
+    /// length-prefixed field.
+    pub fn read_within<R>(
+        &mut self,
+        len: usize,
+        f: impl FnOnce(&mut Self) -> Result<R>,
+    ) -> Result<R> {
+        let start = self.pos;
+        let Some(end) = start
+            .checked_add(len)
+            .filter(|&end| end <= self.input.len())
+        else {
+            return Err(self.end_error(len));
+        };
+        let whole = self.input;
+        self.input = &whole[..end];
+        let result = f(self);
+        self.input = whole;
+        let value = result?;
+        if self.pos != end {
+            return Err(self.error_at(
+                self.pos,
+                ErrorKind::InvalidValue,
+                format!(
+                    "field of {len} bytes has {} bytes left over",
+                    end - self.pos
+                ),
+            ));
+        }
+        Ok(value)
+    }
+
+    /// Skips `len` bytes (an unknown field of a version-tolerant type).
+    #[inline]
+    pub fn skip(&mut self, len: usize) -> Result<()> {
+        self.read_bytes(len).map(|_| ())
+    }
+
+    /// Reads the tag and length of one field of a version-tolerant type.
+    /// Tags must ascend strictly (`next` is the smallest allowed), so each
+    /// value has one encoding and no field appears twice.
+    #[inline]
+    pub fn read_field_header(&mut self, next: &mut u64) -> Result<(u32, usize)> {
+        let start = self.pos;
+        let tag = self.read_tag()?;
+        if u64::from(tag) < *next {
+            return Err(self.error_at(
+                start,
+                ErrorKind::InvalidValue,
+                format!("field tag {tag} is out of order or repeated"),
+            ));
+        }
+        *next = u64::from(tag) + 1;
+        let len = self.read_len()?;
+        Ok((tag, len))
+    }
+
     /// Fails with [`ErrorKind::TrailingBytes`] unless all input was read.
     pub fn finish(&self) -> Result<()> {
         if self.pos == self.input.len() {

@@ -229,6 +229,26 @@ impl<'a> Writer<'a> {
         self.write_varint(len as u64);
     }
 
+    /// Writes what `f` writes, preceded by its length in bytes (a varint),
+    /// so that a reader can skip it without understanding it: how
+    /// version-tolerant types frame each field.
+    pub fn write_len_prefixed(&mut self, f: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+        let start = self.buf.len();
+        // Most fields are under 128 bytes: reserve one length byte and
+        // widen it afterwards in the rare case it is not enough.
+        self.buf.push(0);
+        f(self)?;
+        let len = self.buf.len() - start - 1;
+        if len < 0x80 {
+            self.buf[start] = (len as u8) << 1;
+        } else {
+            let (bytes, n) = varint::encode_u64(len as u64);
+            self.buf
+                .splice(start..start + 1, bytes[..n].iter().copied());
+        }
+        Ok(())
+    }
+
     /// Writes an enum variant tag (a varint).
     #[inline]
     pub fn write_tag(&mut self, tag: u32) {

@@ -114,7 +114,10 @@ fn section_shared_references() {
     row((rc.clone(), rc), &[0x00, 0x07, 0x04]);
     row(std::rc::Rc::new(String::from("a")), &[0x00, 0x02, b'a']);
     let arc = std::sync::Arc::new(1u16);
-    row(vec![arc.clone(), arc.clone(), arc], &[0x06, 0x00, 0x02, 0x04, 0x04]);
+    row(
+        vec![arc.clone(), arc.clone(), arc],
+        &[0x06, 0x00, 0x02, 0x04, 0x04],
+    );
 }
 
 #[derive(Packable, Debug, PartialEq)]

@@ -14,6 +14,7 @@ mod props;
 mod seed;
 mod std_types;
 mod truncation;
+mod versioning;
 
 use std::fmt::Debug;
 

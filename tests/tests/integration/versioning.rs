@@ -1,0 +1,342 @@
+//! Version-tolerant types: two versions of the same nested types, in two
+//! modules, exchange payloads in both directions.
+
+use binform::{ErrorKind, Packable};
+
+mod v1 {
+    use binform::Packable;
+
+    #[derive(Packable, Debug, Clone, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    pub struct Address {
+        #[binform(tag = 0)]
+        pub street: String,
+        #[binform(tag = 1)]
+        pub city: String,
+    }
+
+    #[derive(Packable, Debug, Clone, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    pub enum Status {
+        #[default]
+        #[binform(tag = 0)]
+        Active,
+        #[binform(tag = 1)]
+        Suspended { reason: String },
+    }
+
+    #[derive(Packable, Debug, Clone, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    pub struct Customer {
+        #[binform(tag = 0)]
+        pub id: u64,
+        #[binform(tag = 1)]
+        pub name: String,
+        #[binform(tag = 2)]
+        pub address: Address,
+        #[binform(tag = 3)]
+        pub phone: String,
+        #[binform(tag = 4)]
+        pub status: Status,
+    }
+}
+
+mod v2 {
+    use binform::Packable;
+
+    #[derive(Packable, Debug, Clone, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    pub struct Address {
+        #[binform(tag = 0)]
+        pub street: String,
+        /// Added in v2.
+        #[binform(tag = 2)]
+        pub postcode: Option<String>,
+        #[binform(tag = 1)]
+        pub city: String,
+    }
+
+    #[derive(Packable, Debug, Clone, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    pub enum Status {
+        #[default]
+        #[binform(tag = 0)]
+        Active,
+        #[binform(tag = 1)]
+        Suspended {
+            reason: String,
+            #[binform(default = "super::forever")]
+            days: u32,
+        },
+        /// Added in v2: a v1 reader has no such variant.
+        #[binform(tag = 2)]
+        Closed,
+    }
+
+    /// v2 renames `name` to `full_name` (same tag), removes `phone` (tag 3,
+    /// reserved), and adds `email` in the middle and `loyalty` at the end.
+    #[derive(Packable, Debug, Clone, PartialEq, Default)]
+    #[binform(version_tolerant, reserved = [3])]
+    pub struct Customer {
+        #[binform(tag = 0)]
+        pub id: u64,
+        #[binform(tag = 1)]
+        pub full_name: String,
+        #[binform(tag = 5)]
+        pub email: String,
+        #[binform(tag = 2)]
+        pub address: Address,
+        #[binform(tag = 4)]
+        pub status: Status,
+        #[binform(tag = 6, default = "super::bronze")]
+        pub loyalty: u8,
+    }
+}
+
+fn forever() -> u32 {
+    u32::MAX
+}
+
+fn bronze() -> u8 {
+    1
+}
+
+fn v1_customer(id: u64) -> v1::Customer {
+    v1::Customer {
+        id,
+        name: format!("customer {id}"),
+        address: v1::Address {
+            street: "1 Main St".into(),
+            city: "Springfield".into(),
+        },
+        phone: "555-0100".into(),
+        status: if id % 2 == 0 {
+            v1::Status::Active
+        } else {
+            v1::Status::Suspended {
+                reason: "late".into(),
+            }
+        },
+    }
+}
+
+fn v2_customer(id: u64) -> v2::Customer {
+    v2::Customer {
+        id,
+        full_name: format!("customer {id}"),
+        email: format!("c{id}@example.com"),
+        address: v2::Address {
+            street: "2 Side St".into(),
+            postcode: Some("12345".into()),
+            city: "Shelbyville".into(),
+        },
+        status: v2::Status::Suspended {
+            reason: "audit".into(),
+            days: 30,
+        },
+        loyalty: 3,
+    }
+}
+
+#[test]
+fn new_reader_reads_old_payloads() {
+    let old = v1_customer(7);
+    let bytes = binform::to_vec(&old).unwrap();
+    let new: v2::Customer = binform::from_slice(&bytes).unwrap();
+    assert_eq!(new.id, 7);
+    assert_eq!(new.full_name, "customer 7", "renamed field keeps its tag");
+    assert_eq!(new.email, "", "missing field takes Default");
+    assert_eq!(new.loyalty, 1, "missing field takes its default path");
+    assert_eq!(new.address.postcode, None);
+    assert_eq!(new.address.city, "Springfield");
+    assert_eq!(
+        new.status,
+        v2::Status::Suspended {
+            reason: "late".into(),
+            days: u32::MAX
+        }
+    );
+}
+
+#[test]
+fn old_reader_reads_new_payloads() {
+    let new = v2_customer(8);
+    let bytes = binform::to_vec(&new).unwrap();
+    let old: v1::Customer = binform::from_slice(&bytes).unwrap();
+    assert_eq!(old.id, 8);
+    assert_eq!(old.name, "customer 8");
+    assert_eq!(old.phone, "", "a field the writer removed takes Default");
+    assert_eq!(
+        old.address,
+        v1::Address {
+            street: "2 Side St".into(),
+            city: "Shelbyville".into()
+        }
+    );
+    assert_eq!(
+        old.status,
+        v1::Status::Suspended {
+            reason: "audit".into()
+        }
+    );
+}
+
+#[test]
+fn lists_of_them_both_ways() {
+    let olds: Vec<v1::Customer> = (0..20).map(v1_customer).collect();
+    let news: Vec<v2::Customer> = binform::from_slice(&binform::to_vec(&olds).unwrap()).unwrap();
+    assert_eq!(news.len(), 20);
+    assert!(news
+        .iter()
+        .zip(&olds)
+        .all(|(n, o)| n.id == o.id && n.full_name == o.name));
+
+    let news: Vec<v2::Customer> = (0..20).map(v2_customer).collect();
+    let olds: Vec<v1::Customer> = binform::from_slice(&binform::to_vec(&news).unwrap()).unwrap();
+    assert!(olds
+        .iter()
+        .zip(&news)
+        .all(|(o, n)| o.id == n.id && o.address.city == n.address.city));
+}
+
+#[test]
+fn same_version_round_trips() {
+    crate::round_trip(&v1_customer(1));
+    crate::round_trip(&v2_customer(2));
+    crate::round_trip(&vec![v2::Status::Active, v2::Status::Closed]);
+}
+
+#[test]
+fn unknown_variant_is_an_error_without_a_catch_all() {
+    let bytes = binform::to_vec(&v2::Status::Closed).unwrap();
+    let err = binform::from_slice::<v1::Status>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnknownVariant);
+}
+
+mod with_other {
+    use binform::Packable;
+
+    #[derive(Packable, Debug, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    pub enum Status {
+        #[default]
+        Active,
+        Suspended {
+            reason: String,
+        },
+        /// Tag 9, so v2's `Closed` (tag 2) is unknown here.
+        #[binform(other, tag = 9)]
+        Unknown,
+    }
+}
+
+#[test]
+fn unknown_variant_maps_to_the_catch_all() {
+    let bytes = binform::to_vec(&vec![v2::Status::Closed, v2::Status::Active]).unwrap();
+    let back: Vec<with_other::Status> = binform::from_slice(&bytes).unwrap();
+    assert_eq!(
+        back,
+        [with_other::Status::Unknown, with_other::Status::Active]
+    );
+}
+
+/// Tolerant types nest inside compact ones and the other way round.
+#[derive(Packable, Debug, PartialEq)]
+struct CompactEnvelope {
+    seq: u32,
+    customer: v2::Customer,
+    trailer: [u8; 2],
+}
+
+#[derive(Packable, Debug, PartialEq, Default)]
+#[binform(version_tolerant)]
+struct TolerantOuter {
+    inner: CompactInner,
+    label: String,
+}
+
+#[derive(Packable, Debug, PartialEq, Default)]
+struct CompactInner {
+    x: i32,
+    y: i32,
+}
+
+#[test]
+fn nesting_both_ways() {
+    crate::round_trip(&CompactEnvelope {
+        seq: 1,
+        customer: v2_customer(3),
+        trailer: [9, 9],
+    });
+    crate::round_trip(&TolerantOuter {
+        inner: CompactInner { x: -1, y: 1 },
+        label: "l".into(),
+    });
+}
+
+/// Implicit tags are positions (one more than the previous field's tag).
+#[derive(Packable, Debug, PartialEq, Default)]
+#[binform(version_tolerant)]
+struct Implicit {
+    a: u8,
+    b: u8,
+    #[binform(tag = 10)]
+    c: u8,
+    d: u8,
+}
+
+#[test]
+fn wire_form_of_a_tolerant_struct() {
+    let bytes = binform::to_vec(&Implicit {
+        a: 1,
+        b: 2,
+        c: 3,
+        d: 4,
+    })
+    .unwrap();
+    // count 4; then (tag, length, value) for tags 0, 1, 10, 11.
+    assert_eq!(
+        bytes,
+        [0x08, 0x00, 0x02, 1, 0x02, 0x02, 2, 0x14, 0x02, 3, 0x16, 0x02, 4]
+    );
+    // A field longer than 127 bytes takes a two-byte length.
+    let long = TolerantOuter {
+        inner: CompactInner::default(),
+        label: "x".repeat(200),
+    };
+    crate::round_trip(&long);
+}
+
+#[test]
+fn malformed_tolerant_payloads_are_errors() {
+    // Tags out of order (1 then 0).
+    let bytes = [0x04, 0x02, 0x02, 1, 0x00, 0x02, 2];
+    assert_eq!(
+        binform::from_slice::<Implicit>(&bytes).unwrap_err().kind(),
+        ErrorKind::InvalidValue
+    );
+    // A repeated tag.
+    let bytes = [0x04, 0x00, 0x02, 1, 0x00, 0x02, 2];
+    assert_eq!(
+        binform::from_slice::<Implicit>(&bytes).unwrap_err().kind(),
+        ErrorKind::InvalidValue
+    );
+    // A field whose length says 2 bytes but holds a 1-byte u8.
+    let bytes = [0x02, 0x00, 0x04, 1, 0];
+    assert_eq!(
+        binform::from_slice::<Implicit>(&bytes).unwrap_err().kind(),
+        ErrorKind::InvalidValue
+    );
+    // A length beyond the input.
+    let bytes = [0x02, 0x00, 0x40, 1];
+    assert_eq!(
+        binform::from_slice::<Implicit>(&bytes).unwrap_err().kind(),
+        ErrorKind::UnexpectedEnd
+    );
+    // Every prefix of a valid payload fails.
+    let bytes = binform::to_vec(&v2_customer(5)).unwrap();
+    for cut in 0..bytes.len() {
+        assert!(binform::from_slice::<v1::Customer>(&bytes[..cut]).is_err());
+        assert!(binform::from_slice::<v2::Customer>(&bytes[..cut]).is_err());
+    }
+}

@@ -173,8 +173,7 @@ fn deeply_nested_payload_is_an_error_not_a_stack_overflow() {
         List(Vec<Value>),
     }
     // A million levels of `List([List([...` : tag 1, length 1, repeated.
-    let bytes: Vec<u8> = std::iter::repeat([2u8, 2u8])
-        .take(1_000_000)
+    let bytes: Vec<u8> = std::iter::repeat_n([2u8, 2u8], 1_000_000)
         .flatten()
         .collect();
     let err = binform::from_slice::<Value>(&bytes).unwrap_err();

@@ -9,7 +9,7 @@ use syn::{DeriveInput, Lifetime, LifetimeParam};
 
 use crate::ast::{Body, Container, Field, Style, Variant};
 use crate::ctxt::Ctxt;
-use crate::{bound, check, tolerant};
+use crate::{bound, check, schema, tolerant};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::default();
@@ -120,6 +120,8 @@ fn expand(cont: &Container) -> TokenStream {
             quote!(2),
         ),
     };
+    let schema_items = schema::pack_items(cont, &krate);
+    let unpack_schema_items = schema::unpack_items(cont, &krate, &de);
     let (pack_plain, unpack_plain) = match &cont.body {
         Body::Struct(..) if cont.is_tolerant() => (quote!(), quote!()),
         Body::Struct(_, fields) => (
@@ -136,6 +138,7 @@ fn expand(cont: &Container) -> TokenStream {
             #[automatically_derived]
             impl #impl_generics #krate::Pack for #ident #ty_generics #pack_where {
                 #pack_plain
+                #schema_items
 
                 #[inline]
                 fn pack(&self, __w: &mut #krate::Writer<'_>) -> ::core::result::Result<(), #krate::Error> {
@@ -144,9 +147,18 @@ fn expand(cont: &Container) -> TokenStream {
             }
 
             #[automatically_derived]
+            impl #impl_generics #ident #ty_generics #pack_where {
+                /// The schema fingerprint of this type: a stable 64-bit hash of
+                /// its layout and its field types' layouts (see `binform::schema`).
+                #[allow(dead_code)]
+                pub const FINGERPRINT: u64 = <Self as #krate::Pack>::FINGERPRINT;
+            }
+
+            #[automatically_derived]
             impl #de_impl_generics #krate::Unpack<#de> for #ident #ty_generics #unpack_where {
                 const MIN_SIZE: ::core::primitive::usize = #min_size;
                 #unpack_plain
+                #unpack_schema_items
 
                 #[inline]
                 fn unpack(__r: &mut #krate::Reader<#de>) -> ::core::result::Result<Self, #krate::Error> {

@@ -12,6 +12,7 @@ mod bound;
 mod check;
 mod ctxt;
 mod expand;
+mod schema;
 mod tolerant;
 
 use proc_macro::TokenStream;

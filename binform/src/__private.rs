@@ -3,7 +3,9 @@
 
 pub use alloc::boxed::Box;
 pub use alloc::rc::Rc;
+pub use alloc::string::String;
 pub use alloc::sync::Arc;
+pub use alloc::vec;
 pub use core;
 
 pub use crate::impls::SharedUnpack;

@@ -62,6 +62,9 @@ pub enum ErrorKind {
     /// Encoding a trait object whose concrete type is not registered with
     /// [`polymorphic!`](crate::polymorphic).
     UnregisteredType,
+    /// The payload's schema fingerprint (see [`Options::fingerprint`](crate::Options::fingerprint))
+    /// is not the reader's: the type definitions differ.
+    SchemaMismatch,
 }
 
 impl ErrorKind {
@@ -86,6 +89,7 @@ impl ErrorKind {
             ErrorKind::CycleRejected => "strong reference cycle rejected",
             ErrorKind::UnsupportedCycle => "unsupported reference cycle",
             ErrorKind::UnregisteredType => "unregistered type",
+            ErrorKind::SchemaMismatch => "schema mismatch",
         }
     }
 }

@@ -51,6 +51,7 @@ mod options;
 mod plain;
 mod read;
 mod refs;
+pub mod schema;
 pub mod varint;
 mod write;
 
@@ -63,6 +64,7 @@ pub use options::{Options, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LEN
 #[doc(hidden)]
 pub use plain::Plain;
 pub use read::{Reader, Unpack, UnpackOwned};
+pub use schema::{schema_of, Schema};
 pub use write::{Pack, Writer};
 
 use alloc::vec::Vec;

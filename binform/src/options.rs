@@ -40,7 +40,11 @@ pub struct Options {
     max_depth: u32,
     max_len: usize,
     reject_cycles: bool,
+    fingerprint: bool,
 }
+
+/// The header written with [`Options::fingerprint`]: magic and format version.
+pub const HEADER_MAGIC: [u8; 4] = *b"BFM\x01";
 
 impl Default for Options {
     fn default() -> Self {
@@ -56,7 +60,36 @@ impl Options {
             max_depth: DEFAULT_MAX_DEPTH,
             max_len: DEFAULT_MAX_LEN,
             reject_cycles: false,
+            fingerprint: false,
         }
+    }
+
+    /// Writes (and, when decoding, requires) a 12-byte header: the magic
+    /// `BFM` and format version 1, then the type's 64-bit schema
+    /// fingerprint, little-endian. A reader whose type definition differs
+    /// from the writer's fails at once with [`ErrorKind::SchemaMismatch`],
+    /// before reading any field. Both sides must turn it on. Off by default:
+    /// compact payloads carry no type information.
+    ///
+    /// ```
+    /// use binform::{ErrorKind, Options, Packable};
+    ///
+    /// #[derive(Packable)]
+    /// struct V1 { a: u32 }
+    /// #[derive(Packable)]
+    /// struct V2 { a: u32, b: u32 }
+    ///
+    /// let opts = Options::new().fingerprint(true);
+    /// let bytes = opts.to_vec(&V1 { a: 1 })?;
+    /// assert!(opts.from_slice::<V1>(&bytes).is_ok());
+    /// let err = opts.from_slice::<V2>(&bytes).err().unwrap();
+    /// assert_eq!(err.kind(), ErrorKind::SchemaMismatch);
+    /// # Ok::<(), binform::Error>(())
+    /// ```
+    #[must_use]
+    pub const fn fingerprint(mut self, on: bool) -> Self {
+        self.fingerprint = on;
+        self
     }
 
     /// Rejects strong reference cycles when decoding, with
@@ -128,6 +161,10 @@ impl Options {
     /// before the call.
     pub fn to_vec_into<T: Pack + ?Sized>(&self, buf: &mut Vec<u8>, value: &T) -> Result<()> {
         let start = buf.len();
+        if self.fingerprint {
+            buf.extend_from_slice(&HEADER_MAGIC);
+            buf.extend_from_slice(&T::FINGERPRINT.to_le_bytes());
+        }
         let result = value.pack(&mut Writer::with_depth(buf, self.max_depth));
         if result.is_err() {
             buf.truncate(start);
@@ -148,6 +185,11 @@ impl Options {
                 ),
             ));
         }
+        let bytes = if self.fingerprint {
+            check_header::<T>(bytes)?
+        } else {
+            bytes
+        };
         let mut reader = Reader::new(bytes, self);
         let result = T::unpack(&mut reader).and_then(|value| match reader.finish() {
             Ok(()) => Ok(value),
@@ -192,4 +234,41 @@ impl Options {
             .map_err(Error::io)?;
         self.from_slice(&bytes)
     }
+}
+
+/// Checks the fingerprint header and returns the payload after it.
+fn check_header<'de, T: Unpack<'de>>(bytes: &'de [u8]) -> Result<&'de [u8]> {
+    let (Some(magic), Some(fp)) = (bytes.get(..4), bytes.get(4..12)) else {
+        return Err(Error::new(
+            ErrorKind::UnexpectedEnd,
+            "input is shorter than the 12-byte fingerprint header",
+        )
+        .at(bytes.len()));
+    };
+    if magic[..3] != HEADER_MAGIC[..3] {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            "no binform fingerprint header (magic `BFM`)",
+        )
+        .at(0));
+    }
+    if magic[3] != HEADER_MAGIC[3] {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!("unsupported format version {}", magic[3]),
+        )
+        .at(3));
+    }
+    let mut raw = [0u8; 8];
+    raw.copy_from_slice(fp);
+    let theirs = u64::from_le_bytes(raw);
+    let ours = <T as Unpack<'de>>::FINGERPRINT;
+    if theirs != ours {
+        return Err(Error::new(
+            ErrorKind::SchemaMismatch,
+            format!("the payload was written for schema {theirs:#018x}, this reader's type has {ours:#018x}"),
+        )
+        .at(4));
+    }
+    Ok(&bytes[12..])
 }

@@ -70,6 +70,16 @@ macro_rules! polymorphic {
             }
 
             impl $crate::Pack for $dyn {
+                const SHAPE: u64 = {
+                    let mut h = $crate::schema::hash_str("dyn");
+                    $( h = $crate::schema::mix($crate::schema::mix(h, $tag), <$ty as $crate::Pack>::SHAPE); )+
+                    h
+                };
+
+                fn describe(b: &mut $crate::schema::Builder) -> $crate::schema::Schema {
+                    $crate::schema::Schema::builtin_of("dyn", $crate::__private::vec![$(b.describe::<$ty>()),+])
+                }
+
                 fn pack(&self, w: &mut $crate::Writer<'_>) -> $crate::Result<()> {
                     let any: &dyn ::core::any::Any = self;
                     $(
@@ -84,6 +94,7 @@ macro_rules! polymorphic {
 
             impl<'de> $crate::Unpack<'de> for $crate::__private::Box<$dyn> {
                 const MIN_SIZE: usize = 1;
+                const SHAPE: u64 = <$dyn as $crate::Pack>::SHAPE;
 
                 fn unpack(r: &mut $crate::Reader<'de>) -> $crate::Result<Self> {
                     let tag = r.read_tag()?;
@@ -100,6 +111,8 @@ macro_rules! polymorphic {
             }
 
             impl<'de> $crate::__private::SharedUnpack<'de> for $dyn {
+                const SHAPE: u64 = <$dyn as $crate::Pack>::SHAPE;
+
                 fn build_rc(
                     r: &mut $crate::Reader<'de>,
                     id: usize,

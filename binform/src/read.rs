@@ -31,6 +31,14 @@ pub trait Unpack<'de>: Sized {
     #[doc(hidden)]
     const PLAIN: Plain<Self> = Plain::NO;
 
+    /// The same layout hash as `Pack::SHAPE` (see [`crate::schema`]).
+    #[doc(hidden)]
+    const SHAPE: u64 = crate::schema::hash_str("opaque");
+
+    /// The same fingerprint as `Pack::FINGERPRINT`, for the reader's check.
+    #[doc(hidden)]
+    const FINGERPRINT: u64 = Self::SHAPE;
+
     /// Decodes one value.
     fn unpack(r: &mut Reader<'de>) -> Result<Self>;
 

@@ -44,6 +44,24 @@ pub trait Pack {
     #[doc(hidden)]
     const PLAIN: Plain<Self> = Plain::NO;
 
+    /// A hash of this type's own layout, with nested derived types by name
+    /// only (so that recursive types do not make the constant depend on
+    /// itself). Set by binform's impls and the derive.
+    #[doc(hidden)]
+    const SHAPE: u64 = crate::schema::hash_str("opaque");
+
+    /// The schema fingerprint: the type's shape mixed with the shapes of
+    /// its field types. See [`crate::schema`].
+    #[doc(hidden)]
+    const FINGERPRINT: u64 = Self::SHAPE;
+
+    /// Describes the layout (see [`crate::schema::schema_of`]).
+    #[doc(hidden)]
+    fn describe(b: &mut crate::schema::Builder) -> crate::schema::Schema {
+        let _ = b;
+        crate::schema::Schema::builtin("opaque")
+    }
+
     /// Appends every element of `items`, one after another; plain data is
     /// copied in one block.
     #[doc(hidden)]

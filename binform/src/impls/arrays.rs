@@ -4,6 +4,7 @@
 use crate::{Error, Pack, Plain, Reader, Result, Unpack, Writer};
 
 impl<T: Pack, const N: usize> Pack for [T; N] {
+    schema_array!(T, N);
     // SAFETY: an array has no padding between or around its elements, so an
     // array of plain elements is plain.
     #[allow(unsafe_code)]
@@ -16,6 +17,7 @@ impl<T: Pack, const N: usize> Pack for [T; N] {
 }
 
 impl<'de, T: Unpack<'de>, const N: usize> Unpack<'de> for [T; N] {
+    unpack_shape_array!(T, N);
     const MIN_SIZE: usize = T::MIN_SIZE.saturating_mul(N);
     // SAFETY: as for `Pack` above.
     #[allow(unsafe_code)]

@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use crate::{Pack, Reader, Result, Unpack, Writer};
 
 impl<T: Pack + ?Sized> Pack for Box<T> {
+    schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         (**self).pack(w)
@@ -17,6 +18,7 @@ impl<T: Pack + ?Sized> Pack for Box<T> {
 // No `MIN_SIZE` from `T`: a type that holds itself through a box would make
 // the constant depend on itself.
 impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
+    unpack_shape_transparent!(T);
     /// One pointer level deeper: the budget ends the recursion of types
     /// that hold themselves.
     #[inline]
@@ -31,6 +33,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Box<[T]> {
+    unpack_shape!("seq", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Box::default())
@@ -45,6 +48,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<[T]> {
 }
 
 impl<T: Pack + ?Sized> Pack for &T {
+    schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         (**self).pack(w)
@@ -52,6 +56,7 @@ impl<T: Pack + ?Sized> Pack for &T {
 }
 
 impl<T: Pack + ?Sized> Pack for &mut T {
+    schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         (**self).pack(w)

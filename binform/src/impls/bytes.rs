@@ -6,6 +6,7 @@ use bytes::{Bytes, BytesMut};
 use crate::{Pack, Reader, Result, Unpack, Writer};
 
 impl Pack for Bytes {
+    schema_transparent!([u8]);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_ref().pack(w)
@@ -13,6 +14,7 @@ impl Pack for Bytes {
 }
 
 impl<'de> Unpack<'de> for Bytes {
+    unpack_shape!("seq", u8);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Bytes::new())
@@ -28,6 +30,7 @@ impl<'de> Unpack<'de> for Bytes {
 }
 
 impl Pack for BytesMut {
+    schema_transparent!([u8]);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_ref().pack(w)
@@ -35,6 +38,7 @@ impl Pack for BytesMut {
 }
 
 impl<'de> Unpack<'de> for BytesMut {
+    unpack_shape!("seq", u8);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(BytesMut::new())

@@ -8,6 +8,7 @@ use core::cell::{Cell, RefCell};
 use crate::{Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 impl<T: Pack + Copy> Pack for Cell<T> {
+    schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.get().pack(w)
@@ -15,6 +16,7 @@ impl<T: Pack + Copy> Pack for Cell<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Cell<T> {
+    unpack_shape_transparent!(T);
     #[inline]
     fn placeholder(budget: u32) -> Option<Self> {
         T::placeholder(budget).map(Cell::new)
@@ -29,6 +31,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Cell<T> {
 }
 
 impl<T: Pack + ?Sized> Pack for RefCell<T> {
+    schema_transparent!(T);
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         match self.try_borrow() {
             Ok(value) => value.pack(w),
@@ -41,6 +44,7 @@ impl<T: Pack + ?Sized> Pack for RefCell<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for RefCell<T> {
+    unpack_shape_transparent!(T);
     const MIN_SIZE: usize = T::MIN_SIZE;
 
     #[inline]
@@ -100,6 +104,7 @@ mod locks {
 
     /// Encoding holds the lock while the value is written.
     impl<T: Pack + ?Sized> Pack for Mutex<T> {
+        schema_transparent!(T);
         fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
             match self.lock() {
                 Ok(guard) => guard.pack(w),
@@ -109,6 +114,7 @@ mod locks {
     }
 
     impl<'de, T: Unpack<'de>> Unpack<'de> for Mutex<T> {
+        unpack_shape_transparent!(T);
         const MIN_SIZE: usize = T::MIN_SIZE;
 
         fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -150,6 +156,7 @@ mod locks {
 
     /// Encoding holds a read lock while the value is written.
     impl<T: Pack + ?Sized> Pack for RwLock<T> {
+        schema_transparent!(T);
         fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
             match self.read() {
                 Ok(guard) => guard.pack(w),
@@ -159,6 +166,7 @@ mod locks {
     }
 
     impl<'de, T: Unpack<'de>> Unpack<'de> for RwLock<T> {
+        unpack_shape_transparent!(T);
         const MIN_SIZE: usize = T::MIN_SIZE;
 
         fn unpack(r: &mut Reader<'de>) -> Result<Self> {

@@ -88,12 +88,14 @@ fn unpack_set<'de, T: Unpack<'de>, S>(
 }
 
 impl<K: Pack, V: Pack> Pack for BTreeMap<K, V> {
+    schema_builtin!("map", K, V);
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         pack_map(w, self.len(), self.iter())
     }
 }
 
 impl<'de, K: Unpack<'de> + Ord, V: Unpack<'de>> Unpack<'de> for BTreeMap<K, V> {
+    unpack_shape!("map", K, V);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(BTreeMap::new())
@@ -107,12 +109,14 @@ impl<'de, K: Unpack<'de> + Ord, V: Unpack<'de>> Unpack<'de> for BTreeMap<K, V> {
 }
 
 impl<T: Pack> Pack for BTreeSet<T> {
+    schema_builtin!("set", T);
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         pack_set(w, self.len(), self.iter())
     }
 }
 
 impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BTreeSet<T> {
+    unpack_shape!("set", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(BTreeSet::new())
@@ -134,6 +138,7 @@ mod hashed {
     use crate::{Pack, Reader, Result, Unpack, Writer};
 
     impl<K: Pack, V: Pack, S> Pack for HashMap<K, V, S> {
+        schema_builtin!("map", K, V);
         fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
             pack_map(w, self.len(), self.iter())
         }
@@ -146,6 +151,7 @@ mod hashed {
         S: BuildHasher + Default,
     {
         const MIN_SIZE: usize = 1;
+        unpack_shape!("map", K, V);
 
         #[inline]
         fn placeholder(_: u32) -> Option<Self> {
@@ -162,6 +168,7 @@ mod hashed {
     }
 
     impl<T: Pack, S> Pack for HashSet<T, S> {
+        schema_builtin!("set", T);
         fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
             pack_set(w, self.len(), self.iter())
         }
@@ -173,6 +180,7 @@ mod hashed {
         S: BuildHasher + Default,
     {
         const MIN_SIZE: usize = 1;
+        unpack_shape!("set", T);
 
         #[inline]
         fn placeholder(_: u32) -> Option<Self> {

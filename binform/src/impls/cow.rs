@@ -8,6 +8,7 @@ use crate::impls::string::read_str;
 use crate::{Pack, Reader, Result, Unpack, Writer};
 
 impl<T: Pack + ToOwned + ?Sized> Pack for Cow<'_, T> {
+    schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         (**self).pack(w)
@@ -15,6 +16,7 @@ impl<T: Pack + ToOwned + ?Sized> Pack for Cow<'_, T> {
 }
 
 impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
+    unpack_shape!("string");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Cow::Borrowed(""))
@@ -29,6 +31,7 @@ impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
 }
 
 impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {
+    unpack_shape!("seq", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Cow::Owned(Vec::new()))
@@ -43,6 +46,7 @@ impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {
 }
 
 impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, T> {
+    unpack_shape_transparent!(T);
     #[inline]
     fn placeholder(budget: u32) -> Option<Self> {
         T::placeholder(budget).map(Cow::Owned)

@@ -9,6 +9,7 @@ use core::ops::{Bound, Range, RangeInclusive};
 use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 impl<T: ?Sized> Pack for PhantomData<T> {
+    schema_builtin!("unit");
     #[inline]
     fn pack(&self, _: &mut Writer<'_>) -> Result<()> {
         Ok(())
@@ -16,6 +17,7 @@ impl<T: ?Sized> Pack for PhantomData<T> {
 }
 
 impl<'de, T: ?Sized> Unpack<'de> for PhantomData<T> {
+    unpack_shape!("unit");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(PhantomData)
@@ -31,6 +33,7 @@ impl<'de, T: ?Sized> Unpack<'de> for PhantomData<T> {
 macro_rules! transparent {
     ($($wrapper:ident),*) => {$(
         impl<T: Pack> Pack for $wrapper<T> {
+            schema_transparent!(T);
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 self.0.pack(w)
@@ -38,6 +41,7 @@ macro_rules! transparent {
         }
 
         impl<'de, T: Unpack<'de>> Unpack<'de> for $wrapper<T> {
+            unpack_shape_transparent!(T);
             const MIN_SIZE: usize = T::MIN_SIZE;
 
             #[inline]
@@ -56,6 +60,7 @@ macro_rules! transparent {
 transparent!(Wrapping, Saturating, Reverse);
 
 impl<T: Pack> Pack for Range<T> {
+    schema_builtin!("range", T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.start.pack(w)?;
@@ -64,6 +69,7 @@ impl<T: Pack> Pack for Range<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Range<T> {
+    unpack_shape!("range", T);
     #[inline]
     fn placeholder(budget: u32) -> Option<Self> {
         Some(T::placeholder(budget)?..T::placeholder(budget)?)
@@ -80,6 +86,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Range<T> {
 /// Start and end; whether iteration already exhausted the range is not
 /// part of its value and is not kept.
 impl<T: Pack> Pack for RangeInclusive<T> {
+    schema_builtin!("range_inclusive", T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.start().pack(w)?;
@@ -88,6 +95,7 @@ impl<T: Pack> Pack for RangeInclusive<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for RangeInclusive<T> {
+    unpack_shape!("range_inclusive", T);
     #[inline]
     fn placeholder(budget: u32) -> Option<Self> {
         Some(T::placeholder(budget)?..=T::placeholder(budget)?)
@@ -103,6 +111,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for RangeInclusive<T> {
 
 /// Tag 0 `Included`, 1 `Excluded`, 2 `Unbounded`.
 impl<T: Pack> Pack for Bound<T> {
+    schema_builtin!("bound", T);
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         match self {
             Bound::Included(v) => {
@@ -122,6 +131,7 @@ impl<T: Pack> Pack for Bound<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Bound<T> {
+    unpack_shape!("bound", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Bound::Unbounded)

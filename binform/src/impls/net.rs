@@ -6,6 +6,7 @@ use core::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddr
 use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 impl Pack for Ipv4Addr {
+    schema_builtin!("ipv4");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_bytes(&self.octets());
@@ -14,6 +15,7 @@ impl Pack for Ipv4Addr {
 }
 
 impl<'de> Unpack<'de> for Ipv4Addr {
+    unpack_shape!("ipv4");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Ipv4Addr::UNSPECIFIED)
@@ -28,6 +30,7 @@ impl<'de> Unpack<'de> for Ipv4Addr {
 }
 
 impl Pack for Ipv6Addr {
+    schema_builtin!("ipv6");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_bytes(&self.octets());
@@ -36,6 +39,7 @@ impl Pack for Ipv6Addr {
 }
 
 impl<'de> Unpack<'de> for Ipv6Addr {
+    unpack_shape!("ipv6");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Ipv6Addr::UNSPECIFIED)
@@ -50,6 +54,7 @@ impl<'de> Unpack<'de> for Ipv6Addr {
 }
 
 impl Pack for SocketAddrV4 {
+    schema_builtin!("socket_v4");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.ip().pack(w)?;
@@ -58,6 +63,7 @@ impl Pack for SocketAddrV4 {
 }
 
 impl<'de> Unpack<'de> for SocketAddrV4 {
+    unpack_shape!("socket_v4");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0))
@@ -73,6 +79,7 @@ impl<'de> Unpack<'de> for SocketAddrV4 {
 
 /// Address, port, flow info, scope id.
 impl Pack for SocketAddrV6 {
+    schema_builtin!("socket_v6");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.ip().pack(w)?;
@@ -83,6 +90,7 @@ impl Pack for SocketAddrV6 {
 }
 
 impl<'de> Unpack<'de> for SocketAddrV6 {
+    unpack_shape!("socket_v6");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(SocketAddrV6::new(Ipv6Addr::UNSPECIFIED, 0, 0, 0))
@@ -115,6 +123,7 @@ fn read_family(r: &mut Reader<'_>, ty: &str) -> Result<bool> {
 }
 
 impl Pack for IpAddr {
+    schema_builtin!("ip");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         match self {
@@ -131,6 +140,7 @@ impl Pack for IpAddr {
 }
 
 impl<'de> Unpack<'de> for IpAddr {
+    unpack_shape!("ip");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
@@ -149,6 +159,7 @@ impl<'de> Unpack<'de> for IpAddr {
 }
 
 impl Pack for SocketAddr {
+    schema_builtin!("socket");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         match self {
@@ -165,6 +176,7 @@ impl Pack for SocketAddr {
 }
 
 impl<'de> Unpack<'de> for SocketAddr {
+    unpack_shape!("socket");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0)))

@@ -4,6 +4,7 @@
 use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 impl<T: Pack> Pack for Option<T> {
+    schema_builtin!("option", T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         match self {
@@ -30,6 +31,7 @@ fn bad_tag(r: &Reader<'_>, tag: u8, ty: &str) -> crate::Error {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
+    unpack_shape!("option", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(None)
@@ -48,6 +50,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
 }
 
 impl<T: Pack, E: Pack> Pack for core::result::Result<T, E> {
+    schema_builtin!("result", T, E);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         match self {
@@ -64,6 +67,7 @@ impl<T: Pack, E: Pack> Pack for core::result::Result<T, E> {
 }
 
 impl<'de, T: Unpack<'de>, E: Unpack<'de>> Unpack<'de> for core::result::Result<T, E> {
+    unpack_shape!("result", T, E);
     #[inline]
     fn placeholder(budget: u32) -> Option<Self> {
         T::placeholder(budget)

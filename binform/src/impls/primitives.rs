@@ -13,6 +13,7 @@ use crate::{Error, ErrorKind, Pack, Plain, Reader, Result, Unpack, Writer};
 // their encoding is their little-endian bytes.
 
 impl Pack for u8 {
+    schema_builtin!("u8");
     #[allow(unsafe_code)]
     const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
 
@@ -24,6 +25,7 @@ impl Pack for u8 {
 }
 
 impl<'de> Unpack<'de> for u8 {
+    unpack_shape!("u8");
     const MIN_SIZE: usize = 1;
     #[allow(unsafe_code)]
     const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
@@ -40,6 +42,7 @@ impl<'de> Unpack<'de> for u8 {
 }
 
 impl Pack for i8 {
+    schema_builtin!("i8");
     #[allow(unsafe_code)]
     const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
 
@@ -51,6 +54,7 @@ impl Pack for i8 {
 }
 
 impl<'de> Unpack<'de> for i8 {
+    unpack_shape!("i8");
     const MIN_SIZE: usize = 1;
     #[allow(unsafe_code)]
     const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
@@ -67,6 +71,7 @@ impl<'de> Unpack<'de> for i8 {
 }
 
 impl Pack for bool {
+    schema_builtin!("bool");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_u8(*self as u8);
@@ -75,6 +80,7 @@ impl Pack for bool {
 }
 
 impl<'de> Unpack<'de> for bool {
+    unpack_shape!("bool");
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -108,6 +114,7 @@ fn overflow(r: &Reader<'_>, v: impl core::fmt::Display, ty: &str) -> Error {
 macro_rules! unsigned_varint {
     ($($ty:ty => $max:expr),*) => {$(
         impl Pack for $ty {
+            schema_builtin!(crate::schema::wire_name(stringify!($ty)));
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 w.write_varint(*self as u64);
@@ -122,6 +129,7 @@ macro_rules! unsigned_varint {
         }
 
         impl<'de> Unpack<'de> for $ty {
+            unpack_shape!(crate::schema::wire_name(stringify!($ty)));
             const MIN_SIZE: usize = 1;
 
             #[inline]
@@ -143,6 +151,7 @@ unsigned_varint!(u16 => 3, u32 => 5, u64 => 9, usize => 9);
 macro_rules! signed_varint {
     ($($ty:ty => $max:expr),*) => {$(
         impl Pack for $ty {
+            schema_builtin!(crate::schema::wire_name(stringify!($ty)));
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 w.write_varint_signed(*self as i64);
@@ -157,6 +166,7 @@ macro_rules! signed_varint {
         }
 
         impl<'de> Unpack<'de> for $ty {
+            unpack_shape!(crate::schema::wire_name(stringify!($ty)));
             const MIN_SIZE: usize = 1;
 
             #[inline]
@@ -176,6 +186,7 @@ macro_rules! signed_varint {
 signed_varint!(i16 => 3, i32 => 5, i64 => 9, isize => 9);
 
 impl Pack for u128 {
+    schema_builtin!("u128");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_varint_u128(*self);
@@ -204,6 +215,7 @@ fn pack_u128_slice(
 }
 
 impl<'de> Unpack<'de> for u128 {
+    unpack_shape!("u128");
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -218,6 +230,7 @@ impl<'de> Unpack<'de> for u128 {
 }
 
 impl Pack for i128 {
+    schema_builtin!("i128");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_varint_u128(crate::varint::zigzag_i128(*self));
@@ -231,6 +244,7 @@ impl Pack for i128 {
 }
 
 impl<'de> Unpack<'de> for i128 {
+    unpack_shape!("i128");
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -247,6 +261,7 @@ impl<'de> Unpack<'de> for i128 {
 macro_rules! float {
     ($($ty:ty => $bits:ty),*) => {$(
         impl Pack for $ty {
+            schema_builtin!(crate::schema::wire_name(stringify!($ty)));
             #[allow(unsafe_code)]
             const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
 
@@ -258,6 +273,7 @@ macro_rules! float {
         }
 
         impl<'de> Unpack<'de> for $ty {
+            unpack_shape!(crate::schema::wire_name(stringify!($ty)));
             const MIN_SIZE: usize = core::mem::size_of::<$ty>();
             #[allow(unsafe_code)]
             const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
@@ -279,6 +295,7 @@ macro_rules! float {
 float!(f32 => u32, f64 => u64);
 
 impl Pack for char {
+    schema_builtin!("char");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_varint(*self as u64);
@@ -287,6 +304,7 @@ impl Pack for char {
 }
 
 impl<'de> Unpack<'de> for char {
+    unpack_shape!("char");
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -311,6 +329,7 @@ impl<'de> Unpack<'de> for char {
 }
 
 impl Pack for () {
+    schema_builtin!("unit");
     #[inline]
     fn pack(&self, _: &mut Writer<'_>) -> Result<()> {
         Ok(())
@@ -318,6 +337,7 @@ impl Pack for () {
 }
 
 impl<'de> Unpack<'de> for () {
+    unpack_shape!("unit");
     #[inline]
     fn unpack(_: &mut Reader<'de>) -> Result<Self> {
         Ok(())
@@ -332,6 +352,7 @@ impl<'de> Unpack<'de> for () {
 macro_rules! nonzero {
     ($($nz:ty => $ty:ty),*) => {$(
         impl Pack for $nz {
+            schema_builtin!("nonzero", $ty);
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 self.get().pack(w)
@@ -339,6 +360,7 @@ macro_rules! nonzero {
         }
 
         impl<'de> Unpack<'de> for $nz {
+            unpack_shape!("nonzero", $ty);
             const MIN_SIZE: usize = <$ty as Unpack<'de>>::MIN_SIZE;
 
             #[inline]

@@ -22,6 +22,9 @@ use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
 /// resolve), and the caller records the finished one.
 #[doc(hidden)]
 pub trait SharedUnpack<'de> {
+    /// The layout hash of the pointee (see `Pack::SHAPE`).
+    const SHAPE: u64;
+
     /// Decodes a new value behind an `Rc`.
     fn build_rc(r: &mut Reader<'de>, id: usize) -> Result<Rc<Self>>;
     /// Decodes a new value behind an `Arc`.
@@ -76,6 +79,8 @@ macro_rules! build_sized {
 }
 
 impl<'de, T: Unpack<'de> + 'static> SharedUnpack<'de> for T {
+    const SHAPE: u64 = <T as Unpack<'de>>::SHAPE;
+
     fn build_rc(r: &mut Reader<'de>, id: usize) -> Result<Rc<Self>> {
         build_sized!(Rc, RcWeak, r, id, T)
     }
@@ -94,6 +99,8 @@ impl<'de, T: Unpack<'de> + 'static> SharedUnpack<'de> for T {
 }
 
 impl<'de> SharedUnpack<'de> for str {
+    const SHAPE: u64 = crate::schema::hash_str("string");
+
     fn build_rc(r: &mut Reader<'de>, _: usize) -> Result<Rc<Self>> {
         read_str(r).map(Rc::from)
     }
@@ -112,6 +119,8 @@ impl<'de> SharedUnpack<'de> for str {
 }
 
 impl<'de, T: Unpack<'de>> SharedUnpack<'de> for [T] {
+    const SHAPE: u64 = crate::schema::mix(crate::schema::hash_str("seq"), T::SHAPE);
+
     fn build_rc(r: &mut Reader<'de>, _: usize) -> Result<Rc<Self>> {
         Vec::<T>::unpack(r).map(Rc::from)
     }
@@ -201,6 +210,7 @@ fn record<H: Any>(r: &mut Reader<'_>, id: usize, handle: H) {
 macro_rules! shared_pointer {
     ($ptr:ident, $weak:ident, $build:ident, $placeholder:ident, $name:literal, $weak_name:literal) => {
         impl<T: Pack + ?Sized> Pack for $ptr<T> {
+            schema_builtin!("shared", T);
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 w.pack_shared($ptr::as_ptr(self) as *const () as usize, &**self)
@@ -208,6 +218,10 @@ macro_rules! shared_pointer {
         }
 
         impl<'de, T: SharedUnpack<'de> + ?Sized + 'static> Unpack<'de> for $ptr<T> {
+            const SHAPE: u64 = crate::schema::mix(
+                crate::schema::hash_str("shared"),
+                <T as SharedUnpack<'de>>::SHAPE,
+            );
             const MIN_SIZE: usize = 1;
 
             /// A fresh shared placeholder, one pointer level deeper; the
@@ -234,6 +248,7 @@ macro_rules! shared_pointer {
         /// A live `Weak` is written as its target (once); a dangling one as
         /// the null tag.
         impl<T: Pack + ?Sized> Pack for $weak<T> {
+            schema_builtin!("weak", T);
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 match self.upgrade() {
@@ -247,6 +262,10 @@ macro_rules! shared_pointer {
         }
 
         impl<'de, T: SharedUnpack<'de> + 'static> Unpack<'de> for $weak<T> {
+            const SHAPE: u64 = crate::schema::mix(
+                crate::schema::hash_str("weak"),
+                <T as SharedUnpack<'de>>::SHAPE,
+            );
             const MIN_SIZE: usize = 1;
 
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {

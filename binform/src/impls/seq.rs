@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use crate::{Pack, Reader, Result, Unpack, Writer};
 
 impl<T: Pack> Pack for [T] {
+    schema_builtin!("seq", T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
@@ -15,6 +16,7 @@ impl<T: Pack> Pack for [T] {
 }
 
 impl<T: Pack> Pack for Vec<T> {
+    schema_builtin!("seq", T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_slice().pack(w)
@@ -22,6 +24,7 @@ impl<T: Pack> Pack for Vec<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
+    unpack_shape!("seq", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Vec::new())
@@ -37,6 +40,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
 }
 
 impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
+    unpack_shape!("seq", u8);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(&[])
@@ -52,6 +56,7 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
 }
 
 impl<T: Pack> Pack for VecDeque<T> {
+    schema_builtin!("seq", T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
@@ -62,6 +67,7 @@ impl<T: Pack> Pack for VecDeque<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for VecDeque<T> {
+    unpack_shape!("seq", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(VecDeque::new())
@@ -76,6 +82,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for VecDeque<T> {
 }
 
 impl<T: Pack> Pack for LinkedList<T> {
+    schema_builtin!("seq", T);
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
         self.iter().try_for_each(|item| item.pack(w))
@@ -83,6 +90,7 @@ impl<T: Pack> Pack for LinkedList<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
+    unpack_shape!("seq", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(LinkedList::new())
@@ -105,12 +113,14 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
 /// A heap is written in its internal (heap) order, which rebuilding from
 /// the decoded vector leaves unchanged, so a round trip is byte-exact.
 impl<T: Pack> Pack for BinaryHeap<T> {
+    schema_builtin!("seq", T);
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_slice().pack(w)
     }
 }
 
 impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BinaryHeap<T> {
+    unpack_shape!("seq", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(BinaryHeap::new())

@@ -6,6 +6,7 @@ use alloc::string::String;
 use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 impl Pack for str {
+    schema_builtin!("string");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
@@ -15,6 +16,7 @@ impl Pack for str {
 }
 
 impl Pack for String {
+    schema_builtin!("string");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_str().pack(w)
@@ -37,6 +39,7 @@ pub(crate) fn read_str<'de>(r: &mut Reader<'de>) -> Result<&'de str> {
 }
 
 impl<'de: 'a, 'a> Unpack<'de> for &'a str {
+    unpack_shape!("string");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some("")
@@ -51,6 +54,7 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a str {
 }
 
 impl<'de> Unpack<'de> for String {
+    unpack_shape!("string");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(String::new())
@@ -75,6 +79,7 @@ impl<'de> Unpack<'de> for String {
 }
 
 impl<'de> Unpack<'de> for Box<str> {
+    unpack_shape!("string");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Box::default())

@@ -23,6 +23,7 @@ fn read_nanos(r: &mut Reader<'_>) -> Result<u32> {
 }
 
 impl Pack for Duration {
+    schema_builtin!("duration");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_varint(self.as_secs());
@@ -32,6 +33,7 @@ impl Pack for Duration {
 }
 
 impl<'de> Unpack<'de> for Duration {
+    unpack_shape!("duration");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Duration::ZERO)
@@ -55,6 +57,7 @@ mod system_time {
     use crate::{Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
     impl Pack for SystemTime {
+        schema_builtin!("system_time");
         fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
             let (secs, nanos) = match self.duration_since(UNIX_EPOCH) {
                 Ok(after) => (i64::try_from(after.as_secs()), after.subsec_nanos()),
@@ -82,6 +85,7 @@ mod system_time {
     }
 
     impl<'de> Unpack<'de> for SystemTime {
+        unpack_shape!("system_time");
         const MIN_SIZE: usize = 2;
 
         #[inline]

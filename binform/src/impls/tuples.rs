@@ -5,6 +5,7 @@ use crate::{Pack, Reader, Result, Unpack, Writer};
 macro_rules! tuple {
     ($($name:ident . $idx:tt),+) => {
         impl<$($name: Pack),+> Pack for ($($name,)+) {
+            schema_builtin!("tuple", $($name),+);
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 $(self.$idx.pack(w)?;)+
@@ -13,6 +14,7 @@ macro_rules! tuple {
         }
 
         impl<'de, $($name: Unpack<'de>),+> Unpack<'de> for ($($name,)+) {
+            unpack_shape!("tuple", $($name),+);
             const MIN_SIZE: usize = 0 $(+ $name::MIN_SIZE)+;
 
             #[inline]

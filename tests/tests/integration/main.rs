@@ -11,6 +11,7 @@ mod hygiene;
 mod io;
 mod plain;
 mod props;
+mod schema;
 mod seed;
 mod std_types;
 mod truncation;

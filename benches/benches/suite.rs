@@ -383,6 +383,27 @@ fn graphs(c: &mut Criterion, sizes: &mut Sizes) {
     g.finish();
 }
 
+/// The version-tolerant twins of `people` and `large_struct` (binform only).
+fn tolerant(c: &mut Criterion, sizes: &mut Sizes) {
+    use binform_benches::models::tolerant;
+    workload!(
+        c,
+        sizes,
+        "people_tolerant",
+        tolerant::ten_people(),
+        Vec<tolerant::Person>,
+        [binform]
+    );
+    workload!(
+        c,
+        sizes,
+        "large_struct_tolerant",
+        tolerant::large_struct(),
+        tolerant::LargeStruct,
+        [binform]
+    );
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     let mut sizes = Sizes::new();
@@ -424,6 +445,7 @@ fn main() {
     all_workload!(c, sizes, "bytes_1mib", blob, Vec<u8>, memcpy = &blob_raw);
 
     graphs(&mut c, &mut sizes);
+    tolerant(&mut c, &mut sizes);
 
     c.final_summary();
     write_sizes(&sizes);

@@ -187,6 +187,24 @@ fn checks(times: &Times, sizes: &Sizes) -> Vec<Check> {
             }
         }
     }
+    // Version tolerance: within 1.3x of the compact form.
+    for (tolerant, compact) in [
+        ("people_tolerant", "people"),
+        ("large_struct_tolerant", "large_struct"),
+    ] {
+        if let (Some(t), Some(c)) = (times.get(tolerant), times.get(compact)) {
+            for dir in ["serialize", "deserialize"] {
+                let key = (dir.to_string(), "binform".to_string());
+                if let (Some(t), Some(c)) = (t.get(&key), c.get(&key)) {
+                    out.push(Check {
+                        workload: tolerant.into(),
+                        what: format!("{dir}: {:.2}x the compact form", t / c),
+                        ok: *t <= c * 1.3,
+                    });
+                }
+            }
+        }
+    }
     // Reference tracking: the DAG within 2x of the tree of the same size.
     if let (Some(dag), Some(tree)) = (times.get("graph_dag_100k"), times.get("graph_tree_100k")) {
         for dir in ["serialize", "deserialize"] {

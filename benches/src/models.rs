@@ -421,3 +421,84 @@ pub mod graph {
         build(0, n)
     }
 }
+
+/// Version-tolerant twins of two workloads, to measure what tolerance costs
+/// against the compact forms (binform only).
+pub mod tolerant {
+    use binform::Packable;
+
+    /// `Person`, version-tolerant.
+    #[derive(Packable, Debug, Clone, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    pub struct Person {
+        pub name: String,
+        pub age: i32,
+        pub programming_keywords: Vec<String>,
+    }
+
+    /// `LargeStruct`, version-tolerant.
+    #[derive(Packable, Debug, Clone, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    #[rustfmt::skip]
+    pub struct LargeStruct {
+        pub f00: u32, pub f01: i64, pub f02: f64, pub f03: String,
+        pub f04: bool, pub f05: Option<u32>, pub f06: u16, pub f07: i32,
+        pub f08: u32, pub f09: i64, pub f10: f64, pub f11: String,
+        pub f12: bool, pub f13: Option<u32>, pub f14: u16, pub f15: i32,
+        pub f16: u32, pub f17: i64, pub f18: f64, pub f19: String,
+        pub f20: bool, pub f21: Option<u32>, pub f22: u16, pub f23: i32,
+        pub f24: u32, pub f25: i64, pub f26: f64, pub f27: String,
+        pub f28: bool, pub f29: Option<u32>, pub f30: u16, pub f31: i32,
+    }
+
+    /// The ten people, as tolerant records.
+    pub fn ten_people() -> Vec<Person> {
+        crate::seed::ten_people()
+            .into_iter()
+            .map(|p| Person {
+                name: p.name,
+                age: p.age,
+                programming_keywords: p.programming_keywords,
+            })
+            .collect()
+    }
+
+    /// The large struct, as a tolerant record.
+    pub fn large_struct() -> LargeStruct {
+        let c = crate::seed::large_struct();
+        LargeStruct {
+            f00: c.f00,
+            f01: c.f01,
+            f02: c.f02,
+            f03: c.f03,
+            f04: c.f04,
+            f05: c.f05,
+            f06: c.f06,
+            f07: c.f07,
+            f08: c.f08,
+            f09: c.f09,
+            f10: c.f10,
+            f11: c.f11,
+            f12: c.f12,
+            f13: c.f13,
+            f14: c.f14,
+            f15: c.f15,
+            f16: c.f16,
+            f17: c.f17,
+            f18: c.f18,
+            f19: c.f19,
+            f20: c.f20,
+            f21: c.f21,
+            f22: c.f22,
+            f23: c.f23,
+            f24: c.f24,
+            f25: c.f25,
+            f26: c.f26,
+            f27: c.f27,
+            f28: c.f28,
+            f29: c.f29,
+            f30: c.f30,
+            f31: c.f31,
+        }
+    }
+}

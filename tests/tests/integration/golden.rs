@@ -120,6 +120,30 @@ fn section_shared_references() {
     );
 }
 
+#[derive(Packable, Debug, PartialEq, Default)]
+#[binform(version_tolerant)]
+struct Tolerant {
+    a: u8,
+    b: u8,
+}
+
+#[derive(Packable, Debug, PartialEq)]
+#[binform(version_tolerant)]
+enum TolerantEnum {
+    Unit,
+    Data(u8),
+}
+
+#[test]
+fn section_tolerant() {
+    row(
+        Tolerant { a: 1, b: 2 },
+        &[0x04, 0x00, 0x02, 0x01, 0x02, 0x02, 0x02],
+    );
+    row(TolerantEnum::Unit, &[0x00, 0x00]);
+    row(TolerantEnum::Data(7), &[0x02, 0x08, 0x02, 0x00, 0x02, 0x07]);
+}
+
 #[derive(Packable, Debug, PartialEq)]
 enum E {
     A,

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod borrowed;
+mod damage;
 mod derive;
 mod errors;
 mod golden;

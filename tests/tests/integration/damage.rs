@@ -1,0 +1,231 @@
+//! Damage tests: every truncation of every benchmark workload's payload is
+//! an error, every single-byte change is an error or a value that
+//! re-encodes without panicking, and strict decoding makes every value that
+//! decodes re-encode to the very same bytes (maps aside).
+//!
+//! The workloads are the benchmark types at reduced sizes (a few hundred
+//! bytes to a few KB each), so that the quadratic damage loops stay fast in
+//! a debug build.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use binform::{Pack, Packable, UnpackOwned};
+use binform_benches::models::{graph, plain, tolerant};
+use binform_benches::seed::{
+    self, CardHolder, LargeObject, LargeStruct, Mesh, Person, Primitives, SmallMessage,
+};
+
+/// Every prefix fails; every byte changed to each of `variants` values
+/// (derived from the original) decodes to an error or to a value that
+/// re-encodes without a panic.
+fn damage<T: UnpackOwned + Pack>(bytes: &[u8], every_value: bool) {
+    assert!(
+        binform::from_slice::<T>(bytes).is_ok(),
+        "the undamaged payload decodes"
+    );
+    for cut in 0..bytes.len() {
+        assert!(
+            binform::from_slice::<T>(&bytes[..cut]).is_err(),
+            "prefix of {cut} bytes decoded"
+        );
+    }
+    let mut copy = bytes.to_vec();
+    for i in 0..bytes.len() {
+        let original = bytes[i];
+        let replacements: Vec<u8> = if every_value {
+            (0..=255u8).filter(|&b| b != original).collect()
+        } else {
+            vec![
+                original ^ 0x01,
+                original ^ 0x80,
+                original.wrapping_add(1) | 1,
+                0x00,
+                0xFF,
+            ]
+        };
+        for b in replacements {
+            if b == original {
+                continue;
+            }
+            copy[i] = b;
+            if let Ok(value) = binform::from_slice::<T>(&copy) {
+                let _ = binform::to_vec(&value);
+            }
+        }
+        copy[i] = original;
+    }
+}
+
+/// A value that decodes re-encodes to exactly the bytes it came from.
+fn canonical<T: UnpackOwned + Pack>(bytes: &[u8]) {
+    let value: T = binform::from_slice(bytes).unwrap();
+    assert_eq!(binform::to_vec(&value).unwrap(), bytes);
+}
+
+fn payload<T: Pack + ?Sized>(value: &T) -> Vec<u8> {
+    binform::to_vec(value).unwrap()
+}
+
+#[test]
+fn benchmark_payloads_truncated_and_damaged() {
+    let people = payload(&seed::ten_people());
+    damage::<Vec<Person>>(&people, true);
+    canonical::<Vec<Person>>(&people);
+
+    let kate = payload(&seed::kate(3));
+    damage::<CardHolder>(&kate, true);
+    canonical::<CardHolder>(&kate);
+
+    let prims = payload(&seed::primitives());
+    damage::<Primitives>(&prims, true);
+    canonical::<Primitives>(&prims);
+
+    let large = payload(&seed::large_struct());
+    damage::<LargeStruct>(&large, true);
+    canonical::<LargeStruct>(&large);
+
+    let small = payload(&seed::small_message());
+    damage::<SmallMessage>(&small, true);
+    canonical::<SmallMessage>(&small);
+
+    let mesh = payload(&seed::mesh(20));
+    damage::<Mesh>(&mesh, false);
+    canonical::<Mesh>(&mesh);
+}
+
+#[test]
+fn plain_payloads_truncated_and_damaged() {
+    let ints = payload(&plain::ints(300));
+    damage::<Vec<i32>>(&ints, false);
+    canonical::<Vec<i32>>(&ints);
+
+    let floats = payload(&plain::floats(100));
+    damage::<Vec<f64>>(&floats, false);
+    canonical::<Vec<f64>>(&floats);
+
+    let decimals = payload(&plain::decimals(200));
+    damage::<Vec<i128>>(&decimals, false);
+    canonical::<Vec<i128>>(&decimals);
+
+    let text = payload(&plain::text(300));
+    damage::<String>(&text, false);
+    canonical::<String>(&text);
+
+    let bytes = payload(&plain::bytes(300));
+    damage::<Vec<u8>>(&bytes, false);
+    canonical::<Vec<u8>>(&bytes);
+
+    // Maps: damage, but no byte-exact re-encoding (iteration order).
+    damage::<HashMap<i32, i32>>(&payload(&plain::int_map(60)), false);
+    damage::<HashMap<String, i32>>(&payload(&plain::string_map(40)), false);
+}
+
+#[test]
+fn large_object_truncated_and_damaged() {
+    // The large object is ~20 KB: truncations everywhere, byte changes in
+    // its first and last 2 KB (the map payloads and the arrays).
+    let bytes = payload(&seed::large_object());
+    for cut in (0..bytes.len()).step_by(7) {
+        assert!(binform::from_slice::<LargeObject>(&bytes[..cut]).is_err());
+    }
+    let mut copy = bytes.clone();
+    for i in (0..2048).chain(bytes.len() - 2048..bytes.len()) {
+        let original = copy[i];
+        for b in [original ^ 0x01, original ^ 0x80, 0x00, 0xFF] {
+            copy[i] = b;
+            if let Ok(v) = binform::from_slice::<LargeObject>(&copy) {
+                let _ = binform::to_vec(&v);
+            }
+        }
+        copy[i] = original;
+    }
+}
+
+#[test]
+fn tolerant_and_graph_payloads_truncated_and_damaged() {
+    let people = payload(&tolerant::ten_people());
+    damage::<Vec<tolerant::Person>>(&people, true);
+    canonical::<Vec<tolerant::Person>>(&people);
+
+    let dag = payload(&graph::dag(4, 6));
+    damage::<Vec<Rc<graph::DagNode>>>(&dag, true);
+    canonical::<Vec<Rc<graph::DagNode>>>(&dag);
+
+    let tree = payload(&graph::tree(40));
+    damage::<graph::TreeNode>(&tree, true);
+    canonical::<graph::TreeNode>(&tree);
+}
+
+#[derive(Packable, Debug)]
+struct Cyclic {
+    id: u8,
+    links: Vec<Rc<RefCell<Cyclic>>>,
+}
+
+#[test]
+fn cyclic_graph_payload_truncated_and_damaged() {
+    let a = Rc::new(RefCell::new(Cyclic {
+        id: 1,
+        links: vec![],
+    }));
+    let b = Rc::new(RefCell::new(Cyclic {
+        id: 2,
+        links: vec![a.clone()],
+    }));
+    a.borrow_mut().links = vec![b.clone(), a.clone()];
+    let bytes = payload(&a);
+    a.borrow_mut().links.clear();
+    b.borrow_mut().links.clear();
+    // Every damaged value that decodes may hold cycles: break them after.
+    assert!(binform::from_slice::<Rc<RefCell<Cyclic>>>(&bytes).is_ok());
+    for cut in 0..bytes.len() {
+        assert!(binform::from_slice::<Rc<RefCell<Cyclic>>>(&bytes[..cut]).is_err());
+    }
+    let mut copy = bytes.clone();
+    for i in 0..bytes.len() {
+        let original = copy[i];
+        for v in 0..=255u8 {
+            copy[i] = v;
+            if let Ok(root) = binform::from_slice::<Rc<RefCell<Cyclic>>>(&copy) {
+                let _ = binform::to_vec(&root);
+                clear(&root, 0);
+            }
+        }
+        copy[i] = original;
+    }
+}
+
+/// Breaks every cycle reachable from `node` (depth-bounded like decoding).
+fn clear(node: &Rc<RefCell<Cyclic>>, depth: u32) {
+    let links = std::mem::take(&mut node.borrow_mut().links);
+    if depth < 128 {
+        for link in &links {
+            if !Rc::ptr_eq(link, node) {
+                clear(link, depth + 1);
+            }
+        }
+    }
+}
+
+/// Values whose Debug print must not overflow the stack: nesting is bounded
+/// by the depth limit, so printing and dropping what decodes is safe.
+#[derive(Packable, Debug)]
+enum Nested {
+    Leaf,
+    Node(Vec<Nested>),
+}
+
+#[test]
+fn deepest_accepted_value_prints_drops_and_re_encodes() {
+    // 64 levels of Node([ ... ]) with Leaf at the bottom: tag 1, length 1.
+    let mut bytes: Vec<u8> = std::iter::repeat_n([0x02u8, 0x02u8], 64)
+        .flatten()
+        .collect();
+    bytes.push(0x00);
+    let value: Nested = binform::from_slice(&bytes).unwrap();
+    assert!(!format!("{value:?}").is_empty());
+    assert_eq!(binform::to_vec(&value).unwrap(), bytes);
+    drop(value);
+}

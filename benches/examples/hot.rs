@@ -57,5 +57,23 @@ fn main() {
     case!(case, budget, "large", large_object(), LargeObject);
     case!(case, budget, "i32", plain::ints(100_000), Vec<i32>);
     case!(case, budget, "i128", plain::decimals(100_000), Vec<i128>);
+    {
+        use binform_benches::models::graph;
+        let dag = graph::dag(50, 2000);
+        let bytes = binform::to_vec(&dag).unwrap();
+        let mut buf = Vec::new();
+        if case == "dag-ser" || case == "all" {
+            run("dag-ser", budget, || {
+                buf.clear();
+                binform::to_vec_into(&mut buf, black_box(&dag)).unwrap();
+            });
+        }
+        if case == "dag-de" || case == "all" {
+            run("dag-de", budget, || {
+                black_box(binform::from_slice::<Vec<std::rc::Rc<graph::DagNode>>>(black_box(&bytes)).unwrap());
+            });
+        }
+    }
+    case!(case, budget, "tree", binform_benches::models::graph::tree(100_000), binform_benches::models::graph::TreeNode);
     case!(case, budget, "smap", plain::string_map(100_000), std::collections::HashMap<String, i32>);
 }

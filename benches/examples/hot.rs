@@ -70,10 +70,27 @@ fn main() {
         }
         if case == "dag-de" || case == "all" {
             run("dag-de", budget, || {
-                black_box(binform::from_slice::<Vec<std::rc::Rc<graph::DagNode>>>(black_box(&bytes)).unwrap());
+                black_box(
+                    binform::from_slice::<Vec<std::rc::Rc<graph::DagNode>>>(black_box(&bytes))
+                        .unwrap(),
+                );
             });
         }
     }
-    case!(case, budget, "tree", binform_benches::models::graph::tree(100_000), binform_benches::models::graph::TreeNode);
+    case!(
+        case,
+        budget,
+        "tree",
+        binform_benches::models::graph::tree(100_000),
+        binform_benches::models::graph::TreeNode
+    );
+    case!(case, budget, "lsc", large_struct(), LargeStruct);
+    case!(
+        case,
+        budget,
+        "lst",
+        binform_benches::models::tolerant::large_struct(),
+        binform_benches::models::tolerant::LargeStruct
+    );
     case!(case, budget, "smap", plain::string_map(100_000), std::collections::HashMap<String, i32>);
 }

@@ -465,34 +465,39 @@ impl<'de> Reader<'de> {
     /// Runs `f` on exactly the next `len` bytes: `f` cannot read past them
     /// and must consume all of them. How version-tolerant types decode one
     /// length-prefixed field.
+    #[inline(always)]
     pub fn read_within<R>(
         &mut self,
         len: usize,
         f: impl FnOnce(&mut Self) -> Result<R>,
     ) -> Result<R> {
         let start = self.pos;
-        let Some(end) = start
-            .checked_add(len)
-            .filter(|&end| end <= self.input.len())
-        else {
-            return Err(self.end_error(len));
+        let end = match start.checked_add(len) {
+            Some(end) if end <= self.input.len() => end,
+            _ => return Err(self.end_error(len)),
         };
         let whole = self.input;
-        self.input = &whole[..end];
+        self.input = whole.get(..end).unwrap_or(whole);
         let result = f(self);
         self.input = whole;
         let value = result?;
         if self.pos != end {
-            return Err(self.error_at(
-                self.pos,
-                ErrorKind::InvalidValue,
-                format!(
-                    "field of {len} bytes has {} bytes left over",
-                    end - self.pos
-                ),
-            ));
+            return Err(self.leftover_error(len, end));
         }
         Ok(value)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn leftover_error(&self, len: usize, end: usize) -> Error {
+        self.error_at(
+            self.pos,
+            ErrorKind::InvalidValue,
+            format!(
+                "field of {len} bytes has {} bytes left over",
+                end.saturating_sub(self.pos)
+            ),
+        )
     }
 
     /// Skips `len` bytes (an unknown field of a version-tolerant type).
@@ -504,20 +509,26 @@ impl<'de> Reader<'de> {
     /// Reads the tag and length of one field of a version-tolerant type.
     /// Tags must ascend strictly (`next` is the smallest allowed), so each
     /// value has one encoding and no field appears twice.
-    #[inline]
+    #[inline(always)]
     pub fn read_field_header(&mut self, next: &mut u64) -> Result<(u32, usize)> {
         let start = self.pos;
         let tag = self.read_tag()?;
         if u64::from(tag) < *next {
-            return Err(self.error_at(
-                start,
-                ErrorKind::InvalidValue,
-                format!("field tag {tag} is out of order or repeated"),
-            ));
+            return Err(self.order_error(tag, start));
         }
         *next = u64::from(tag) + 1;
         let len = self.read_len()?;
         Ok((tag, len))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn order_error(&self, tag: u32, start: usize) -> Error {
+        self.error_at(
+            start,
+            ErrorKind::InvalidValue,
+            format!("field tag {tag} is out of order or repeated"),
+        )
     }
 
     /// Fails with [`ErrorKind::TrailingBytes`] unless all input was read.

@@ -250,6 +250,7 @@ impl<'a> Writer<'a> {
     /// Writes what `f` writes, preceded by its length in bytes (a varint),
     /// so that a reader can skip it without understanding it: how
     /// version-tolerant types frame each field.
+    #[inline(always)]
     pub fn write_len_prefixed(&mut self, f: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
         let start = self.buf.len();
         // Most fields are under 128 bytes: reserve one length byte and
@@ -258,13 +259,23 @@ impl<'a> Writer<'a> {
         f(self)?;
         let len = self.buf.len() - start - 1;
         if len < 0x80 {
-            self.buf[start] = (len as u8) << 1;
+            if let Some(slot) = self.buf.get_mut(start) {
+                *slot = (len as u8) << 1;
+            }
         } else {
-            let (bytes, n) = varint::encode_u64(len as u64);
-            self.buf
-                .splice(start..start + 1, bytes[..n].iter().copied());
+            self.widen_length(start, len);
         }
         Ok(())
+    }
+
+    /// Replaces the one-byte length placeholder at `start` with the full
+    /// varint of `len`, shifting the field right.
+    #[cold]
+    #[inline(never)]
+    fn widen_length(&mut self, start: usize, len: usize) {
+        let (bytes, n) = varint::encode_u64(len as u64);
+        self.buf
+            .splice(start..start + 1, bytes[..n].iter().copied());
     }
 
     /// Writes an enum variant tag (a varint).

@@ -12,6 +12,8 @@ use std::sync::{Mutex, RwLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use binform::Packable;
+
+pub mod fuzz;
 pub use binform_benches::seed::{kate, ten_people, CardHolder, CreditCard, Person};
 
 /// An enum with every variant shape.

@@ -12,6 +12,7 @@ mod hygiene;
 mod io;
 mod plain;
 mod props;
+mod regressions;
 mod schema;
 mod seed;
 mod std_types;

@@ -1,0 +1,54 @@
+#![no_main]
+//! Fuzz target (e): builds values with `arbitrary`, encodes and decodes
+//! them, and asserts that the round trip gives back an equal value and the
+//! same bytes.
+
+use std::collections::{BTreeMap, HashMap};
+
+use arbitrary::Arbitrary;
+use binform::Packable;
+
+#[derive(Arbitrary, Packable, Debug, PartialEq)]
+enum Value {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Big(i128),
+    Float(u64), // bits, so NaN compares equal
+    Text(String),
+    Bytes(Vec<u8>),
+    List(Vec<Value>),
+    Map(BTreeMap<String, Value>),
+}
+
+#[derive(Arbitrary, Packable, Debug, PartialEq)]
+struct Record {
+    id: u64,
+    small: u8,
+    signed: i16,
+    ch: char,
+    name: String,
+    maybe: Option<u32>,
+    pair: (u16, i32),
+    fixed: [i8; 4],
+    values: Vec<Value>,
+    index: HashMap<u32, String>,
+}
+
+#[derive(Arbitrary, Packable, Debug, PartialEq, Default)]
+#[binform(version_tolerant)]
+struct Tolerant {
+    a: u32,
+    b: String,
+    c: Vec<i64>,
+}
+
+libfuzzer_sys::fuzz_target!(|input: (Record, Tolerant)| {
+    let bytes = binform::to_vec(&input.0).expect("encode");
+    let back: Record = binform::from_slice(&bytes).expect("decode what was encoded");
+    assert_eq!(back, input.0);
+    let bytes = binform::to_vec(&input.1).expect("encode");
+    let back: Tolerant = binform::from_slice(&bytes).expect("decode what was encoded");
+    assert_eq!(back, input.1);
+    assert_eq!(binform::to_vec(&back).expect("re-encode"), bytes);
+});

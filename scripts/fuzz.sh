@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every cargo-fuzz target for a given time (default 60 s each), starting
+# from the regression corpus, then copies any finding into
+# tests/fuzz_regressions/<target>/ so that `cargo test` replays it forever.
+# Not part of CI: it needs nightly and cargo-fuzz (`cargo install cargo-fuzz`).
+#
+#   scripts/fuzz.sh [seconds] [target ...]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+secs="${1:-60}"
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    targets=(decode_seed decode_everything decode_graph decode_tolerant roundtrip)
+fi
+command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
+status=0
+for t in "${targets[@]}"; do
+    corpus="fuzz/corpus/$t"
+    mkdir -p "$corpus"
+    [ -d "tests/fuzz_regressions/$t" ] && cp -n tests/fuzz_regressions/"$t"/* "$corpus"/ 2>/dev/null
+    rm -f "$corpus/README.md"
+    echo "== $t for ${secs}s"
+    if ! cargo +nightly fuzz run "$t" "$corpus" -- -max_total_time="$secs" -rss_limit_mb=2048 2>&1 | tee "fuzz/$t.log" | grep -E "^#[0-9]+.*DONE|Done [0-9]+ runs|SUMMARY|panicked"; then
+        :
+    fi
+    if ls fuzz/artifacts/"$t"/* >/dev/null 2>&1; then
+        echo "!! $t found inputs; copying them to tests/fuzz_regressions/$t/"
+        mkdir -p "tests/fuzz_regressions/$t"
+        cp fuzz/artifacts/"$t"/* "tests/fuzz_regressions/$t/"
+        status=1
+    fi
+done
+exit $status

@@ -10,6 +10,7 @@ struct Counting;
 
 thread_local! {
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    static BYTES: Cell<usize> = const { Cell::new(0) };
 }
 
 // SAFETY: every call is forwarded to the system allocator unchanged; the
@@ -17,6 +18,7 @@ thread_local! {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        BYTES.with(|n| n.set(n.get() + layout.size()));
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -24,6 +26,7 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        BYTES.with(|n| n.set(n.get() + new_size));
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -67,4 +70,23 @@ fn encoding_into_a_reused_buffer_allocates_nothing() {
     let mut buf = Vec::with_capacity(1024);
     let ((), count) = allocations_during(|| binform::to_vec_into(&mut buf, &people).unwrap());
     assert_eq!(count, 0);
+}
+
+#[test]
+fn a_few_bytes_declaring_huge_lengths_allocate_under_one_mib() {
+    // 2^62 elements, and 2^27 (within max_len) with no data behind them.
+    let mut huge = vec![0xFF];
+    huge.extend((1u64 << 62).to_le_bytes());
+    let mut big = binform::to_vec(&(1usize << 27)).unwrap();
+    big.extend([0u8; 8]);
+    for payload in [&huge, &big] {
+        let before = BYTES.with(Cell::get);
+        assert!(binform::from_slice::<Vec<u64>>(payload).is_err());
+        assert!(binform::from_slice::<Vec<String>>(payload).is_err());
+        assert!(binform::from_slice::<std::collections::HashMap<u32, u32>>(payload).is_err());
+        assert!(binform::from_slice::<Vec<Option<[u64; 64]>>>(payload).is_err());
+        assert!(binform::from_slice::<String>(payload).is_err());
+        let used = BYTES.with(Cell::get) - before;
+        assert!(used < 1 << 20, "{used} bytes allocated");
+    }
 }

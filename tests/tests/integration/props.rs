@@ -109,6 +109,53 @@ proptest! {
     }
 
     #[test]
+    fn std_types(secs in any::<u64>(), nanos in 0u32..1_000_000_000, ip4 in any::<[u8; 4]>(), ip6 in any::<[u8; 16]>(),
+                 port in any::<u16>(), nz in 1u32.., c in any::<char>(), r in any::<Result<u8, i64>>()) {
+        same_bytes(&std::time::Duration::new(secs, nanos))?;
+        let t = std::time::UNIX_EPOCH + std::time::Duration::new(secs % (1 << 40), nanos);
+        same_bytes(&t)?;
+        let before = std::time::UNIX_EPOCH - std::time::Duration::new(secs % (1 << 35), nanos);
+        same_bytes(&before)?;
+        same_bytes(&std::net::IpAddr::from(ip4))?;
+        same_bytes(&std::net::IpAddr::from(ip6))?;
+        same_bytes(&std::net::SocketAddr::from((ip6, port)))?;
+        same_bytes(&std::net::SocketAddrV4::new(ip4.into(), port))?;
+        same_bytes(&std::num::NonZeroU32::new(nz).unwrap())?;
+        same_bytes(&(c, r, std::num::Wrapping(port)))?;
+    }
+
+    #[test]
+    fn containers(b in prop::collection::btree_set(any::<i64>(), 0..16), o in prop::option::of(".{0,4}"),
+                  arr in any::<[u16; 5]>(), boxed in any::<u64>(), nested in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..4), 0..4),
+                  ll in prop::collection::linked_list(any::<i32>(), 0..8)) {
+        same_bytes(&b)?;
+        same_bytes(&o)?;
+        same_bytes(&arr)?;
+        same_bytes(&[[arr[0], arr[1]], [arr[2], arr[3]]])?;
+        same_bytes(&Box::new(boxed))?;
+        same_bytes(&nested.clone().into_boxed_slice())?;
+        same_bytes(&ll)?;
+        same_bytes(&std::collections::VecDeque::from(nested))?;
+        same_bytes(&std::cell::RefCell::new(boxed))?;
+        same_bytes(&(boxed..boxed.wrapping_add(3)))?;
+    }
+
+    #[test]
+    fn shared_values_keep_identity(values in prop::collection::vec(any::<u32>(), 1..8), picks in prop::collection::vec(any::<prop::sample::Index>(), 0..16)) {
+        let shared: Vec<std::rc::Rc<u32>> = values.iter().map(|&v| std::rc::Rc::new(v)).collect();
+        let list: Vec<std::rc::Rc<u32>> = picks.iter().map(|i| shared[i.index(shared.len())].clone()).collect();
+        let bytes = binform::to_vec(&list).unwrap();
+        let back: Vec<std::rc::Rc<u32>> = binform::from_slice(&bytes).unwrap();
+        prop_assert_eq!(&back, &list);
+        for i in 0..list.len() {
+            for j in 0..list.len() {
+                prop_assert_eq!(std::rc::Rc::ptr_eq(&list[i], &list[j]), std::rc::Rc::ptr_eq(&back[i], &back[j]));
+            }
+        }
+        prop_assert_eq!(binform::to_vec(&back).unwrap(), bytes);
+    }
+
+    #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
         let _ = binform::from_slice::<Node>(&bytes);
         let _ = binform::from_slice::<Record>(&bytes);

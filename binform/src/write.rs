@@ -107,6 +107,22 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// Runs `f` one nesting level deeper, failing with
+    /// [`ErrorKind::LimitExceeded`](crate::ErrorKind::LimitExceeded) past
+    /// the depth limit. Containers nest exactly where their decoders do, so
+    /// whatever encodes under some [`Options`](crate::Options) also decodes
+    /// under them.
+    #[inline]
+    pub fn nested(&mut self, f: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+        if self.depth_left == 0 {
+            return Err(depth_error());
+        }
+        self.depth_left -= 1;
+        let result = f(self);
+        self.depth_left += 1;
+        result
+    }
+
     /// Writes a shared value (`Rc`, `Arc`, a live `Weak`) found at `addr`:
     /// its id if it was written before, else a new-value tag and the value.
     /// Registering before writing the contents is what ends cycles.
@@ -119,16 +135,7 @@ impl<'a> Writer<'a> {
             }
             None => {
                 self.write_varint(refs::TAG_NEW);
-                if self.depth_left == 0 {
-                    return Err(crate::Error::new(
-                        crate::ErrorKind::LimitExceeded,
-                        "shared values nest deeper than the depth limit",
-                    ));
-                }
-                self.depth_left -= 1;
-                let result = value.pack(self);
-                self.depth_left += 1;
-                result
+                self.nested(|w| value.pack(w))
             }
         }
     }
@@ -283,4 +290,13 @@ impl<'a> Writer<'a> {
     pub fn write_tag(&mut self, tag: u32) {
         self.write_varint(tag as u64);
     }
+}
+
+#[cold]
+#[inline(never)]
+fn depth_error() -> crate::Error {
+    crate::Error::new(
+        crate::ErrorKind::LimitExceeded,
+        "the value nests deeper than the depth limit (Options::max_depth)",
+    )
 }

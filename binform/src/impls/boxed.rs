@@ -11,7 +11,7 @@ impl<T: Pack + ?Sized> Pack for Box<T> {
     schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-        (**self).pack(w)
+        w.nested(|w| (**self).pack(w))
     }
 }
 
@@ -43,7 +43,8 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<[T]> {
 
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        Vec::<T>::unpack(r).map(Vec::into_boxed_slice)
+        // One level for the box, as its encoder counts.
+        r.nested(|r| Vec::<T>::unpack(r).map(Vec::into_boxed_slice))
     }
 }
 

@@ -24,11 +24,13 @@ fn pack_map<'a, K: Pack + 'a, V: Pack + 'a>(
     entries: impl Iterator<Item = (&'a K, &'a V)>,
 ) -> Result<()> {
     w.write_len(len);
-    for (k, v) in entries {
-        k.pack(w)?;
-        v.pack(w)?;
-    }
-    Ok(())
+    w.nested(|w| {
+        for (k, v) in entries {
+            k.pack(w)?;
+            v.pack(w)?;
+        }
+        Ok(())
+    })
 }
 
 /// Encodes `len` items from an iterator.
@@ -39,7 +41,7 @@ fn pack_set<'a, T: Pack + 'a>(
     items: impl Iterator<Item = &'a T>,
 ) -> Result<()> {
     w.write_len(len);
-    items.into_iter().try_for_each(|item| item.pack(w))
+    w.nested(|w| items.into_iter().try_for_each(|item| item.pack(w)))
 }
 
 /// Decodes map entries into an empty map through `insert`, which must

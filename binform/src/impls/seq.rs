@@ -11,7 +11,12 @@ impl<T: Pack> Pack for [T] {
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
-        T::pack_slice(self, w)
+        // Plain data is one copy and cannot nest; everything else counts a
+        // level, as its decoder does.
+        if T::PLAIN.get() {
+            return T::pack_slice(self, w);
+        }
+        w.nested(|w| T::pack_slice(self, w))
     }
 }
 
@@ -61,8 +66,10 @@ impl<T: Pack> Pack for VecDeque<T> {
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
         let (front, back) = self.as_slices();
-        T::pack_slice(front, w)?;
-        T::pack_slice(back, w)
+        w.nested(|w| {
+            T::pack_slice(front, w)?;
+            T::pack_slice(back, w)
+        })
     }
 }
 
@@ -85,7 +92,7 @@ impl<T: Pack> Pack for LinkedList<T> {
     schema_builtin!("seq", T);
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
-        self.iter().try_for_each(|item| item.pack(w))
+        w.nested(|w| self.iter().try_for_each(|item| item.pack(w)))
     }
 }
 

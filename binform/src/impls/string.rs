@@ -89,6 +89,7 @@ impl<'de> Unpack<'de> for Box<str> {
 
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        String::unpack(r).map(String::into_boxed_str)
+        // One level for the box, as its encoder counts.
+        r.nested(|r| String::unpack(r).map(String::into_boxed_str))
     }
 }

@@ -226,3 +226,42 @@ fn errors_are_std_errors_with_details() {
     assert_eq!(custom.kind(), ErrorKind::Custom);
     assert_eq!(custom.to_string(), "error: bad checksum");
 }
+
+/// Found by the roundtrip fuzz target: a value nested past the depth limit
+/// used to encode and then fail to decode. The encoder now counts the same
+/// levels as the decoder and refuses it.
+#[test]
+fn what_encodes_under_options_decodes_under_them() {
+    #[derive(binform::Packable, Debug, PartialEq)]
+    enum Value {
+        Leaf,
+        List(Vec<Value>),
+    }
+    fn nest(depth: usize) -> Value {
+        (0..depth).fold(Value::Leaf, |v, _| Value::List(vec![v]))
+    }
+    let ok = nest(128);
+    let bytes = binform::to_vec(&ok).unwrap();
+    assert_eq!(binform::from_slice::<Value>(&bytes).unwrap(), ok);
+    let too_deep = nest(129);
+    assert_eq!(
+        binform::to_vec(&too_deep).unwrap_err().kind(),
+        ErrorKind::LimitExceeded
+    );
+    let opts = Options::new().max_depth(200);
+    let bytes = opts.to_vec(&too_deep).unwrap();
+    assert_eq!(opts.from_slice::<Value>(&bytes).unwrap(), too_deep);
+    // Boxes and maps count the same way on both sides.
+    let boxed: Box<Box<Box<u8>>> = Box::new(Box::new(Box::new(1)));
+    let opts = Options::new().max_depth(3);
+    let bytes = opts.to_vec(&boxed).unwrap();
+    assert_eq!(opts.from_slice::<Box<Box<Box<u8>>>>(&bytes).unwrap(), boxed);
+    assert!(Options::new().max_depth(2).to_vec(&boxed).is_err());
+    let text: Box<str> = "deep".into();
+    let opts = Options::new().max_depth(1);
+    assert_eq!(
+        opts.from_slice::<Box<str>>(&opts.to_vec(&text).unwrap())
+            .unwrap(),
+        text
+    );
+}

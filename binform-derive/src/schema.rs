@@ -108,7 +108,7 @@ pub fn pack_items(cont: &Container, krate: &TokenStream) -> TokenStream {
     quote! {
         #consts
 
-        fn describe(__b: &mut #krate::schema::Builder) -> #krate::schema::Schema {
+        fn describe(__b: &mut #krate::schema::Builder) -> #krate::schema::TypeRef {
             #describe
         }
     }
@@ -126,7 +126,7 @@ fn field_defs(fields: &[Field], krate: &TokenStream) -> TokenStream {
         let schema = match &f.attrs.with {
             Some(with) => {
                 let path = compact_tokens(&with.value);
-                quote!(#krate::schema::Schema::builtin_of("with", #krate::__private::vec![#krate::schema::Schema::builtin(#path)]))
+                quote!(#krate::schema::TypeRef::builtin_of("with", #krate::__private::vec![#krate::schema::TypeRef::builtin(#path)]))
             }
             None => {
                 let ty = f.ty;

@@ -64,7 +64,7 @@ pub use options::{Options, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LEN
 #[doc(hidden)]
 pub use plain::Plain;
 pub use read::{Reader, Unpack, UnpackOwned};
-pub use schema::{schema_of, Schema};
+pub use schema::{schema_of, Schema, TypeRef};
 pub use write::{Pack, Writer};
 
 use alloc::vec::Vec;
@@ -98,12 +98,12 @@ pub fn from_slice<'de, T: Unpack<'de>>(bytes: &'de [u8]) -> Result<T> {
 
 /// Encodes `value` to an `io::Write`, with default [`Options`].
 #[cfg(feature = "std")]
-pub fn to_writer<W: std::io::Write, T: Pack + ?Sized>(writer: W, value: &T) -> Result<()> {
+pub fn to_writer<T: Pack + ?Sized>(writer: impl std::io::Write, value: &T) -> Result<()> {
     Options::new().to_writer(writer, value)
 }
 
 /// Decodes a `T` from an `io::Read` read to its end, with default [`Options`].
 #[cfg(feature = "std")]
-pub fn from_reader<R: std::io::Read, T: UnpackOwned>(reader: R) -> Result<T> {
+pub fn from_reader<T: UnpackOwned>(reader: impl std::io::Read) -> Result<T> {
     Options::new().from_reader(reader)
 }

@@ -210,9 +210,9 @@ impl Options {
     /// first and written with one `write_all`, so a failing value writes
     /// nothing.
     #[cfg(feature = "std")]
-    pub fn to_writer<W: std::io::Write, T: Pack + ?Sized>(
+    pub fn to_writer<T: Pack + ?Sized>(
         &self,
-        mut writer: W,
+        mut writer: impl std::io::Write,
         value: &T,
     ) -> Result<()> {
         let bytes = self.to_vec(value)?;
@@ -224,7 +224,7 @@ impl Options {
     /// [`max_bytes`](Options::max_bytes) arrive, so an endless stream cannot
     /// exhaust memory.
     #[cfg(feature = "std")]
-    pub fn from_reader<R: std::io::Read, T: UnpackOwned>(&self, reader: R) -> Result<T> {
+    pub fn from_reader<T: UnpackOwned>(&self, reader: impl std::io::Read) -> Result<T> {
         use std::io::Read;
         let mut bytes = Vec::new();
         let limit = (self.max_bytes as u64).saturating_add(1);

@@ -76,8 +76,8 @@ macro_rules! polymorphic {
                     h
                 };
 
-                fn describe(b: &mut $crate::schema::Builder) -> $crate::schema::Schema {
-                    $crate::schema::Schema::builtin_of("dyn", $crate::__private::vec![$(b.describe::<$ty>()),+])
+                fn describe(b: &mut $crate::schema::Builder) -> $crate::schema::TypeRef {
+                    $crate::schema::TypeRef::builtin_of("dyn", $crate::__private::vec![$(b.describe::<$ty>()),+])
                 }
 
                 fn pack(&self, w: &mut $crate::Writer<'_>) -> $crate::Result<()> {

@@ -28,14 +28,14 @@ use crate::Pack;
 
 /// The wire layout of a type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Schema {
+pub enum TypeRef {
     /// A built-in encoding with type arguments: `u32`, `string`,
     /// `seq<T>`, `map<K, V>`, `option<T>`, `shared<T>`, `array<T, N>`, ...
     Builtin {
         /// The encoding's name.
         name: String,
         /// Its type arguments.
-        args: Vec<Schema>,
+        args: Vec<TypeRef>,
     },
     /// A derived type, described in full in the schema's [`Types`] table
     /// under this name.
@@ -73,7 +73,7 @@ pub struct FieldDef {
     /// Its name (`0`, `1`, ... for tuple fields).
     pub name: String,
     /// Its layout.
-    pub schema: Schema,
+    pub schema: TypeRef,
 }
 
 /// One enum variant.
@@ -95,9 +95,9 @@ pub type Types = BTreeMap<String, TypeDef>;
 /// A complete description: the root layout and every derived type it
 /// reaches. `Display` prints the lock-file text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Described {
+pub struct Schema {
     /// The root type's layout.
-    pub root: Schema,
+    pub root: TypeRef,
     /// The derived types, by name.
     pub types: Types,
 }
@@ -111,14 +111,14 @@ pub struct Builder {
 
 impl Builder {
     /// Describes `T` (recording derived types in the table).
-    pub fn describe<T: Pack + ?Sized>(&mut self) -> Schema {
+    pub fn describe<T: Pack + ?Sized>(&mut self) -> TypeRef {
         T::describe(self)
     }
 
     /// Records a derived type unless it is already known, then returns a
     /// reference to it by name. `define` describes the fields; it runs at
     /// most once per name, after the name is registered.
-    pub fn named(&mut self, name: &str, define: impl FnOnce(&mut Self) -> TypeDef) -> Schema {
+    pub fn named(&mut self, name: &str, define: impl FnOnce(&mut Self) -> TypeDef) -> TypeRef {
         if !self.types.contains_key(name) {
             // Register first, so a field that mentions this type again stops.
             self.types.insert(
@@ -133,22 +133,22 @@ impl Builder {
             let def = define(self);
             self.types.insert(name.to_owned(), def);
         }
-        Schema::Named(name.to_owned())
+        TypeRef::Named(name.to_owned())
     }
 }
 
-impl Schema {
+impl TypeRef {
     /// A built-in encoding with no arguments.
     pub fn builtin(name: &str) -> Self {
-        Schema::Builtin {
+        TypeRef::Builtin {
             name: name.to_owned(),
             args: Vec::new(),
         }
     }
 
     /// A built-in encoding with arguments.
-    pub fn builtin_of(name: &str, args: Vec<Schema>) -> Self {
-        Schema::Builtin {
+    pub fn builtin_of(name: &str, args: Vec<TypeRef>) -> Self {
+        TypeRef::Builtin {
             name: name.to_owned(),
             args,
         }
@@ -177,20 +177,20 @@ pub fn short_type_name(full: &str) -> String {
 }
 
 /// Describes `T`: its layout and every derived type it uses.
-pub fn schema_of<T: Pack + ?Sized>() -> Described {
+pub fn schema_of<T: Pack + ?Sized>() -> Schema {
     let mut builder = Builder::default();
     let root = builder.describe::<T>();
-    Described {
+    Schema {
         root,
         types: builder.types,
     }
 }
 
-impl fmt::Display for Schema {
+impl fmt::Display for TypeRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Schema::Named(name) => f.write_str(name),
-            Schema::Builtin { name, args } => {
+            TypeRef::Named(name) => f.write_str(name),
+            TypeRef::Builtin { name, args } => {
                 f.write_str(name)?;
                 if !args.is_empty() {
                     f.write_str("<")?;
@@ -208,7 +208,7 @@ impl fmt::Display for Schema {
     }
 }
 
-impl fmt::Display for Described {
+impl fmt::Display for Schema {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "root {}", self.root)?;
         for def in self.types.values() {
@@ -314,7 +314,7 @@ impl fmt::Display for Incompatibility {
 ///   tags are then reserved; a tag must keep its type;
 /// - tolerant enums may add variants only if the locked enum has an
 ///   `other` catch-all, and may remove variants whose tags are reserved.
-pub fn compare(locked: &Described, current: &Described) -> Vec<Incompatibility> {
+pub fn compare(locked: &Schema, current: &Schema) -> Vec<Incompatibility> {
     let mut out = Vec::new();
     if !same_shape(&locked.root, &current.root) {
         out.push(Incompatibility {
@@ -337,7 +337,7 @@ pub fn compare(locked: &Described, current: &Described) -> Vec<Incompatibility> 
 }
 
 /// Schemas name derived types; compare those by name.
-fn same_shape(a: &Schema, b: &Schema) -> bool {
+fn same_shape(a: &TypeRef, b: &TypeRef) -> bool {
     a == b
 }
 
@@ -437,8 +437,8 @@ fn body_line(body: &Body) -> String {
     }
 }
 
-/// Parses the text that `Display` for [`Described`] writes.
-pub fn parse(text: &str) -> Result<Described, String> {
+/// Parses the text that `Display` for [`Schema`] writes.
+pub fn parse(text: &str) -> Result<Schema, String> {
     let mut root = None;
     let mut types = Types::new();
     let mut current: Option<TypeDef> = None;
@@ -513,21 +513,21 @@ pub fn parse(text: &str) -> Result<Described, String> {
         types.insert(def.name.clone(), def);
     }
     let root = root.ok_or("no `root` line")?;
-    Ok(Described { root, types })
+    Ok(Schema { root, types })
 }
 
 /// Parses `name` or `name<arg, arg>`; a name that starts with an uppercase
 /// letter is a derived type.
-fn parse_schema(text: &str) -> Result<Schema, String> {
+fn parse_schema(text: &str) -> Result<TypeRef, String> {
     let text = text.trim();
     if text.starts_with(|c: char| c.is_ascii_uppercase()) {
-        return Ok(Schema::Named(text.to_owned()));
+        return Ok(TypeRef::Named(text.to_owned()));
     }
     let Some(open) = text.find('<') else {
         return Ok(if text.starts_with(|c: char| c.is_ascii_uppercase()) {
-            Schema::Named(text.to_owned())
+            TypeRef::Named(text.to_owned())
         } else {
-            Schema::builtin(text)
+            TypeRef::builtin(text)
         });
     };
     let inner = text[open + 1..]
@@ -551,7 +551,7 @@ fn parse_schema(text: &str) -> Result<Schema, String> {
         }
     }
     args.push(parse_schema(&inner[start..])?);
-    Ok(Schema::builtin_of(&text[..open], args))
+    Ok(TypeRef::builtin_of(&text[..open], args))
 }
 
 /// Checks `T` against the schema locked in the file at `path`, for a test:

@@ -57,9 +57,9 @@ pub trait Pack {
 
     /// Describes the layout (see [`crate::schema::schema_of`]).
     #[doc(hidden)]
-    fn describe(b: &mut crate::schema::Builder) -> crate::schema::Schema {
+    fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
         let _ = b;
-        crate::schema::Schema::builtin("opaque")
+        crate::schema::TypeRef::builtin("opaque")
     }
 
     /// Appends every element of `items`, one after another; plain data is

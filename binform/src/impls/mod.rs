@@ -11,9 +11,9 @@ macro_rules! schema_builtin {
             h
         };
 
-        fn describe(b: &mut crate::schema::Builder) -> crate::schema::Schema {
+        fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
             let _ = &b;
-            crate::schema::Schema::builtin_of($name, alloc::vec![$(b.describe::<$arg>()),*])
+            crate::schema::TypeRef::builtin_of($name, alloc::vec![$(b.describe::<$arg>()),*])
         }
     };
 }
@@ -23,7 +23,7 @@ macro_rules! schema_transparent {
     ($inner:ty) => {
         const SHAPE: u64 = <$inner as crate::Pack>::SHAPE;
 
-        fn describe(b: &mut crate::schema::Builder) -> crate::schema::Schema {
+        fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
             b.describe::<$inner>()
         }
     };
@@ -69,12 +69,12 @@ macro_rules! schema_array {
             $n as u64,
         );
 
-        fn describe(b: &mut crate::schema::Builder) -> crate::schema::Schema {
-            crate::schema::Schema::builtin_of(
+        fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
+            crate::schema::TypeRef::builtin_of(
                 "array",
                 alloc::vec![
                     b.describe::<$t>(),
-                    crate::schema::Schema::builtin(&alloc::format!("{}", $n))
+                    crate::schema::TypeRef::builtin(&alloc::format!("{}", $n))
                 ],
             )
         }

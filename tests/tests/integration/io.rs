@@ -20,7 +20,7 @@ fn an_endless_reader_stops_at_the_byte_budget() {
     let endless = io::repeat(0);
     let err = Options::new()
         .max_bytes(4096)
-        .from_reader::<_, Vec<u8>>(endless)
+        .from_reader::<Vec<u8>>(endless)
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::LimitExceeded);
 }
@@ -46,7 +46,7 @@ impl io::Write for Failing {
 #[test]
 fn io_errors_keep_their_source() {
     use std::error::Error as _;
-    let err = binform::from_reader::<_, u8>(Failing).unwrap_err();
+    let err = binform::from_reader::<u8>(Failing).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Io);
     let source = err.source().expect("io source");
     assert!(source.to_string().contains("peer went away"));

@@ -221,7 +221,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Reads one byte.
-    #[inline]
+    #[inline(always)]
     pub fn read_u8(&mut self) -> Result<u8> {
         match self.input.get(self.pos) {
             Some(&b) => {
@@ -259,7 +259,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Reads an unsigned varint.
-    #[inline]
+    #[inline(always)]
     pub fn read_varint(&mut self) -> Result<u64> {
         // Fast path: 8 bytes are available, so one load covers every form
         // but the 9-byte one, and the length comes from the first byte with
@@ -278,6 +278,12 @@ impl<'de> Reader<'de> {
                     return Ok(v);
                 }
             }
+        } else if let Some(&b) = self.input.get(self.pos) {
+            // Near the end of the input: one-byte values still take no detour.
+            if b & 1 == 0 {
+                self.pos += 1;
+                return Ok((b >> 1) as u64);
+            }
         }
         self.read_varint_slow()
     }
@@ -295,7 +301,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Reads a zig-zag signed varint.
-    #[inline]
+    #[inline(always)]
     pub fn read_varint_signed(&mut self) -> Result<i64> {
         self.read_varint().map(varint::unzigzag_i64)
     }

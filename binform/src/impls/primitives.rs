@@ -132,7 +132,7 @@ macro_rules! unsigned_varint {
             unpack_shape!(crate::schema::wire_name(stringify!($ty)));
             const MIN_SIZE: usize = 1;
 
-            #[inline]
+            #[inline(always)]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
                 let v = r.read_varint()?;
                 <$ty>::try_from(v).map_err(|_| overflow(r, v, stringify!($ty)))
@@ -169,7 +169,7 @@ macro_rules! signed_varint {
             unpack_shape!(crate::schema::wire_name(stringify!($ty)));
             const MIN_SIZE: usize = 1;
 
-            #[inline]
+            #[inline(always)]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
                 let v = r.read_varint_signed()?;
                 <$ty>::try_from(v).map_err(|_| overflow(r, v, stringify!($ty)))

@@ -29,6 +29,17 @@
 //! allocated, nesting is bounded, and all of it is set through [`Options`].
 //! Malformed input yields an [`Error`], never a panic.
 //!
+//! Beyond plain values:
+//! - **Object graphs**: `Rc`/`Arc` keep their identity, `Weak` links and
+//!   cycles through `RefCell`/`Mutex`/`RwLock` round-trip, and trait objects
+//!   work through an explicit registration ([`polymorphic!`]); see
+//!   `docs/graphs.md`.
+//! - **Versioning**: `#[binform(version_tolerant)]` types (tagged fields that
+//!   other versions skip or default), a compile-time `FINGERPRINT` on every
+//!   derived type with an optional header check
+//!   ([`Options::fingerprint`]), and schema lock files
+//!   ([`schema::assert_compatible`]); see `docs/versioning.md`.
+//!
 //! # Features
 //!
 //! | feature | default | what it adds |

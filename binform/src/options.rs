@@ -121,7 +121,11 @@ impl Options {
     /// How many boxes and collections may nest inside each other.
     #[must_use]
     pub const fn max_depth(mut self, n: usize) -> Self {
-        self.max_depth = if n > u32::MAX as usize { u32::MAX } else { n as u32 };
+        self.max_depth = if n > u32::MAX as usize {
+            u32::MAX
+        } else {
+            n as u32
+        };
         self
     }
 

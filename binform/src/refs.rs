@@ -89,6 +89,15 @@ impl EncodeRefs {
     }
 }
 
+/// A type-erased shared handle. `Rc`s of sized values are kept as
+/// `Rc<dyn Any>` (the same pointer, no allocation); others in a box.
+pub enum Handle {
+    /// An `Rc<T>` seen as `Rc<dyn Any>`.
+    Rc(alloc::rc::Rc<dyn Any>),
+    /// Any other handle (`Arc`s, `Rc<str>`, `Rc<dyn Trait>`), boxed.
+    Boxed(Box<dyn Any>),
+}
+
 /// The state of one id while decoding.
 pub(crate) enum Slot {
     /// Being decoded, and no handle exists yet: any reference to it fails.
@@ -98,9 +107,9 @@ pub(crate) enum Slot {
     Building(Box<dyn Any>),
     /// Its shared handle exists (an interior-mutable placeholder) and its
     /// contents are being decoded: strong references form a cycle.
-    Filling(Box<dyn Any>),
+    Filling(Handle),
     /// Complete: holds the `Rc`/`Arc` handle.
-    Ready(Box<dyn Any>),
+    Ready(Handle),
 }
 
 /// Decode side: what each id refers to, and how to break the strong cycles
@@ -130,6 +139,25 @@ impl Reader<'_> {
         let refs = self.refs_mut();
         refs.slots.push(Slot::Reserved);
         refs.slots.len() - 1
+    }
+
+    /// Marks a value that was `Filling` as complete, keeping its handle.
+    pub(crate) fn finish_ref(&mut self, id: usize) {
+        if let Some(slot) = self.refs_mut().slots.get_mut(id) {
+            if let Slot::Filling(_) = slot {
+                if let Slot::Filling(handle) = core::mem::replace(slot, Slot::Reserved) {
+                    *slot = Slot::Ready(handle);
+                }
+            }
+        }
+    }
+
+    /// Whether `id` already holds a handle (it was `Filling`).
+    pub(crate) fn has_handle(&self, id: usize) -> bool {
+        matches!(
+            self.refs.as_ref().and_then(|r| r.slots.get(id)),
+            Some(Slot::Filling(_) | Slot::Ready(_))
+        )
     }
 
     /// Sets what `id` refers to.

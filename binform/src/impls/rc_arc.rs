@@ -7,9 +7,9 @@ use alloc::format;
 use alloc::rc::{Rc, Weak as RcWeak};
 use alloc::sync::{Arc, Weak as ArcWeak};
 use alloc::vec::Vec;
-use core::any::Any;
 
 use crate::impls::string::read_str;
+pub use crate::refs::Handle;
 use crate::refs::{Slot, TAG_ID_BASE, TAG_NEW, TAG_NULL};
 use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
@@ -33,6 +33,44 @@ pub trait SharedUnpack<'de> {
     fn placeholder_rc(budget: u32) -> Option<Rc<Self>>;
     /// A placeholder behind a fresh `Arc`.
     fn placeholder_arc(budget: u32) -> Option<Arc<Self>>;
+
+    /// The reference table's handle for an `Rc` of this type.
+    fn rc_handle(handle: Rc<Self>) -> Handle
+    where
+        Self: 'static,
+    {
+        Handle::Boxed(Box::new(handle))
+    }
+
+    /// The `Rc` back from a table handle, if it has this type.
+    fn rc_from_handle(handle: &Handle) -> Option<Rc<Self>>
+    where
+        Self: 'static,
+    {
+        match handle {
+            Handle::Boxed(b) => b.downcast_ref::<Rc<Self>>().cloned(),
+            Handle::Rc(_) => None,
+        }
+    }
+
+    /// The reference table's handle for an `Arc` of this type.
+    fn arc_handle(handle: Arc<Self>) -> Handle
+    where
+        Self: 'static,
+    {
+        Handle::Boxed(Box::new(handle))
+    }
+
+    /// The `Arc` back from a table handle, if it has this type.
+    fn arc_from_handle(handle: &Handle) -> Option<Arc<Self>>
+    where
+        Self: 'static,
+    {
+        match handle {
+            Handle::Boxed(b) => b.downcast_ref::<Arc<Self>>().cloned(),
+            Handle::Rc(_) => None,
+        }
+    }
 }
 
 /// The three ways to build a sized shared value, in order of preference:
@@ -42,10 +80,13 @@ pub trait SharedUnpack<'de> {
 ///    inside resolve (the placeholder stands in only if decoding fails);
 /// 3. otherwise: the contents first, and references from inside fail.
 macro_rules! build_sized {
-    ($ptr:ident, $weak:ident, $r:ident, $id:ident, $t:ty) => {{
+    ($ptr:ident, $weak:ident, $erase:ident, $r:ident, $id:ident, $t:ty) => {{
         if let Some(placeholder) = <$t as Unpack<'de>>::shared_placeholder() {
             let handle = $ptr::new(placeholder);
-            $r.set_ref($id, Slot::Filling(Box::new(handle.clone())));
+            $r.set_ref(
+                $id,
+                Slot::Filling(<$t as SharedUnpack<'de>>::$erase(handle.clone())),
+            );
             let for_cleanup = handle.clone();
             $r.add_cleanup(Box::new(move || {
                 <$t as Unpack<'de>>::shared_clear(&for_cleanup)
@@ -82,15 +123,27 @@ impl<'de, T: Unpack<'de> + 'static> SharedUnpack<'de> for T {
     const SHAPE: u64 = <T as Unpack<'de>>::SHAPE;
 
     fn build_rc(r: &mut Reader<'de>, id: usize) -> Result<Rc<Self>> {
-        build_sized!(Rc, RcWeak, r, id, T)
+        build_sized!(Rc, RcWeak, rc_handle, r, id, T)
     }
 
     fn build_arc(r: &mut Reader<'de>, id: usize) -> Result<Arc<Self>> {
-        build_sized!(Arc, ArcWeak, r, id, T)
+        build_sized!(Arc, ArcWeak, arc_handle, r, id, T)
     }
 
     fn placeholder_rc(budget: u32) -> Option<Rc<Self>> {
         T::placeholder(budget).map(Rc::new)
+    }
+
+    /// No box: an `Rc<T>` is already an `Rc<dyn Any>`.
+    fn rc_handle(handle: Rc<Self>) -> Handle {
+        Handle::Rc(handle)
+    }
+
+    fn rc_from_handle(handle: &Handle) -> Option<Rc<Self>> {
+        match handle {
+            Handle::Rc(rc) => rc.clone().downcast::<T>().ok(),
+            Handle::Boxed(_) => None,
+        }
     }
 
     fn placeholder_arc(budget: u32) -> Option<Arc<Self>> {
@@ -139,7 +192,13 @@ impl<'de, T: Unpack<'de>> SharedUnpack<'de> for [T] {
 }
 
 /// A strong reference: a clone of the handle recorded for the id.
-fn strong_ref<H: Clone + 'static>(r: &Reader<'_>, tag: u64, start: usize, name: &str) -> Result<H> {
+fn strong_ref<H>(
+    r: &Reader<'_>,
+    tag: u64,
+    start: usize,
+    name: &str,
+    from_handle: impl FnOnce(&Handle) -> Option<H>,
+) -> Result<H> {
     let handle = match r.ref_slot(tag, start)? {
         Slot::Ready(handle) => handle,
         Slot::Filling(handle) => {
@@ -157,22 +216,20 @@ fn strong_ref<H: Clone + 'static>(r: &Reader<'_>, tag: u64, start: usize, name: 
         }
         Slot::Building(_) | Slot::Reserved => return Err(unsupported_cycle(r, tag, start)),
     };
-    handle
-        .downcast_ref::<H>()
-        .cloned()
-        .ok_or_else(|| r.ref_type_error(tag, start, name))
+    from_handle(handle).ok_or_else(|| r.ref_type_error(tag, start, name))
 }
 
 /// A weak reference: to a finished value, or to one still being built.
-fn weak_ref<H: 'static, W: Clone + 'static>(
+fn weak_ref<H, W: Clone + 'static>(
     r: &Reader<'_>,
     tag: u64,
     start: usize,
     name: &str,
+    from_handle: impl FnOnce(&Handle) -> Option<H>,
     downgrade: impl FnOnce(&H) -> W,
 ) -> Result<W> {
     match r.ref_slot(tag, start)? {
-        Slot::Ready(handle) | Slot::Filling(handle) => handle.downcast_ref::<H>().map(downgrade),
+        Slot::Ready(handle) | Slot::Filling(handle) => from_handle(handle).map(|h| downgrade(&h)),
         Slot::Building(weak) => weak.downcast_ref::<W>().cloned(),
         Slot::Reserved => return Err(unsupported_cycle(r, tag, start)),
     }
@@ -202,13 +259,8 @@ fn null_strong(r: &Reader<'_>, start: usize, name: &str) -> crate::Error {
     )
 }
 
-/// Records a finished handle for an id, typed for later references.
-fn record<H: Any>(r: &mut Reader<'_>, id: usize, handle: H) {
-    r.set_ref(id, Slot::Ready(Box::new(handle)));
-}
-
 macro_rules! shared_pointer {
-    ($ptr:ident, $weak:ident, $build:ident, $placeholder:ident, $name:literal, $weak_name:literal) => {
+    ($ptr:ident, $weak:ident, $build:ident, $placeholder:ident, $erase:ident, $unerase:ident, $name:literal, $weak_name:literal) => {
         impl<T: Pack + ?Sized> Pack for $ptr<T> {
             schema_builtin!("shared", T);
             #[inline]
@@ -236,11 +288,15 @@ macro_rules! shared_pointer {
                     TAG_NEW => {
                         let id = r.reserve_ref();
                         let handle = T::$build(r, id)?;
-                        record(r, id, handle.clone());
+                        if r.has_handle(id) {
+                            r.finish_ref(id);
+                        } else {
+                            r.set_ref(id, Slot::Ready(T::$erase(handle.clone())));
+                        }
                         Ok(handle)
                     }
                     TAG_NULL => Err(null_strong(r, start, $name)),
-                    _ => strong_ref::<$ptr<T>>(r, tag, start, $name),
+                    _ => strong_ref(r, tag, start, $name, T::$unerase),
                 }
             }
         }
@@ -280,11 +336,15 @@ macro_rules! shared_pointer {
                         let id = r.reserve_ref();
                         let handle = T::$build(r, id)?;
                         let weak = $ptr::downgrade(&handle);
-                        record(r, id, handle);
+                        if r.has_handle(id) {
+                            r.finish_ref(id);
+                        } else {
+                            r.set_ref(id, Slot::Ready(T::$erase(handle)));
+                        }
                         Ok(weak)
                     }
                     TAG_NULL => Ok($weak::new()),
-                    _ => weak_ref::<$ptr<T>, $weak<T>>(r, tag, start, $weak_name, $ptr::downgrade),
+                    _ => weak_ref(r, tag, start, $weak_name, T::$unerase, $ptr::downgrade),
                 }
             }
 
@@ -296,12 +356,23 @@ macro_rules! shared_pointer {
     };
 }
 
-shared_pointer!(Rc, RcWeak, build_rc, placeholder_rc, "Rc", "rc::Weak");
+shared_pointer!(
+    Rc,
+    RcWeak,
+    build_rc,
+    placeholder_rc,
+    rc_handle,
+    rc_from_handle,
+    "Rc",
+    "rc::Weak"
+);
 shared_pointer!(
     Arc,
     ArcWeak,
     build_arc,
     placeholder_arc,
+    arc_handle,
+    arc_from_handle,
     "Arc",
     "sync::Weak"
 );

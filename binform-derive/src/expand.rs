@@ -9,7 +9,7 @@ use syn::{DeriveInput, Lifetime, LifetimeParam};
 
 use crate::ast::{Body, Container, Field, Style, Variant};
 use crate::ctxt::Ctxt;
-use crate::{bound, check, schema, tolerant};
+use crate::{bound, check, schema, tolerant, weak};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::default();
@@ -120,6 +120,7 @@ fn expand(cont: &Container) -> TokenStream {
             quote!(2),
         ),
     };
+    let may_hold_weak = weak::may_hold_weak(cont);
     let schema_items = schema::pack_items(cont, &krate);
     let unpack_schema_items = schema::unpack_items(cont, &krate, &de);
     let (pack_plain, unpack_plain) = match &cont.body {
@@ -157,6 +158,7 @@ fn expand(cont: &Container) -> TokenStream {
             #[automatically_derived]
             impl #de_impl_generics #krate::Unpack<#de> for #ident #ty_generics #unpack_where {
                 const MIN_SIZE: ::core::primitive::usize = #min_size;
+                const MAY_HOLD_WEAK: bool = #may_hold_weak;
                 #unpack_plain
                 #unpack_schema_items
 

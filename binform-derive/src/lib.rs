@@ -14,6 +14,7 @@ mod ctxt;
 mod expand;
 mod schema;
 mod tolerant;
+mod weak;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};

@@ -31,6 +31,14 @@ pub trait Unpack<'de>: Sized {
     #[doc(hidden)]
     const PLAIN: Plain<Self> = Plain::NO;
 
+    /// Whether a value may (transitively) hold a `Weak`, so that a weak
+    /// reference to a shared value can occur while it is being decoded.
+    /// `true` is always correct; the derive proves `false` for types made
+    /// only of std types and themselves, which lets shared values of them
+    /// skip `Rc::new_cyclic` and its bookkeeping.
+    #[doc(hidden)]
+    const MAY_HOLD_WEAK: bool = true;
+
     /// The same layout hash as `Pack::SHAPE` (see [`crate::schema`]).
     #[doc(hidden)]
     const SHAPE: u64 = crate::schema::hash_str("opaque");

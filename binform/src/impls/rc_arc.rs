@@ -76,8 +76,9 @@ pub trait SharedUnpack<'de> {
 /// The three ways to build a sized shared value, in order of preference:
 /// 1. interior-mutable with a placeholder: the handle exists before the
 ///    contents, so strong references from inside close the cycle;
-/// 2. with a placeholder: built in `new_cyclic`, so weak references from
-///    inside resolve (the placeholder stands in only if decoding fails);
+/// 2. with a placeholder, for types that may hold a `Weak`: built in
+///    `new_cyclic`, so weak references from inside resolve (the
+///    placeholder stands in only if decoding fails);
 /// 3. otherwise: the contents first, and references from inside fail.
 macro_rules! build_sized {
     ($ptr:ident, $weak:ident, $erase:ident, $r:ident, $id:ident, $t:ty) => {{
@@ -94,8 +95,9 @@ macro_rules! build_sized {
             // Called on the pointee: `Rc`/`Arc` have their own (default) hooks.
             $r.nested(|r| <$t as Unpack<'de>>::shared_fill(&handle, r))?;
             Ok(handle)
-        } else if let Some(placeholder) =
-            <$t as Unpack<'de>>::placeholder(crate::read::PLACEHOLDER_BUDGET)
+        } else if let Some(placeholder) = <$t as Unpack<'de>>::MAY_HOLD_WEAK
+            .then(|| <$t as Unpack<'de>>::placeholder(crate::read::PLACEHOLDER_BUDGET))
+            .flatten()
         {
             let mut failure = None;
             let handle = $ptr::new_cyclic(|weak: &$weak<$t>| {

@@ -641,3 +641,22 @@ fn unknown_tags_and_unregistered_types_are_errors() {
         ErrorKind::UnregisteredType
     );
 }
+
+/// Shared values of types that cannot hold a `Weak` skip `Rc::new_cyclic`;
+/// the derive decides from the field types, erring towards "may".
+#[test]
+fn which_types_may_hold_a_weak() {
+    use binform::Unpack;
+    fn may<T: for<'de> Unpack<'de>>() -> bool {
+        <T as Unpack<'_>>::MAY_HOLD_WEAK
+    }
+    assert!(!may::<DagNode>(), "std types and itself only");
+    assert!(!may::<Loop>());
+    assert!(may::<TreeNode>(), "holds a Weak");
+    assert!(may::<Tracked>(), "a field of a user type could hold one");
+    assert!(
+        may::<u32>(),
+        "the conservative default for non-derived types"
+    );
+    // Either way the decoded graphs keep their shape (tested above).
+}

@@ -68,6 +68,28 @@ fn main() {
                 binform::to_vec_into(&mut buf, black_box(&dag)).unwrap();
             });
         }
+        if case == "dag-walk" || case == "all" {
+            // The traversal the encoder must do, with the cheapest possible
+            // "seen" check (ids are dense): the memory-access floor.
+            fn walk(n: &graph::DagNode, seen: &mut [bool], sum: &mut u64) {
+                if std::mem::replace(&mut seen[n.id as usize], true) {
+                    return;
+                }
+                *sum += n.id as u64;
+                for c in &n.children {
+                    walk(c, seen, sum);
+                }
+            }
+            let mut seen = vec![false; 100_001];
+            run("dag-walk", budget, || {
+                seen.iter_mut().for_each(|s| *s = false);
+                let mut sum = 0;
+                for n in &dag {
+                    walk(n, &mut seen, &mut sum);
+                }
+                black_box(sum);
+            });
+        }
         if case == "dag-de" || case == "all" {
             run("dag-de", budget, || {
                 black_box(

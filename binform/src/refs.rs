@@ -32,15 +32,19 @@ pub(crate) const TAG_ID_BASE: u64 = 2;
 /// is not available without `std`, and a pointer needs only a multiply to
 /// hash well.
 pub(crate) struct EncodeRefs {
-    /// `(address, id)`; address 0 marks an empty slot (no allocation is at 0).
-    slots: Vec<(usize, u32)>,
+    /// Addresses; 0 marks an empty slot (no allocation is at address 0).
+    /// Kept apart from the ids so that probing touches 8 bytes a slot.
+    keys: Vec<usize>,
+    /// The id of the address in the same slot.
+    ids: Vec<u32>,
     len: usize,
 }
 
 impl EncodeRefs {
     pub(crate) fn new() -> Self {
         EncodeRefs {
-            slots: alloc::vec![(0, 0); 16],
+            keys: alloc::vec![0; 64],
+            ids: alloc::vec![0; 64],
             len: 0,
         }
     }
@@ -56,35 +60,40 @@ impl EncodeRefs {
 
     /// The id of `addr` if it was seen, else registers it with the next id
     /// and returns `None`.
+    #[inline]
     pub(crate) fn lookup_or_insert(&mut self, addr: usize) -> Option<u32> {
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
+        if (self.len + 1) * 8 > self.keys.len() * 7 {
             self.grow();
         }
-        let mask = self.slots.len() - 1;
+        let mask = self.keys.len() - 1;
         let mut i = Self::index(addr, mask);
         loop {
-            match self.slots[i] {
-                (0, _) => {
-                    self.slots[i] = (addr, self.len as u32);
+            match self.keys.get(i).copied() {
+                Some(0) => {
+                    self.keys[i] = addr;
+                    self.ids[i] = self.len as u32;
                     self.len += 1;
                     return None;
                 }
-                (a, id) if a == addr => return Some(id),
+                Some(a) if a == addr => return self.ids.get(i).copied(),
                 _ => i = (i + 1) & mask,
             }
         }
     }
 
+    #[cold]
     fn grow(&mut self) {
-        let bigger = alloc::vec![(0, 0); self.slots.len() * 2];
-        let old = core::mem::replace(&mut self.slots, bigger);
-        let mask = self.slots.len() - 1;
-        for (addr, id) in old.into_iter().filter(|&(a, _)| a != 0) {
+        let size = self.keys.len() * 2;
+        let old_keys = core::mem::replace(&mut self.keys, alloc::vec![0; size]);
+        let old_ids = core::mem::replace(&mut self.ids, alloc::vec![0; size]);
+        let mask = size - 1;
+        for (addr, id) in old_keys.into_iter().zip(old_ids).filter(|&(a, _)| a != 0) {
             let mut i = Self::index(addr, mask);
-            while self.slots[i].0 != 0 {
+            while self.keys[i] != 0 {
                 i = (i + 1) & mask;
             }
-            self.slots[i] = (addr, id);
+            self.keys[i] = addr;
+            self.ids[i] = id;
         }
     }
 }

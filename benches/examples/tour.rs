@@ -31,44 +31,25 @@ struct Row {
     decode: Duration,
 }
 
-fn measure_binform<T>(value: &T) -> Row
-where
-    T: binform::Pack + binform::UnpackOwned + PartialEq + std::fmt::Debug,
-{
-    let bytes = binform::to_vec(value).expect("encode");
-    let back: T = binform::from_slice(&bytes).expect("decode");
-    assert_eq!(&back, value, "binform round trip");
+/// Checks one serializer's round trip on `value`, then times encoding into
+/// a reused buffer and decoding.
+fn measure<T: PartialEq + std::fmt::Debug>(
+    name: &str,
+    value: &T,
+    encode_into: impl Fn(&mut Vec<u8>, &T),
+    decode: impl Fn(&[u8]) -> T,
+) -> Row {
+    let mut bytes = Vec::new();
+    encode_into(&mut bytes, value);
+    assert_eq!(&decode(&bytes), value, "{name} round trip");
     let budget = Duration::from_millis(300);
     let mut buf = Vec::with_capacity(bytes.len());
     let encode = time(budget, || {
         buf.clear();
-        binform::to_vec_into(&mut buf, black_box(value)).expect("encode");
+        encode_into(&mut buf, black_box(value));
     });
     let decode = time(budget, || {
-        black_box(binform::from_slice::<T>(black_box(&bytes)).expect("decode"));
-    });
-    Row {
-        size: bytes.len(),
-        encode,
-        decode,
-    }
-}
-
-fn measure_json<T>(value: &T) -> Row
-where
-    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
-{
-    let bytes = serde_json::to_vec(value).expect("encode");
-    let back: T = serde_json::from_slice(&bytes).expect("decode");
-    assert_eq!(&back, value, "serde_json round trip");
-    let budget = Duration::from_millis(300);
-    let mut buf = Vec::with_capacity(bytes.len());
-    let encode = time(budget, || {
-        buf.clear();
-        serde_json::to_writer(&mut buf, black_box(value)).expect("encode");
-    });
-    let decode = time(budget, || {
-        black_box(serde_json::from_slice::<T>(black_box(&bytes)).expect("decode"));
+        black_box(decode(black_box(&bytes)));
     });
     Row {
         size: bytes.len(),
@@ -86,8 +67,18 @@ where
         + PartialEq
         + std::fmt::Debug,
 {
-    let b = measure_binform(value);
-    let j = measure_json(value);
+    let b = measure(
+        "binform",
+        value,
+        |buf, v| binform::to_vec_into(buf, v).expect("encode"),
+        |bytes| binform::from_slice(bytes).expect("decode"),
+    );
+    let j = measure(
+        "serde_json",
+        value,
+        |buf, v| serde_json::to_writer(buf, v).expect("encode"),
+        |bytes| serde_json::from_slice(bytes).expect("decode"),
+    );
     println!("\n{title}");
     println!(
         "  {:<12} {:>10} {:>14} {:>14}",

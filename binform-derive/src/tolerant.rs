@@ -98,10 +98,10 @@ fn unpack_fields(
         quote!(if __r.remaining() == 0 {
             0
         } else {
-            __r.read_len()?
+            __r.read_field_count()?
         })
     } else {
-        quote!(__r.read_len()?)
+        quote!(__r.read_field_count()?)
     };
     quote! {{
         #(#decls)*

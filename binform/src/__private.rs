@@ -10,8 +10,6 @@ pub use core;
 
 pub use crate::impls::SharedUnpack;
 
-use crate::{Reader, Unpack};
-
 /// The smaller of two sizes, usable in `const` context (an enum's `MIN_SIZE`
 /// is its tag plus the smallest variant).
 pub const fn min_size(a: usize, b: usize) -> usize {
@@ -20,13 +18,6 @@ pub const fn min_size(a: usize, b: usize) -> usize {
     } else {
         b
     }
-}
-
-/// Decodes a field through `Unpack`, naming the lifetime so that derived
-/// code need not spell the field type.
-#[inline(always)]
-pub fn unpack<'de, T: Unpack<'de>>(r: &mut Reader<'de>) -> crate::Result<T> {
-    T::unpack(r)
 }
 
 /// The error for encoding a trait object whose type was not registered.

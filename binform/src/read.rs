@@ -520,6 +520,19 @@ impl<'de> Reader<'de> {
         self.read_bytes(len).map(|_| ())
     }
 
+    /// Reads the field count of a version-tolerant type, checked against
+    /// the remaining input (every field takes at least its tag and length
+    /// bytes) before the fields are read.
+    #[inline]
+    pub fn read_field_count(&mut self) -> Result<usize> {
+        let start = self.pos;
+        let count = self.read_len()?;
+        if count > self.remaining() / 2 {
+            return Err(self.short_input_error(count, 2, start));
+        }
+        Ok(count)
+    }
+
     /// Reads the tag and length of one field of a version-tolerant type.
     /// Tags must ascend strictly (`next` is the smallest allowed), so each
     /// value has one encoding and no field appears twice.

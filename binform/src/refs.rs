@@ -181,8 +181,8 @@ impl Reader<'_> {
         self.refs_mut().cleanups.push(cleanup);
     }
 
-    /// Reads a reference tag; returns it after checking that an id names
-    /// a value defined so far.
+    /// Reads a reference tag; returns it with its offset. Ids are checked
+    /// against the table by [`ref_slot`](Self::ref_slot).
     pub(crate) fn read_ref_tag(&mut self) -> Result<(u64, usize)> {
         let start = self.position();
         let tag = self.read_varint()?;

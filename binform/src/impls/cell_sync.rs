@@ -97,113 +97,77 @@ mod locks {
 
     use crate::{Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
+    /// `Mutex` and `RwLock` differ only in how they are locked: `$read`
+    /// for encoding (held while the value is written), `$write` for filling
+    /// and clearing a shared placeholder. A poisoned lock is an error.
+    macro_rules! lock_impls {
+        ($lock:ident, $read:ident, $write:ident) => {
+            impl<T: Pack + ?Sized> Pack for $lock<T> {
+                schema_transparent!(T);
+                fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                    match self.$read() {
+                        Ok(guard) => guard.pack(w),
+                        Err(_) => Err(poisoned(stringify!($lock))),
+                    }
+                }
+            }
+
+            impl<'de, T: Unpack<'de>> Unpack<'de> for $lock<T> {
+                unpack_shape_transparent!(T);
+                const MIN_SIZE: usize = T::MIN_SIZE;
+
+                fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+                    T::unpack(r).map($lock::new)
+                }
+
+                #[inline]
+                fn placeholder(budget: u32) -> Option<Self> {
+                    T::placeholder(budget).map($lock::new)
+                }
+
+                #[inline]
+                fn shared_placeholder() -> Option<Self> {
+                    Self::placeholder(crate::read::PLACEHOLDER_BUDGET)
+                }
+
+                fn shared_fill(&self, r: &mut Reader<'de>) -> Result<()> {
+                    let value = T::unpack(r)?;
+                    let old = match self.$write() {
+                        Ok(mut guard) => core::mem::replace(&mut *guard, value),
+                        Err(_) => {
+                            return Err(
+                                r.error(ErrorKind::Poisoned, poisoned_message(stringify!($lock)))
+                            )
+                        }
+                    };
+                    drop(old);
+                    Ok(())
+                }
+
+                fn shared_clear(&self) {
+                    if let (Ok(mut guard), Some(placeholder)) = (
+                        self.$write(),
+                        T::placeholder(crate::read::PLACEHOLDER_BUDGET),
+                    ) {
+                        // Take the contents out first: dropping them may reach this lock.
+                        let contents = core::mem::replace(&mut *guard, placeholder);
+                        drop(guard);
+                        drop(contents);
+                    }
+                }
+            }
+        };
+    }
+
+    fn poisoned_message(what: &str) -> alloc::string::String {
+        alloc::format!("a {what} was poisoned")
+    }
+
     #[cold]
     fn poisoned(what: &str) -> Error {
-        Error::new(ErrorKind::Poisoned, alloc::format!("a {what} was poisoned"))
+        Error::new(ErrorKind::Poisoned, poisoned_message(what))
     }
 
-    /// Encoding holds the lock while the value is written.
-    impl<T: Pack + ?Sized> Pack for Mutex<T> {
-        schema_transparent!(T);
-        fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-            match self.lock() {
-                Ok(guard) => guard.pack(w),
-                Err(_) => Err(poisoned("Mutex")),
-            }
-        }
-    }
-
-    impl<'de, T: Unpack<'de>> Unpack<'de> for Mutex<T> {
-        unpack_shape_transparent!(T);
-        const MIN_SIZE: usize = T::MIN_SIZE;
-
-        fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-            T::unpack(r).map(Mutex::new)
-        }
-
-        #[inline]
-        fn placeholder(budget: u32) -> Option<Self> {
-            T::placeholder(budget).map(Mutex::new)
-        }
-
-        #[inline]
-        fn shared_placeholder() -> Option<Self> {
-            Self::placeholder(crate::read::PLACEHOLDER_BUDGET)
-        }
-
-        fn shared_fill(&self, r: &mut Reader<'de>) -> Result<()> {
-            let value = T::unpack(r)?;
-            let old = match self.lock() {
-                Ok(mut guard) => core::mem::replace(&mut *guard, value),
-                Err(_) => {
-                    return Err(r.error(ErrorKind::Poisoned, "shared Mutex poisoned during decode"))
-                }
-            };
-            drop(old);
-            Ok(())
-        }
-
-        fn shared_clear(&self) {
-            if let (Ok(mut guard), Some(placeholder)) =
-                (self.lock(), T::placeholder(crate::read::PLACEHOLDER_BUDGET))
-            {
-                let contents = core::mem::replace(&mut *guard, placeholder);
-                drop(guard);
-                drop(contents);
-            }
-        }
-    }
-
-    /// Encoding holds a read lock while the value is written.
-    impl<T: Pack + ?Sized> Pack for RwLock<T> {
-        schema_transparent!(T);
-        fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-            match self.read() {
-                Ok(guard) => guard.pack(w),
-                Err(_) => Err(poisoned("RwLock")),
-            }
-        }
-    }
-
-    impl<'de, T: Unpack<'de>> Unpack<'de> for RwLock<T> {
-        unpack_shape_transparent!(T);
-        const MIN_SIZE: usize = T::MIN_SIZE;
-
-        fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-            T::unpack(r).map(RwLock::new)
-        }
-
-        #[inline]
-        fn placeholder(budget: u32) -> Option<Self> {
-            T::placeholder(budget).map(RwLock::new)
-        }
-
-        #[inline]
-        fn shared_placeholder() -> Option<Self> {
-            Self::placeholder(crate::read::PLACEHOLDER_BUDGET)
-        }
-
-        fn shared_fill(&self, r: &mut Reader<'de>) -> Result<()> {
-            let value = T::unpack(r)?;
-            let old = match self.write() {
-                Ok(mut guard) => core::mem::replace(&mut *guard, value),
-                Err(_) => {
-                    return Err(r.error(ErrorKind::Poisoned, "shared RwLock poisoned during decode"))
-                }
-            };
-            drop(old);
-            Ok(())
-        }
-
-        fn shared_clear(&self) {
-            if let (Ok(mut guard), Some(placeholder)) = (
-                self.write(),
-                T::placeholder(crate::read::PLACEHOLDER_BUDGET),
-            ) {
-                let contents = core::mem::replace(&mut *guard, placeholder);
-                drop(guard);
-                drop(contents);
-            }
-        }
-    }
+    lock_impls!(Mutex, lock, lock);
+    lock_impls!(RwLock, read, write);
 }

@@ -45,17 +45,18 @@ fn pack_set<'a, T: Pack + 'a>(
 }
 
 /// Decodes map entries into an empty map through `insert`, which must
-/// return whether the key was new.
+/// return whether the key was new. `make` builds the map with room for a
+/// checked capacity, or `None` if that allocation fails.
 #[inline]
 fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M>(
     r: &mut Reader<'de>,
-    make: impl FnOnce(usize) -> M,
+    make: impl FnOnce(usize) -> Option<M>,
     mut insert: impl FnMut(&mut M, K, V) -> bool,
 ) -> Result<M> {
     let len = r.read_len_for::<(K, V)>()?;
     let capacity = r.cautious_capacity::<(K, V)>(len);
     r.nested(|r| {
-        let mut map = make(capacity);
+        let mut map = make(capacity).ok_or_else(|| r.alloc_error(len))?;
         for _ in 0..len {
             let at = r.position();
             let k = K::unpack(r)?;
@@ -68,17 +69,17 @@ fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M>(
     })
 }
 
-/// Decodes set items into an empty set through `insert`.
+/// Decodes set items into an empty set through `insert` (see `unpack_map`).
 #[inline]
 fn unpack_set<'de, T: Unpack<'de>, S>(
     r: &mut Reader<'de>,
-    make: impl FnOnce(usize) -> S,
+    make: impl FnOnce(usize) -> Option<S>,
     mut insert: impl FnMut(&mut S, T) -> bool,
 ) -> Result<S> {
     let len = r.read_len_for::<T>()?;
     let capacity = r.cautious_capacity::<T>(len);
     r.nested(|r| {
-        let mut set = make(capacity);
+        let mut set = make(capacity).ok_or_else(|| r.alloc_error(len))?;
         for _ in 0..len {
             let at = r.position();
             if !insert(&mut set, T::unpack(r)?) {
@@ -106,7 +107,11 @@ impl<'de, K: Unpack<'de> + Ord, V: Unpack<'de>> Unpack<'de> for BTreeMap<K, V> {
     const MIN_SIZE: usize = 1;
 
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        unpack_map(r, |_| BTreeMap::new(), |m, k, v| m.insert(k, v).is_none())
+        unpack_map(
+            r,
+            |_| Some(BTreeMap::new()),
+            |m, k, v| m.insert(k, v).is_none(),
+        )
     }
 }
 
@@ -127,7 +132,7 @@ impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BTreeSet<T> {
     const MIN_SIZE: usize = 1;
 
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        unpack_set(r, |_| BTreeSet::new(), |s, t| s.insert(t))
+        unpack_set(r, |_| Some(BTreeSet::new()), |s, t| s.insert(t))
     }
 }
 
@@ -163,7 +168,12 @@ mod hashed {
         fn unpack(r: &mut Reader<'de>) -> Result<Self> {
             unpack_map(
                 r,
-                |n| HashMap::with_capacity_and_hasher(n, S::default()),
+                |n| {
+                    // Fallible: a huge reservation is an error, not an abort.
+                    let mut map = HashMap::with_hasher(S::default());
+                    map.try_reserve(n).ok()?;
+                    Some(map)
+                },
                 |m, k, v| m.insert(k, v).is_none(),
             )
         }
@@ -192,7 +202,11 @@ mod hashed {
         fn unpack(r: &mut Reader<'de>) -> Result<Self> {
             unpack_set(
                 r,
-                |n| HashSet::with_capacity_and_hasher(n, S::default()),
+                |n| {
+                    let mut set = HashSet::with_hasher(S::default());
+                    set.try_reserve(n).ok()?;
+                    Some(set)
+                },
                 |s, t| s.insert(t),
             )
         }

@@ -327,6 +327,10 @@ fn malformed_tolerant_payloads_are_errors() {
         binform::from_slice::<Implicit>(&bytes).unwrap_err().kind(),
         ErrorKind::InvalidValue
     );
+    // A field count the remaining input cannot hold fails before any field.
+    let err = binform::from_slice::<Implicit>(&[0x14, 0x00, 0x02, 1]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+    assert_eq!(err.offset(), Some(0));
     // A length beyond the input.
     let bytes = [0x02, 0x00, 0x40, 1];
     assert_eq!(

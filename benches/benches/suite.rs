@@ -347,22 +347,34 @@ fn binform_only<T: binform::Pack + binform::UnpackOwned>(
 ) {
     let mut g = c.benchmark_group(name);
     configure(&mut g);
+    bench_binform(&mut g, sizes, name, "binform", value);
+    g.finish();
+}
+
+/// Times binform encoding and decoding `value` in group `g`, under the
+/// crate name `id`.
+fn bench_binform<T: binform::Pack + binform::UnpackOwned>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    sizes: &mut Sizes,
+    name: &str,
+    id: &'static str,
+    value: &T,
+) {
     let bytes = binform::to_vec(value).unwrap();
     sizes
         .entry(name.into())
         .or_default()
-        .insert("binform", bytes.len());
+        .insert(id, bytes.len());
     let mut buf = Vec::with_capacity(bytes.len());
-    g.bench_function("serialize/binform", |b| {
+    g.bench_function(format!("serialize/{id}"), |b| {
         b.iter(|| {
             buf.clear();
             binform::to_vec_into(&mut buf, black_box(value)).unwrap();
         })
     });
-    g.bench_function("deserialize/binform", |b| {
+    g.bench_function(format!("deserialize/{id}"), |b| {
         b.iter(|| binform::from_slice::<T>(black_box(&bytes)).unwrap())
     });
-    g.finish();
 }
 
 /// Reference tracking: a DAG of 100,000 shared nodes against a tree of
@@ -373,25 +385,23 @@ fn graphs(c: &mut Criterion, sizes: &mut Sizes) {
     binform_only(c, sizes, "graph_tree_100k", &tree(100_000));
 }
 
-/// The version-tolerant twins of `people` and `large_struct` (binform only).
+/// The version-tolerant twins of `people` and `large_struct` (binform
+/// only), each timed in one group with the compact form
+/// (`binform_compact`) so that the ratio comes from one run.
 fn tolerant(c: &mut Criterion, sizes: &mut Sizes) {
     use binform_benches::models::tolerant;
-    workload!(
-        c,
-        sizes,
-        "people_tolerant",
-        tolerant::ten_people(),
-        Vec<tolerant::Person>,
-        [binform]
-    );
-    workload!(
-        c,
-        sizes,
-        "large_struct_tolerant",
-        tolerant::large_struct(),
-        tolerant::LargeStruct,
-        [binform]
-    );
+    let mut g = c.benchmark_group("people_tolerant");
+    configure(&mut g);
+    let name = "people_tolerant";
+    bench_binform(&mut g, sizes, name, "binform", &tolerant::ten_people());
+    bench_binform(&mut g, sizes, name, "binform_compact", &ten_people());
+    g.finish();
+    let mut g = c.benchmark_group("large_struct_tolerant");
+    configure(&mut g);
+    let name = "large_struct_tolerant";
+    bench_binform(&mut g, sizes, name, "binform", &tolerant::large_struct());
+    bench_binform(&mut g, sizes, name, "binform_compact", &large_struct());
+    g.finish();
 }
 
 fn main() {

@@ -114,5 +114,12 @@ fn main() {
         binform_benches::models::tolerant::large_struct(),
         binform_benches::models::tolerant::LargeStruct
     );
+    case!(
+        case,
+        budget,
+        "tpeople",
+        binform_benches::models::tolerant::ten_people(),
+        Vec<binform_benches::models::tolerant::Person>
+    );
     case!(case, budget, "smap", plain::string_map(100_000), std::collections::HashMap<String, i32>);
 }

@@ -1,11 +1,14 @@
 //! Code generation for `#[binform(version_tolerant)]` types.
 //!
 //! A tolerant struct is `varint(field count)`, then per field, in ascending
-//! tag order, `varint(tag) varint(byte length) bytes`. A reader decodes the
-//! tags it knows, skips the others by their length, and fills fields that
-//! are missing with their default. A tolerant enum is `varint(variant tag)
-//! varint(byte length)` and the variant's fields as a tolerant struct body
-//! (an empty body, length 0, when it has none).
+//! tag order, a key `varint(gap << 3 | wire type)` (the gap counts the tags
+//! skipped since the previous field) and the value, framed by its byte
+//! length unless its own encoding delimits it (see the runtime's
+//! `tolerant` module). A reader decodes the tags it knows, skips the others
+//! by their wire type, and fills fields that are missing with their
+//! default. A tolerant enum is `varint(variant tag) varint(byte length)` and
+//! the variant's fields as a tolerant struct body (an empty body, length 0,
+//! when it has none).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -16,24 +19,49 @@ use crate::expand::{binding, default_value, pack_fn, pattern, unpack_fn};
 
 /// Writes the encoded fields (bound to `__f<i>`) as a tolerant field list.
 fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
-    let mut encoded: Vec<(usize, &Field)> = fields
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.is_encoded())
-        .collect();
-    encoded.sort_by_key(|(_, f)| f.tag);
+    let encoded = encoded_by_tag(fields);
     let count = encoded.len();
-    let stmts = encoded.iter().map(|(i, f)| {
-        let (b, tag, func) = (binding(*i), f.tag, pack_fn(krate, f));
-        quote! {
-            __w.write_tag(#tag);
-            __w.write_len_prefixed(|__w| #func(#b, __w))?;
+    let stmts = encoded.iter().zip(gaps(&encoded)).map(|((i, f), gap)| {
+        let b = binding(*i);
+        match &f.attrs.with {
+            // A `with` module's encoding is opaque: always framed.
+            Some(_) => {
+                let func = pack_fn(krate, f);
+                quote!(__w.write_field_with(#gap, |__w| #func(#b, __w))?;)
+            }
+            None => quote!(__w.write_field(#gap, #b)?;),
         }
     });
     quote! {
         __w.write_len(#count);
         #(#stmts)*
     }
+}
+
+/// How many tags each field skips after the previous one: the gap each
+/// key carries on the wire.
+fn gaps(encoded: &[(usize, &Field)]) -> Vec<u32> {
+    let mut next = 0u32;
+    encoded
+        .iter()
+        .map(|(_, f)| {
+            let gap = f.tag.saturating_sub(next);
+            next = f.tag.saturating_add(1);
+            gap
+        })
+        .collect()
+}
+
+/// The encoded fields with their index, in ascending tag order (the order
+/// on the wire).
+fn encoded_by_tag<'a, 'b>(fields: &'b [Field<'a>]) -> Vec<(usize, &'b Field<'a>)> {
+    let mut encoded: Vec<(usize, &Field)> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.is_encoded())
+        .collect();
+    encoded.sort_by_key(|(_, f)| f.tag);
+    encoded
 }
 
 pub fn pack_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
@@ -48,6 +76,12 @@ pub fn pack_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> Token
 
 /// Decodes a tolerant field list into `path { ... }`; fields not in the
 /// payload get their default.
+///
+/// Two passes over one cursor: first the fields in the reader's own tag
+/// order, each taken only if its key is exactly the expected one (a single
+/// byte compare for the usual small tags), which is all there is when both
+/// sides run the same version; then a general loop that matches any tag
+/// and skips unknown ones, picking up wherever the first pass stopped.
 fn unpack_fields(
     krate: &TokenStream,
     de: &Lifetime,
@@ -57,24 +91,47 @@ fn unpack_fields(
     empty_body_ok: bool,
 ) -> TokenStream {
     let slot = |i: usize| format_ident!("__slot{}", i);
-    let decls = fields
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.is_encoded())
-        .map(|(i, f)| {
-            let (s, ty) = (slot(i), f.ty);
-            quote!(let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None;)
-        });
-    let arms = fields
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.is_encoded())
-        .map(|(i, f)| {
-            let (s, tag, func) = (slot(i), f.tag, unpack_fn(krate, de, f));
-            quote! {
-                #tag => #s = ::core::option::Option::Some(__r.read_within(__len, #func)?),
+    let encoded = encoded_by_tag(fields);
+    let decls = encoded.iter().map(|(i, f)| {
+        let (s, ty) = (slot(*i), f.ty);
+        quote!(let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None;)
+    });
+    // The expression that reads a field's value, given its wire type.
+    let read = |f: &Field| {
+        let tag = f.tag;
+        match &f.attrs.with {
+            Some(_) => {
+                let func = unpack_fn(krate, de, f);
+                quote!(__r.read_field_with(#tag, __wire, #func)?)
             }
-        });
+            None => {
+                let ty = f.ty;
+                quote!(<#ty as #krate::Unpack<#de>>::unpack_field(__r, #tag, __wire)?)
+            }
+        }
+    };
+    let in_order: Vec<TokenStream> = encoded
+        .iter()
+        .zip(gaps(&encoded))
+        .map(|((i, f), gap)| {
+            let (s, read) = (slot(*i), read(f));
+            quote! {
+                let ::core::option::Option::Some(__wire) = __fields.take(__r, #gap) else {
+                    break 'in_order;
+                };
+                #s = ::core::option::Option::Some(#read);
+            }
+        })
+        .collect();
+    let in_order = if in_order.is_empty() {
+        quote!()
+    } else {
+        quote!('in_order: { #(#in_order)* })
+    };
+    let arms = encoded.iter().map(|(i, f)| {
+        let (s, tag, read) = (slot(*i), f.tag, read(f));
+        quote!(#tag => #s = ::core::option::Option::Some(#read),)
+    });
     let value = if style == Style::Unit {
         path
     } else {
@@ -94,25 +151,24 @@ fn unpack_fields(
         quote!(#path { #(#inits,)* })
     };
     // A variant body may be empty (the writer's variant had no fields).
-    let count = if empty_body_ok {
+    let fields_cursor = if empty_body_ok {
         quote!(if __r.remaining() == 0 {
-            0
+            #krate::Fields::none()
         } else {
-            __r.read_field_count()?
+            __r.read_fields()?
         })
     } else {
-        quote!(__r.read_field_count()?)
+        quote!(__r.read_fields()?)
     };
     quote! {{
         #(#decls)*
-        let __count = #count;
-        let mut __next: u64 = 0;
-        for _ in 0..__count {
-            let (__tag, __len) = __r.read_field_header(&mut __next)?;
+        let mut __fields = #fields_cursor;
+        #in_order
+        while let ::core::option::Option::Some((__tag, __wire)) = __fields.next(__r)? {
             #[allow(unreachable_patterns)]
             match __tag {
                 #(#arms)*
-                _ => __r.skip(__len)?,
+                _ => __r.skip_field(__wire)?,
             }
         }
         #value

@@ -63,6 +63,7 @@ mod plain;
 mod read;
 mod refs;
 pub mod schema;
+mod tolerant;
 pub mod varint;
 mod write;
 
@@ -76,6 +77,8 @@ pub use options::{Options, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LEN
 pub use plain::Plain;
 pub use read::{Reader, Unpack, UnpackOwned};
 pub use schema::{schema_of, Schema, TypeRef};
+#[doc(hidden)]
+pub use tolerant::{Fields, Wire};
 pub use write::{Pack, Writer};
 
 use alloc::vec::Vec;

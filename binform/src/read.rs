@@ -39,6 +39,20 @@ pub trait Unpack<'de>: Sized {
     #[doc(hidden)]
     const MAY_HOLD_WEAK: bool = true;
 
+    /// How a field of this type is delimited in a version-tolerant type;
+    /// the same as `Pack::WIRE`. `Framed` (the default) is always correct.
+    #[doc(hidden)]
+    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::Framed;
+
+    /// Decodes the value of a version-tolerant type's field whose key said
+    /// `wire`; `tag` is for error messages. `Option` overrides it to read
+    /// `None` from the `Null` wire type.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn unpack_field(r: &mut Reader<'de>, tag: u32, wire: crate::tolerant::Wire) -> Result<Self> {
+        crate::tolerant::unpack_field(r, tag, wire)
+    }
+
     /// The same layout hash as `Pack::SHAPE` (see [`crate::schema`]).
     #[doc(hidden)]
     const SHAPE: u64 = crate::schema::hash_str("opaque");
@@ -422,7 +436,7 @@ impl<'de> Reader<'de> {
 
     #[cold]
     #[inline(never)]
-    fn short_input_error(&self, len: usize, min_size: usize, start: usize) -> Error {
+    pub(crate) fn short_input_error(&self, len: usize, min_size: usize, start: usize) -> Error {
         self.error_at(
             start,
             ErrorKind::UnexpectedEnd,
@@ -520,42 +534,16 @@ impl<'de> Reader<'de> {
         self.read_bytes(len).map(|_| ())
     }
 
-    /// Reads the field count of a version-tolerant type, checked against
-    /// the remaining input (every field takes at least its tag and length
-    /// bytes) before the fields are read.
-    #[inline]
-    pub fn read_field_count(&mut self) -> Result<usize> {
-        let start = self.pos;
-        let count = self.read_len()?;
-        if count > self.remaining() / 2 {
-            return Err(self.short_input_error(count, 2, start));
-        }
-        Ok(count)
-    }
-
-    /// Reads the tag and length of one field of a version-tolerant type.
-    /// Tags must ascend strictly (`next` is the smallest allowed), so each
-    /// value has one encoding and no field appears twice.
+    /// The next byte, not consumed.
     #[inline(always)]
-    pub fn read_field_header(&mut self, next: &mut u64) -> Result<(u32, usize)> {
-        let start = self.pos;
-        let tag = self.read_tag()?;
-        if u64::from(tag) < *next {
-            return Err(self.order_error(tag, start));
-        }
-        *next = u64::from(tag) + 1;
-        let len = self.read_len()?;
-        Ok((tag, len))
+    pub(crate) fn peek_u8(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
     }
 
-    #[cold]
-    #[inline(never)]
-    fn order_error(&self, tag: u32, start: usize) -> Error {
-        self.error_at(
-            start,
-            ErrorKind::InvalidValue,
-            format!("field tag {tag} is out of order or repeated"),
-        )
+    /// Moves past `n` bytes already checked to be there.
+    #[inline(always)]
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.input.len());
     }
 
     /// Fails with [`ErrorKind::TrailingBytes`] unless all input was read.

@@ -34,6 +34,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Box<[T]> {
     unpack_shape!("seq", T);
+    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::seq_of(T::WIRE);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Box::default())

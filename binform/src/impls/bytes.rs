@@ -15,6 +15,7 @@ impl Pack for Bytes {
 
 impl<'de> Unpack<'de> for Bytes {
     unpack_shape!("seq", u8);
+    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Bytes::new())
@@ -39,6 +40,7 @@ impl Pack for BytesMut {
 
 impl<'de> Unpack<'de> for BytesMut {
     unpack_shape!("seq", u8);
+    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(BytesMut::new())

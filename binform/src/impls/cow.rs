@@ -17,6 +17,7 @@ impl<T: Pack + ToOwned + ?Sized> Pack for Cow<'_, T> {
 
 impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
     unpack_shape!("string");
+    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Cow::Borrowed(""))
@@ -32,6 +33,7 @@ impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
 
 impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {
     unpack_shape!("seq", T);
+    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::seq_of(T::WIRE);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Cow::Owned(Vec::new()))

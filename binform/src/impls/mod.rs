@@ -22,6 +22,7 @@ macro_rules! schema_builtin {
 macro_rules! schema_transparent {
     ($inner:ty) => {
         const SHAPE: u64 = <$inner as crate::Pack>::SHAPE;
+        const WIRE: crate::tolerant::Wire = <$inner as crate::Pack>::WIRE;
 
         fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
             b.describe::<$inner>()
@@ -45,6 +46,7 @@ macro_rules! unpack_shape {
 macro_rules! unpack_shape_transparent {
     ($inner:ty) => {
         const SHAPE: u64 = <$inner as crate::Unpack<'de>>::SHAPE;
+        const WIRE: crate::tolerant::Wire = <$inner as crate::Unpack<'de>>::WIRE;
     };
 }
 

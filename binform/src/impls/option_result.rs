@@ -1,6 +1,7 @@
 //! `Option` and `Result`: a tag byte (0 = `None`/`Ok`, 1 = `Some`/`Err`),
 //! then the payload if any.
 
+use crate::tolerant::Wire;
 use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 impl<T: Pack> Pack for Option<T> {
@@ -16,6 +17,25 @@ impl<T: Pack> Pack for Option<T> {
                 w.write_u8(1);
                 v.pack(w)
             }
+        }
+    }
+
+    /// In a tolerant type, an option whose contents delimit themselves is
+    /// its contents' field, or the `Null` wire type for `None`: no presence
+    /// byte and no frame. (Options of framed types, such as options of
+    /// options, keep their plain encoding, so `Some(None)` stays apart
+    /// from `None`.)
+    #[inline(always)]
+    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+        if T::WIRE == Wire::Framed {
+            return crate::tolerant::pack_field(self, gap_key, w);
+        }
+        match self {
+            None => {
+                w.write_varint(gap_key | Wire::Null as u64);
+                Ok(())
+            }
+            Some(v) => v.pack_field(gap_key, w),
         }
     }
 }
@@ -45,6 +65,17 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
             0 => Ok(None),
             1 => T::unpack(r).map(Some),
             tag => Err(bad_tag(r, tag, "Option")),
+        }
+    }
+
+    #[inline(always)]
+    fn unpack_field(r: &mut Reader<'de>, tag: u32, wire: Wire) -> Result<Self> {
+        if T::WIRE == Wire::Framed {
+            return crate::tolerant::unpack_field(r, tag, wire);
+        }
+        match wire {
+            Wire::Null => Ok(None),
+            _ => T::unpack_field(r, tag, wire).map(Some),
         }
     }
 }

@@ -6,6 +6,7 @@ use core::num::{
     NonZeroU16, NonZeroU32, NonZeroU64, NonZeroU8, NonZeroUsize,
 };
 
+use crate::tolerant::Wire;
 use crate::{Error, ErrorKind, Pack, Plain, Reader, Result, Unpack, Writer};
 
 // SAFETY (for every `Plain::new_unchecked(true)` in this file): `u8`, `i8`,
@@ -14,6 +15,7 @@ use crate::{Error, ErrorKind, Pack, Plain, Reader, Result, Unpack, Writer};
 
 impl Pack for u8 {
     schema_builtin!("u8");
+    const WIRE: Wire = Wire::Byte;
     #[allow(unsafe_code)]
     const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
 
@@ -22,10 +24,17 @@ impl Pack for u8 {
         w.write_u8(*self);
         Ok(())
     }
+
+    #[inline(always)]
+    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+        w.write_keyed_bytes(gap_key | Wire::Byte as u64, [*self]);
+        Ok(())
+    }
 }
 
 impl<'de> Unpack<'de> for u8 {
     unpack_shape!("u8");
+    const WIRE: Wire = Wire::Byte;
     const MIN_SIZE: usize = 1;
     #[allow(unsafe_code)]
     const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
@@ -43,6 +52,7 @@ impl<'de> Unpack<'de> for u8 {
 
 impl Pack for i8 {
     schema_builtin!("i8");
+    const WIRE: Wire = Wire::Byte;
     #[allow(unsafe_code)]
     const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
 
@@ -51,10 +61,17 @@ impl Pack for i8 {
         w.write_u8(*self as u8);
         Ok(())
     }
+
+    #[inline(always)]
+    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+        w.write_keyed_bytes(gap_key | Wire::Byte as u64, [*self as u8]);
+        Ok(())
+    }
 }
 
 impl<'de> Unpack<'de> for i8 {
     unpack_shape!("i8");
+    const WIRE: Wire = Wire::Byte;
     const MIN_SIZE: usize = 1;
     #[allow(unsafe_code)]
     const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
@@ -72,15 +89,23 @@ impl<'de> Unpack<'de> for i8 {
 
 impl Pack for bool {
     schema_builtin!("bool");
+    const WIRE: Wire = Wire::Byte;
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_u8(*self as u8);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+        w.write_keyed_bytes(gap_key | Wire::Byte as u64, [*self as u8]);
         Ok(())
     }
 }
 
 impl<'de> Unpack<'de> for bool {
     unpack_shape!("bool");
+    const WIRE: Wire = Wire::Byte;
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -115,9 +140,16 @@ macro_rules! unsigned_varint {
     ($($ty:ty => $max:expr),*) => {$(
         impl Pack for $ty {
             schema_builtin!(crate::schema::wire_name(stringify!($ty)));
+            const WIRE: Wire = Wire::Varint;
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 w.write_varint(*self as u64);
+                Ok(())
+            }
+
+            #[inline(always)]
+            fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+                w.write_keyed_varint(gap_key | Wire::Varint as u64, *self as u64);
                 Ok(())
             }
 
@@ -131,6 +163,7 @@ macro_rules! unsigned_varint {
         impl<'de> Unpack<'de> for $ty {
             unpack_shape!(crate::schema::wire_name(stringify!($ty)));
             const MIN_SIZE: usize = 1;
+            const WIRE: Wire = Wire::Varint;
 
             #[inline(always)]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -152,9 +185,16 @@ macro_rules! signed_varint {
     ($($ty:ty => $max:expr),*) => {$(
         impl Pack for $ty {
             schema_builtin!(crate::schema::wire_name(stringify!($ty)));
+            const WIRE: Wire = Wire::Varint;
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 w.write_varint_signed(*self as i64);
+                Ok(())
+            }
+
+            #[inline(always)]
+            fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+                w.write_keyed_varint(gap_key | Wire::Varint as u64, crate::varint::zigzag_i64(*self as i64));
                 Ok(())
             }
 
@@ -168,6 +208,7 @@ macro_rules! signed_varint {
         impl<'de> Unpack<'de> for $ty {
             unpack_shape!(crate::schema::wire_name(stringify!($ty)));
             const MIN_SIZE: usize = 1;
+            const WIRE: Wire = Wire::Varint;
 
             #[inline(always)]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -259,9 +300,10 @@ impl<'de> Unpack<'de> for i128 {
 }
 
 macro_rules! float {
-    ($($ty:ty => $bits:ty),*) => {$(
+    ($($ty:ty => $bits:ty => $wire:ident),*) => {$(
         impl Pack for $ty {
             schema_builtin!(crate::schema::wire_name(stringify!($ty)));
+            const WIRE: Wire = Wire::$wire;
             #[allow(unsafe_code)]
             const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
 
@@ -270,11 +312,18 @@ macro_rules! float {
                 w.write_bytes(&self.to_bits().to_le_bytes());
                 Ok(())
             }
+
+            #[inline(always)]
+            fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+                w.write_keyed_bytes(gap_key | Wire::$wire as u64, self.to_bits().to_le_bytes());
+                Ok(())
+            }
         }
 
         impl<'de> Unpack<'de> for $ty {
             unpack_shape!(crate::schema::wire_name(stringify!($ty)));
             const MIN_SIZE: usize = core::mem::size_of::<$ty>();
+            const WIRE: Wire = Wire::$wire;
             #[allow(unsafe_code)]
             const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
 
@@ -292,10 +341,11 @@ macro_rules! float {
     )*};
 }
 
-float!(f32 => u32, f64 => u64);
+float!(f32 => u32 => Fixed4, f64 => u64 => Fixed8);
 
 impl Pack for char {
     schema_builtin!("char");
+    const WIRE: Wire = Wire::Varint;
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_varint(*self as u64);
@@ -305,6 +355,7 @@ impl Pack for char {
 
 impl<'de> Unpack<'de> for char {
     unpack_shape!("char");
+    const WIRE: Wire = Wire::Varint;
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -353,6 +404,7 @@ macro_rules! nonzero {
     ($($nz:ty => $ty:ty),*) => {$(
         impl Pack for $nz {
             schema_builtin!("nonzero", $ty);
+            const WIRE: Wire = <$ty as Pack>::WIRE;
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 self.get().pack(w)
@@ -362,6 +414,7 @@ macro_rules! nonzero {
         impl<'de> Unpack<'de> for $nz {
             unpack_shape!("nonzero", $ty);
             const MIN_SIZE: usize = <$ty as Unpack<'de>>::MIN_SIZE;
+            const WIRE: Wire = <$ty as Unpack<'de>>::WIRE;
 
             #[inline]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {

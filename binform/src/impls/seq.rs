@@ -8,6 +8,7 @@ use crate::{Pack, Reader, Result, Unpack, Writer};
 
 impl<T: Pack> Pack for [T] {
     schema_builtin!("seq", T);
+    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::seq_of(T::WIRE);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
@@ -22,6 +23,7 @@ impl<T: Pack> Pack for [T] {
 
 impl<T: Pack> Pack for Vec<T> {
     schema_builtin!("seq", T);
+    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::seq_of(T::WIRE);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_slice().pack(w)
@@ -30,6 +32,7 @@ impl<T: Pack> Pack for Vec<T> {
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
     unpack_shape!("seq", T);
+    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::seq_of(T::WIRE);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Vec::new())
@@ -46,6 +49,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
 
 impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
     unpack_shape!("seq", u8);
+    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(&[])

@@ -3,10 +3,12 @@
 use alloc::boxed::Box;
 use alloc::string::String;
 
+use crate::tolerant::Wire;
 use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 impl Pack for str {
     schema_builtin!("string");
+    const WIRE: Wire = Wire::Bytes;
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
@@ -17,6 +19,7 @@ impl Pack for str {
 
 impl Pack for String {
     schema_builtin!("string");
+    const WIRE: Wire = Wire::Bytes;
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_str().pack(w)
@@ -40,6 +43,7 @@ pub(crate) fn read_str<'de>(r: &mut Reader<'de>) -> Result<&'de str> {
 
 impl<'de: 'a, 'a> Unpack<'de> for &'a str {
     unpack_shape!("string");
+    const WIRE: Wire = Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some("")
@@ -55,6 +59,7 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a str {
 
 impl<'de> Unpack<'de> for String {
     unpack_shape!("string");
+    const WIRE: Wire = Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(String::new())
@@ -80,6 +85,7 @@ impl<'de> Unpack<'de> for String {
 
 impl<'de> Unpack<'de> for Box<str> {
     unpack_shape!("string");
+    const WIRE: Wire = Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Box::default())

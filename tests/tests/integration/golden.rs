@@ -134,14 +134,60 @@ enum TolerantEnum {
     Data(u8),
 }
 
+/// One field of every wire type (format.md §10b).
+#[derive(Packable, Debug, PartialEq, Default)]
+#[binform(version_tolerant)]
+struct Wires {
+    a: u16,
+    b: bool,
+    c: f32,
+    d: f64,
+    e: String,
+    f: Vec<u8>,
+    g: Option<u32>,
+    h: Option<u32>,
+    i: Vec<u16>,
+    j: (u8, u8),
+    #[binform(tag = 30)]
+    k: u8,
+}
+
 #[test]
 fn section_tolerant() {
-    row(
-        Tolerant { a: 1, b: 2 },
-        &[0x04, 0x00, 0x02, 0x01, 0x02, 0x02, 0x02],
-    );
+    // Count 2; key (gap 0, byte) = 0x02 before each value.
+    row(Tolerant { a: 1, b: 2 }, &[0x04, 0x02, 0x01, 0x02, 0x02]);
     row(TolerantEnum::Unit, &[0x00, 0x00]);
-    row(TolerantEnum::Data(7), &[0x02, 0x08, 0x02, 0x00, 0x02, 0x07]);
+    // Variant tag 1, body length 3: count 1, key, value.
+    row(TolerantEnum::Data(7), &[0x02, 0x06, 0x02, 0x02, 0x07]);
+    let wires = Wires {
+        a: 300,
+        b: true,
+        c: 1.0,
+        d: -2.0,
+        e: "hi".into(),
+        f: vec![9],
+        g: None,
+        h: Some(5),
+        i: vec![1, 2],
+        j: (1, 2),
+        k: 3,
+    };
+    #[rustfmt::skip]
+    let bytes = [
+        0x16,                                           // 11 fields
+        0x00, 0xB1, 0x04,                               // a: varint 300
+        0x02, 0x01,                                     // b: byte
+        0x04, 0x00, 0x00, 0x80, 0x3F,                   // c: fixed4
+        0x06, 0, 0, 0, 0, 0, 0, 0x00, 0xC0,             // d: fixed8
+        0x08, 0x04, b'h', b'i',                         // e: bytes
+        0x08, 0x02, 0x09,                               // f: bytes (Vec<u8>)
+        0x0C,                                           // g: null (None)
+        0x00, 0x0A,                                     // h: Some(5), as a varint
+        0x0A, 0x06, 0x04, 0x02, 0x04,                   // i: framed, 3 bytes
+        0x0A, 0x04, 0x01, 0x02,                         // j: framed, 2 bytes
+        0x85, 0x02, 0x03,                               // k: tag 30, gap 20: key 161 (two bytes)
+    ];
+    row(wires, &bytes);
 }
 
 #[derive(Packable, Debug, PartialEq)]

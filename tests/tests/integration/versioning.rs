@@ -294,11 +294,11 @@ fn wire_form_of_a_tolerant_struct() {
         d: 4,
     })
     .unwrap();
-    // count 4; then (tag, length, value) for tags 0, 1, 10, 11.
-    assert_eq!(
-        bytes,
-        [0x08, 0x00, 0x02, 1, 0x02, 0x02, 2, 0x14, 0x02, 3, 0x16, 0x02, 4]
-    );
+    // Count 4; then (key, value) per field. Keys are gap << 3 | wire type
+    // (byte = 1), doubled by the one-byte varint form: tags 0 and 1 have
+    // gap 0 (key 0x02), tag 10 follows tag 1 with gap 8 (key 65 = 0x82),
+    // tag 11 has gap 0 again.
+    assert_eq!(bytes, [0x08, 0x02, 1, 0x02, 2, 0x82, 3, 0x02, 4]);
     // A field longer than 127 bytes takes a two-byte length.
     let long = TolerantOuter {
         inner: CompactInner::default(),
@@ -309,32 +309,38 @@ fn wire_form_of_a_tolerant_struct() {
 
 #[test]
 fn malformed_tolerant_payloads_are_errors() {
-    // Tags out of order (1 then 0).
-    let bytes = [0x04, 0x02, 0x02, 1, 0x00, 0x02, 2];
+    let kind = |bytes: &[u8]| binform::from_slice::<Implicit>(bytes).unwrap_err().kind();
+    // Wire type 7 is not defined.
+    assert_eq!(kind(&[0x02, 0x0E, 1]), ErrorKind::InvalidValue);
+    // A gap that takes the tag past 2^32 - 1.
+    let mut bytes = vec![0x02];
+    let (key, n) = binform::varint::encode_u64((1u64 << 35) | 1);
+    bytes.extend_from_slice(&key[..n]);
+    bytes.push(1);
+    assert_eq!(kind(&bytes), ErrorKind::InvalidValue);
+    // A known field with another wire type than the reader's (a varint for
+    // a u8 field).
+    let err = binform::from_slice::<Implicit>(&[0x02, 0x00, 0x02]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    assert!(err.to_string().contains("wire type varint"), "{err}");
+    // A framed field whose length says 3 bytes but holds a 2-byte value.
+    let bytes = [0x02, 0x0A, 0x06, 0x02, 0x04, 0x00];
     assert_eq!(
-        binform::from_slice::<Implicit>(&bytes).unwrap_err().kind(),
-        ErrorKind::InvalidValue
-    );
-    // A repeated tag.
-    let bytes = [0x04, 0x00, 0x02, 1, 0x00, 0x02, 2];
-    assert_eq!(
-        binform::from_slice::<Implicit>(&bytes).unwrap_err().kind(),
-        ErrorKind::InvalidValue
-    );
-    // A field whose length says 2 bytes but holds a 1-byte u8.
-    let bytes = [0x02, 0x00, 0x04, 1, 0];
-    assert_eq!(
-        binform::from_slice::<Implicit>(&bytes).unwrap_err().kind(),
+        binform::from_slice::<TolerantOuter>(&bytes)
+            .unwrap_err()
+            .kind(),
         ErrorKind::InvalidValue
     );
     // A field count the remaining input cannot hold fails before any field.
-    let err = binform::from_slice::<Implicit>(&[0x14, 0x00, 0x02, 1]).unwrap_err();
+    let err = binform::from_slice::<Implicit>(&[0x14, 0x02, 1]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
     assert_eq!(err.offset(), Some(0));
-    // A length beyond the input.
-    let bytes = [0x02, 0x00, 0x40, 1];
+    // A frame length beyond the input.
+    let bytes = [0x02, 0x0A, 0x40, 1];
     assert_eq!(
-        binform::from_slice::<Implicit>(&bytes).unwrap_err().kind(),
+        binform::from_slice::<TolerantOuter>(&bytes)
+            .unwrap_err()
+            .kind(),
         ErrorKind::UnexpectedEnd
     );
     // Every prefix of a valid payload fails.
@@ -343,4 +349,152 @@ fn malformed_tolerant_payloads_are_errors() {
         assert!(binform::from_slice::<v1::Customer>(&bytes[..cut]).is_err());
         assert!(binform::from_slice::<v2::Customer>(&bytes[..cut]).is_err());
     }
+}
+
+mod wide {
+    use binform::Packable;
+
+    /// A field of every wire type, then one the narrow reader knows.
+    #[derive(Packable, Debug, PartialEq, Default, Clone)]
+    #[binform(version_tolerant)]
+    pub struct Record {
+        pub a: u64,
+        pub b: bool,
+        pub c: f32,
+        pub d: f64,
+        pub e: String,
+        pub f: Vec<u8>,
+        pub g: Option<u32>,
+        pub h: Option<i64>,
+        pub i: Vec<String>,
+        #[binform(tag = 40)]
+        pub far: u8,
+        pub last: String,
+        pub o: Option<Option<u8>>,
+    }
+}
+
+mod narrow {
+    use binform::Packable;
+
+    /// Knows only the last fields of `wide::Record`; `g` changed from
+    /// `Option<u32>` to `u32` would not be compatible, so it is left out.
+    #[derive(Packable, Debug, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    pub struct Record {
+        #[binform(tag = 41)]
+        pub last: String,
+        #[binform(tag = 0)]
+        pub a: Option<u64>,
+        #[binform(tag = 42)]
+        pub o: Option<Option<u8>>,
+    }
+}
+
+fn wide_record() -> wide::Record {
+    wide::Record {
+        a: u64::MAX,
+        b: true,
+        c: 1.5,
+        d: f64::MIN_POSITIVE,
+        e: "é".repeat(100),
+        f: vec![1; 300],
+        g: None,
+        h: Some(-1),
+        i: vec!["x".into(), "y".into()],
+        far: 9,
+        last: "kept".into(),
+        o: Some(None),
+    }
+}
+
+#[test]
+fn unknown_fields_of_every_wire_type_are_skipped() {
+    let bytes = binform::to_vec(&wide_record()).unwrap();
+    let narrow: narrow::Record = binform::from_slice(&bytes).unwrap();
+    // `a` changed from u64 to Option<u64>: a varint field reads as Some.
+    assert_eq!(
+        narrow,
+        narrow::Record {
+            last: "kept".into(),
+            a: Some(u64::MAX),
+            o: Some(None),
+        }
+    );
+    crate::round_trip(&wide_record());
+    // The other way: fields the narrow writer lacks take their defaults.
+    let back: wide::Record = binform::from_slice(&binform::to_vec(&narrow).unwrap()).unwrap();
+    assert_eq!(back.last, "kept");
+    assert_eq!(back.a, u64::MAX);
+    assert_eq!(back.o, Some(None));
+    assert_eq!(back.e, "");
+}
+
+#[test]
+fn option_fields_use_the_null_wire_type() {
+    // `None` is a one-byte field; `Some(None)` of a nested option stays
+    // distinct from `None` because options of options are framed.
+    for o in [None, Some(None), Some(Some(3))] {
+        let value = wide::Record {
+            o,
+            ..Default::default()
+        };
+        crate::round_trip(&value);
+    }
+    // A `None` written where the reader's field is not an option is an
+    // error, not a default.
+    #[derive(Packable, Debug, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    struct Opt {
+        v: Option<u32>,
+    }
+    #[derive(Packable, Debug, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    struct Plain {
+        v: u32,
+    }
+    let none = binform::to_vec(&Opt { v: None }).unwrap();
+    assert_eq!(none, [0x02, 0x0C]);
+    let err = binform::from_slice::<Plain>(&none).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    let some = binform::to_vec(&Opt { v: Some(7) }).unwrap();
+    assert_eq!(binform::from_slice::<Plain>(&some).unwrap(), Plain { v: 7 });
+}
+
+#[test]
+fn sparse_tags_and_reordered_declarations() {
+    // Tags far apart take two-byte keys and the general decode path; the
+    // declaration order does not matter, only the tags.
+    #[derive(Packable, Debug, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    struct Sparse {
+        #[binform(tag = 1000)]
+        z: String,
+        #[binform(tag = 3)]
+        a: u16,
+        #[binform(tag = 70000)]
+        m: Vec<u32>,
+    }
+    #[derive(Packable, Debug, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    struct SparseSorted {
+        #[binform(tag = 3)]
+        a: u16,
+        #[binform(tag = 1000)]
+        z: String,
+        #[binform(tag = 70000)]
+        m: Vec<u32>,
+    }
+    let value = Sparse {
+        z: "z".into(),
+        a: 5,
+        m: vec![1, 2, 3],
+    };
+    crate::round_trip(&value);
+    let bytes = binform::to_vec(&value).unwrap();
+    let sorted: SparseSorted = binform::from_slice(&bytes).unwrap();
+    assert_eq!(
+        (sorted.a, sorted.z.as_str(), sorted.m),
+        (5, "z", vec![1, 2, 3])
+    );
 }

@@ -110,24 +110,6 @@ fn unpack_fields(
             }
         }
     };
-    let in_order: Vec<TokenStream> = encoded
-        .iter()
-        .zip(gaps(&encoded))
-        .map(|((i, f), gap)| {
-            let (s, read) = (slot(*i), read(f));
-            quote! {
-                let ::core::option::Option::Some(__wire) = __fields.take(__r, #gap) else {
-                    break 'in_order;
-                };
-                #s = ::core::option::Option::Some(#read);
-            }
-        })
-        .collect();
-    let in_order = if in_order.is_empty() {
-        quote!()
-    } else {
-        quote!('in_order: { #(#in_order)* })
-    };
     let arms = encoded.iter().map(|(i, f)| {
         let (s, tag, read) = (slot(*i), f.tag, read(f));
         quote!(#tag => #s = ::core::option::Option::Some(#read),)
@@ -149,6 +131,33 @@ fn unpack_fields(
             }
         });
         quote!(#path { #(#inits,)* })
+    };
+    let tags: Vec<u32> = encoded.iter().map(|(_, f)| f.tag).collect();
+    // After the fast path took `k` fields: the cursor's state, in constants.
+    let resume = |k: usize| match k.checked_sub(1).map(|i| tags[i]) {
+        Some(last) => quote!(__fields.resume(#k, ::core::option::Option::Some(#last))),
+        None => quote!(__fields.resume(0, ::core::option::Option::None)),
+    };
+    let in_order: Vec<TokenStream> = encoded
+        .iter()
+        .zip(gaps(&encoded))
+        .enumerate()
+        .map(|(k, ((i, f), gap))| {
+            let (s, read, resume) = (slot(*i), read(f), resume(k));
+            quote! {
+                let ::core::option::Option::Some(__wire) = __fields.take(__r, #k, #gap) else {
+                    #resume;
+                    break 'in_order;
+                };
+                #s = ::core::option::Option::Some(#read);
+            }
+        })
+        .collect();
+    let in_order = if in_order.is_empty() {
+        quote!()
+    } else {
+        let all = resume(encoded.len());
+        quote!('in_order: { #(#in_order)* #all; })
     };
     // A variant body may be empty (the writer's variant had no fields).
     let fields_cursor = if empty_body_ok {

@@ -540,10 +540,16 @@ impl<'de> Reader<'de> {
         self.input.get(self.pos).copied()
     }
 
-    /// Moves past `n` bytes already checked to be there.
+    /// Consumes the next byte if there is one and `accept` holds for it.
     #[inline(always)]
-    pub(crate) fn advance(&mut self, n: usize) {
-        self.pos = (self.pos + n).min(self.input.len());
+    pub(crate) fn next_byte_if(&mut self, accept: impl FnOnce(u8) -> bool) -> Option<u8> {
+        match self.input.get(self.pos) {
+            Some(&b) if accept(b) => {
+                self.pos += 1;
+                Some(b)
+            }
+            _ => None,
+        }
     }
 
     /// Fails with [`ErrorKind::TrailingBytes`] unless all input was read.

@@ -186,26 +186,33 @@ impl Fields {
         Fields { left: 0, next: 0 }
     }
 
-    /// Takes the next field if it comes `gap` tags after the previous one,
-    /// returning its wire type: the fast path, in which the generated
-    /// decoder expects its own fields one after another, as its own version
-    /// writes them. Consumes nothing otherwise (nor for gaps of 16 or more,
-    /// whose keys take two bytes: the general path handles those).
+    /// Takes the next field if it is the `index`-th of the value and comes
+    /// `gap` tags after the previous one, returning its wire type: the fast
+    /// path, in which the generated decoder expects its own fields one
+    /// after another, as its own version writes them. The cursor itself is
+    /// not advanced: the caller knows, at compile time, how many fields it
+    /// took and their last tag, and says so with [`Fields::resume`].
+    /// Consumes nothing when the field is not the expected one (nor for
+    /// gaps of 16 or more, whose keys take two bytes: the general path
+    /// handles those).
     #[inline(always)]
-    pub fn take(&mut self, r: &mut Reader<'_>, gap: u32) -> Option<Wire> {
-        if self.left == 0 || gap >= 16 {
+    pub fn take(&self, r: &mut Reader<'_>, index: usize, gap: u32) -> Option<Wire> {
+        if self.left <= index || gap >= 16 {
             return None;
         }
         // A one-byte key is `gap << 4 | wire << 1`.
-        let b = r.peek_u8()?;
-        if b & 1 != 0 || u32::from(b >> 4) != gap {
-            return None;
+        let b = r.next_byte_if(|b| b & 1 == 0 && u32::from(b >> 4) == gap && b & 0x0E != 0x0E)?;
+        Wire::from_bits(u64::from(b >> 1) & 7)
+    }
+
+    /// Records that the fast path took `taken` fields, the last with tag
+    /// `last` (`None` if it took none).
+    #[inline(always)]
+    pub fn resume(&mut self, taken: usize, last: Option<u32>) {
+        if let Some(last) = last {
+            self.left -= taken;
+            self.next = u64::from(last) + 1;
         }
-        let wire = Wire::from_bits(u64::from(b >> 1) & 7)?;
-        r.advance(1);
-        self.left -= 1;
-        self.next += u64::from(gap) + 1;
-        Some(wire)
     }
 
     /// Reads the next field's tag and wire type; `None` after the last.
@@ -364,10 +371,11 @@ mod tests {
         w.write_field(0, &Some(1.0f32)).unwrap();
         let mut r = Reader::new(&buf, &crate::Options::new());
         let mut fields = r.read_fields().unwrap();
-        assert_eq!(fields.take(&mut r, 0), Some(Wire::Varint));
+        assert_eq!(fields.take(&mut r, 0, 0), Some(Wire::Varint));
         assert_eq!(u32::unpack_field(&mut r, 0, Wire::Varint).unwrap(), 5);
+        fields.resume(1, Some(0));
         // A gap of 20 needs a two-byte key: the general path reads it.
-        assert_eq!(fields.take(&mut r, 20), None);
+        assert_eq!(fields.take(&mut r, 1, 20), None);
         assert_eq!(fields.next(&mut r).unwrap(), Some((21, Wire::Bytes)));
         r.skip_field(Wire::Bytes).unwrap();
         assert_eq!(fields.next(&mut r).unwrap(), Some((22, Wire::Fixed4)));

@@ -339,18 +339,6 @@ fn mesh_bytes(mesh: &Mesh) -> Vec<u8> {
 
 /// Times binform alone on a value whose equality is too costly to check
 /// (a DAG compares by value along every path).
-fn binform_only<T: binform::Pack + binform::UnpackOwned>(
-    c: &mut Criterion,
-    sizes: &mut Sizes,
-    name: &str,
-    value: &T,
-) {
-    let mut g = c.benchmark_group(name);
-    configure(&mut g);
-    bench_binform(&mut g, sizes, name, "binform", value);
-    g.finish();
-}
-
 /// Times binform encoding and decoding `value` in group `g`, under the
 /// crate name `id`.
 fn bench_binform<T: binform::Pack + binform::UnpackOwned>(
@@ -377,12 +365,22 @@ fn bench_binform<T: binform::Pack + binform::UnpackOwned>(
     });
 }
 
-/// Reference tracking: a DAG of 100,000 shared nodes against a tree of
-/// 100,000 owned nodes (binform only).
+/// Reference tracking: a DAG of 100,000 shared nodes against the same node
+/// count written as trees (binform only), all in one group:
+/// `binform_tree` has the DAG's layers, allocation order and scatter in
+/// memory, with no sharing (it isolates what tracking costs);
+/// `binform_complete_tree` is a complete binary tree stored inline and
+/// allocated depth-first (cache-friendly: it adds the cost of the DAG's
+/// memory layout).
 fn graphs(c: &mut Criterion, sizes: &mut Sizes) {
-    use binform_benches::models::graph::{dag, tree};
-    binform_only(c, sizes, "graph_dag_100k", &dag(50, 2000));
-    binform_only(c, sizes, "graph_tree_100k", &tree(100_000));
+    use binform_benches::models::graph::{dag, layered_tree, tree};
+    let name = "graph_dag_100k";
+    let mut g = c.benchmark_group(name);
+    configure(&mut g);
+    bench_binform(&mut g, sizes, name, "binform", &dag(50, 2000));
+    bench_binform(&mut g, sizes, name, "binform_tree", &layered_tree(50, 2000));
+    bench_binform(&mut g, sizes, name, "binform_complete_tree", &tree(100_000));
+    g.finish();
 }
 
 /// The version-tolerant twins of `people` and `large_struct` (binform

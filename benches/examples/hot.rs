@@ -106,6 +106,13 @@ fn main() {
         binform_benches::models::graph::tree(100_000),
         binform_benches::models::graph::TreeNode
     );
+    case!(
+        case,
+        budget,
+        "ltree",
+        binform_benches::models::graph::layered_tree(50, 2000),
+        Vec<Box<binform_benches::models::graph::LayeredNode>>
+    );
     case!(case, budget, "lsc", large_struct(), LargeStruct);
     case!(
         case,

@@ -408,6 +408,40 @@ pub mod graph {
         below
     }
 
+    /// A node of a tree whose nodes are each their own allocation, as the
+    /// DAG's are.
+    #[derive(Packable, Debug, PartialEq)]
+    pub struct LayeredNode {
+        pub id: u32,
+        pub children: Vec<Box<LayeredNode>>,
+    }
+
+    /// The tree counterpart of [`dag`]: the same layers of `width` nodes,
+    /// built bottom-up in the same order, but every node of a layer is the
+    /// child of exactly one random node of the layer above (so parents
+    /// have 0 to a few children, one on average). Node count, allocation
+    /// pattern and the scatter of children in memory match the DAG; only
+    /// the sharing is gone. Returns the top layer.
+    pub fn layered_tree(layers: usize, width: usize) -> Vec<Box<LayeredNode>> {
+        let mut rng = Rng::new(11);
+        let mut below: Vec<Box<LayeredNode>> = Vec::new();
+        let mut id = 0u32;
+        for _ in 0..layers {
+            let mut children: Vec<Vec<Box<LayeredNode>>> = (0..width).map(|_| Vec::new()).collect();
+            for child in below.drain(..) {
+                children[rng.below(width as u64) as usize].push(child);
+            }
+            below = children
+                .into_iter()
+                .map(|children| {
+                    id += 1;
+                    Box::new(LayeredNode { id, children })
+                })
+                .collect();
+        }
+        below
+    }
+
     /// A complete binary tree of `n` nodes (ids in breadth-first order).
     pub fn tree(n: u32) -> TreeNode {
         fn build(i: u32, n: u32) -> TreeNode {

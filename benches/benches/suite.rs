@@ -388,17 +388,32 @@ fn graphs(c: &mut Criterion, sizes: &mut Sizes) {
 /// (`binform_compact`) so that the ratio comes from one run.
 fn tolerant(c: &mut Criterion, sizes: &mut Sizes) {
     use binform_benches::models::tolerant;
-    let mut g = c.benchmark_group("people_tolerant");
+    tolerant_pair(
+        c,
+        sizes,
+        "people_tolerant",
+        &tolerant::ten_people(),
+        &ten_people(),
+    );
+    tolerant_pair(
+        c,
+        sizes,
+        "large_struct_tolerant",
+        &tolerant::large_struct(),
+        &large_struct(),
+    );
+}
+
+/// One group: a tolerant value and its compact twin.
+fn tolerant_pair<T, C>(c: &mut Criterion, sizes: &mut Sizes, name: &str, tolerant: &T, compact: &C)
+where
+    T: binform::Pack + binform::UnpackOwned,
+    C: binform::Pack + binform::UnpackOwned,
+{
+    let mut g = c.benchmark_group(name);
     configure(&mut g);
-    let name = "people_tolerant";
-    bench_binform(&mut g, sizes, name, "binform", &tolerant::ten_people());
-    bench_binform(&mut g, sizes, name, "binform_compact", &ten_people());
-    g.finish();
-    let mut g = c.benchmark_group("large_struct_tolerant");
-    configure(&mut g);
-    let name = "large_struct_tolerant";
-    bench_binform(&mut g, sizes, name, "binform", &tolerant::large_struct());
-    bench_binform(&mut g, sizes, name, "binform_compact", &large_struct());
+    bench_binform(&mut g, sizes, name, "binform", tolerant);
+    bench_binform(&mut g, sizes, name, "binform_compact", compact);
     g.finish();
 }
 

@@ -23,6 +23,9 @@ const CRATES: &[&str] = &[
     "serde_json",
     "memcpy",
 ];
+/// binform's own reference forms, timed in the same group as the form they
+/// are compared with (tables only, not the plot).
+const BASELINES: &[&str] = &["binform_compact", "binform_tree", "binform_complete_tree"];
 /// The peers binform must match or beat outright.
 const MUST_BEAT: &[&str] = &["bincode", "postcard", "rmp_serde", "serde_json"];
 /// The leaders binform must stay within 1.2x of.
@@ -282,7 +285,7 @@ fn markdown(times: &Times, sizes: &Sizes, checks: &[Check]) -> String {
         let base_ser = t.get(&("serialize".into(), "binform".into())).copied();
         let base_de = t.get(&("deserialize".into(), "binform".into())).copied();
         let base_size = sizes.get(workload).and_then(|s| s.get("binform")).copied();
-        for krate in CRATES {
+        for krate in CRATES.iter().chain(BASELINES) {
             let ser = t.get(&("serialize".into(), krate.to_string())).copied();
             let de = t.get(&("deserialize".into(), krate.to_string())).copied();
             let size = sizes.get(workload).and_then(|s| s.get(*krate)).copied();

@@ -163,7 +163,7 @@ impl Writer<'_> {
             let mut block = [0u8; 16];
             block[0] = (key as u8) << 1;
             block[1..=N].copy_from_slice(&bytes);
-            self.write_block_prefix(block, N + 1);
+            self.write_prefix(block, N + 1);
         } else {
             self.write_varint(key);
             self.write_bytes(&bytes);

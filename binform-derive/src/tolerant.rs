@@ -96,20 +96,29 @@ fn unpack_fields(
         let (s, ty) = (slot(*i), f.ty);
         quote!(let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None;)
     });
+    // The wire type a field's type expects.
+    let expected = |f: &Field| match &f.attrs.with {
+        Some(_) => quote!(#krate::Wire::Framed),
+        None => {
+            let ty = f.ty;
+            quote!(<#ty as #krate::Unpack<#de>>::WIRE)
+        }
+    };
     // The expression that reads a field's value, given its wire type.
-    let read = |f: &Field| {
+    let read_as = |f: &Field, wire: TokenStream| {
         let tag = f.tag;
         match &f.attrs.with {
             Some(_) => {
                 let func = unpack_fn(krate, de, f);
-                quote!(__r.read_field_with(#tag, __wire, #func)?)
+                quote!(__r.read_field_with(#tag, #wire, #func)?)
             }
             None => {
                 let ty = f.ty;
-                quote!(<#ty as #krate::Unpack<#de>>::unpack_field(__r, #tag, __wire)?)
+                quote!(<#ty as #krate::Unpack<#de>>::unpack_field(__r, #tag, #wire)?)
             }
         }
     };
+    let read = |f: &Field| read_as(f, quote!(__wire));
     let arms = encoded.iter().map(|(i, f)| {
         let (s, tag, read) = (slot(*i), f.tag, read(f));
         quote!(#tag => #s = ::core::option::Option::Some(#read),)
@@ -143,13 +152,20 @@ fn unpack_fields(
         .zip(gaps(&encoded))
         .enumerate()
         .map(|(k, ((i, f), gap))| {
-            let (s, read, resume) = (slot(*i), read(f), resume(k));
+            let (s, read, resume, expected) = (slot(*i), read(f), resume(k), expected(f));
+            // With the wire type a constant, the type's checks on it fold
+            // away: the field decodes as in compact mode.
+            let read_exact = read_as(f, expected.clone());
             quote! {
-                let ::core::option::Option::Some(__wire) = __fields.take(__r, #k, #gap) else {
-                    #resume;
-                    break 'in_order;
-                };
-                #s = ::core::option::Option::Some(#read);
+                if __fields.take_exact(__r, #k, #gap, #expected) {
+                    #s = ::core::option::Option::Some(#read_exact);
+                } else {
+                    let ::core::option::Option::Some(__wire) = __fields.take(__r, #k, #gap) else {
+                        #resume;
+                        break 'in_order;
+                    };
+                    #s = ::core::option::Option::Some(#read);
+                }
             }
         })
         .collect();

@@ -552,6 +552,19 @@ impl<'de> Reader<'de> {
         }
     }
 
+    /// The input not read yet.
+    #[inline(always)]
+    pub(crate) fn rest(&self) -> &'de [u8] {
+        let input: &'de [u8] = self.input;
+        input.get(self.pos..).unwrap_or_default()
+    }
+
+    /// Moves past `n` bytes of [`rest`](Self::rest) (never past the end).
+    #[inline(always)]
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.pos = self.pos.saturating_add(n).min(self.input.len());
+    }
+
     /// Fails with [`ErrorKind::TrailingBytes`] unless all input was read.
     pub fn finish(&self) -> Result<()> {
         if self.pos == self.input.len() {

@@ -23,37 +23,60 @@ use crate::{Pack, Reader, Unpack, Writer};
 /// How a tolerant field's value is delimited on the wire.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
 pub enum Wire {
     /// One varint (§2), delimited by its first byte.
-    Varint = 0,
+    Varint,
     /// Exactly one byte.
-    Byte = 1,
+    Byte,
     /// Exactly four bytes.
-    Fixed4 = 2,
+    Fixed4,
     /// Exactly eight bytes.
-    Fixed8 = 3,
+    Fixed8,
     /// The value's own encoding is `varint(n)` and `n` bytes (strings,
     /// sequences of one-byte elements).
-    Bytes = 4,
+    Bytes,
     /// `varint(n)` and then a value of exactly `n` bytes: any other type.
-    Framed = 5,
+    Framed,
     /// No bytes: an `Option` field that is `None`.
-    Null = 6,
+    Null,
+    /// A sequence of self-delimiting elements: a byte with the elements'
+    /// wire type (held here: varint, fixed4, fixed8 or bytes), then the
+    /// sequence's own encoding, `varint(n)` and `n` elements.
+    Seq(u8),
 }
 
 impl Wire {
     /// The wire type of a sequence (a length and the elements): one-byte
-    /// elements make it `Bytes`, anything else needs a frame.
+    /// elements make it `Bytes`, other self-delimiting elements `Seq`,
+    /// anything else needs a frame.
     pub const fn seq_of(element: Wire) -> Wire {
         match element {
             Wire::Byte => Wire::Bytes,
+            Wire::Varint | Wire::Fixed4 | Wire::Fixed8 | Wire::Bytes => Wire::Seq(element.bits()),
             _ => Wire::Framed,
         }
     }
 
+    /// The three bits a key carries (for `Seq`, the element type follows
+    /// the key in a byte of its own).
     #[inline(always)]
-    const fn from_bits(bits: u64) -> Option<Wire> {
+    pub const fn bits(self) -> u8 {
+        match self {
+            Wire::Varint => 0,
+            Wire::Byte => 1,
+            Wire::Fixed4 => 2,
+            Wire::Fixed8 => 3,
+            Wire::Bytes => 4,
+            Wire::Framed => 5,
+            Wire::Null => 6,
+            Wire::Seq(_) => 7,
+        }
+    }
+
+    /// The wire type of three key bits other than 7 (`Seq`, which needs
+    /// its element byte: see [`Wire::seq`]).
+    #[inline(always)]
+    const fn from_bits(bits: u8) -> Option<Wire> {
         Some(match bits {
             0 => Wire::Varint,
             1 => Wire::Byte,
@@ -66,6 +89,16 @@ impl Wire {
         })
     }
 
+    /// The `Seq` wire type for an element byte, if it names a valid
+    /// element wire type.
+    #[inline(always)]
+    const fn seq(element: u8) -> Option<Wire> {
+        match element {
+            0 | 2 | 3 | 4 => Some(Wire::Seq(element)),
+            _ => None,
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Wire::Varint => "varint",
@@ -75,6 +108,10 @@ impl Wire {
             Wire::Bytes => "bytes",
             Wire::Framed => "framed",
             Wire::Null => "null",
+            Wire::Seq(0) => "sequence of varints",
+            Wire::Seq(2) => "sequence of fixed4",
+            Wire::Seq(3) => "sequence of fixed8",
+            Wire::Seq(_) => "sequence of bytes",
         }
     }
 }
@@ -89,11 +126,15 @@ pub(crate) fn pack_field<T: Pack + ?Sized>(
 ) -> Result<()> {
     match T::WIRE {
         Wire::Framed => {
-            w.write_varint(gap_key | Wire::Framed as u64);
+            w.write_varint(gap_key | u64::from(Wire::Framed.bits()));
             w.write_len_prefixed(|w| value.pack(w))
         }
+        Wire::Seq(element) => {
+            w.write_keyed_bytes(gap_key | 7, [element]);
+            value.pack(w)
+        }
         wire => {
-            w.write_varint(gap_key | wire as u64);
+            w.write_varint(gap_key | u64::from(wire.bits()));
             value.pack(w)
         }
     }
@@ -133,7 +174,7 @@ impl Writer<'_> {
         gap: u32,
         f: impl FnOnce(&mut Self) -> Result<()>,
     ) -> Result<()> {
-        self.write_varint((u64::from(gap) << 3) | Wire::Framed as u64);
+        self.write_varint((u64::from(gap) << 3) | u64::from(Wire::Framed.bits()));
         self.write_len_prefixed(f)
     }
 
@@ -189,20 +230,45 @@ impl Fields {
     /// Takes the next field if it is the `index`-th of the value and comes
     /// `gap` tags after the previous one, returning its wire type: the fast
     /// path, in which the generated decoder expects its own fields one
-    /// after another, as its own version writes them. The cursor itself is
-    /// not advanced: the caller knows, at compile time, how many fields it
-    /// took and their last tag, and says so with [`Fields::resume`].
-    /// Consumes nothing when the field is not the expected one (nor for
-    /// gaps of 16 or more, whose keys take two bytes: the general path
-    /// handles those).
+    /// after another, as its own version writes them, after
+    /// [`take_exact`](Self::take_exact) found another wire type than the
+    /// reader's (`Null` for an option, or a mismatch the field's decoder
+    /// reports). The cursor itself is not advanced: the caller knows, at
+    /// compile time, how many fields it took and their last tag, and says
+    /// so with [`Fields::resume`]. Consumes nothing when the field is not
+    /// the expected one, nor for sequences and gaps of 16 or more (the
+    /// general path handles those).
     #[inline(always)]
     pub fn take(&self, r: &mut Reader<'_>, index: usize, gap: u32) -> Option<Wire> {
         if self.left <= index || gap >= 16 {
             return None;
         }
         // A one-byte key is `gap << 4 | wire << 1`.
-        let b = r.next_byte_if(|b| b & 1 == 0 && u32::from(b >> 4) == gap && b & 0x0E != 0x0E)?;
-        Wire::from_bits(u64::from(b >> 1) & 7)
+        let b = r.next_byte_if(|b| b & 1 == 0 && u32::from(b >> 4) == gap && (b >> 1) & 7 != 7)?;
+        Wire::from_bits((b >> 1) & 7)
+    }
+
+    /// Takes the next field if it is the `index`-th of the value, comes
+    /// `gap` tags after the previous one and has exactly the wire type
+    /// `expected` (the reader's own): the fastest path, one byte compare
+    /// for most fields. [`take`](Self::take) handles the other wire types
+    /// a field accepts (`Null` for an option).
+    #[inline(always)]
+    pub fn take_exact(&self, r: &mut Reader<'_>, index: usize, gap: u32, expected: Wire) -> bool {
+        if self.left <= index || gap >= 16 {
+            return false;
+        }
+        let key = ((gap as u8) << 4) | (expected.bits() << 1);
+        match expected {
+            Wire::Seq(element) => match *r.rest() {
+                [k, e, ..] if k == key && e == element => {
+                    r.advance(2);
+                    true
+                }
+                _ => false,
+            },
+            _ => r.next_byte_if(|b| b == key).is_some(),
+        }
     }
 
     /// Records that the fast path took `taken` fields, the last with tag
@@ -216,35 +282,44 @@ impl Fields {
     }
 
     /// Reads the next field's tag and wire type; `None` after the last.
-    #[inline]
+    #[inline(always)]
     pub fn next(&mut self, r: &mut Reader<'_>) -> Result<Option<(u32, Wire)>> {
+        // After a fast path that took every field, this is all that runs.
         if self.left == 0 {
             return Ok(None);
         }
+        self.next_key(r)
+    }
+
+    #[inline(never)]
+    fn next_key(&mut self, r: &mut Reader<'_>) -> Result<Option<(u32, Wire)>> {
         let start = r.position();
         let key = r.read_varint()?;
         // `next` is at most 2^32 and the gap below 2^61: no overflow.
         let tag = self.next + (key >> 3);
-        match (u32::try_from(tag), Wire::from_bits(key & 7)) {
-            (Ok(t), Some(wire)) => {
-                self.left -= 1;
-                self.next = tag + 1;
-                Ok(Some((t, wire)))
+        let Ok(t) = u32::try_from(tag) else {
+            return Err(r.error_at(
+                start,
+                ErrorKind::InvalidValue,
+                format!("field tag {tag} is larger than the largest tag, 2^32 - 1"),
+            ));
+        };
+        let wire = match Wire::from_bits((key & 7) as u8) {
+            Some(wire) => wire,
+            None => {
+                let element = r.read_u8()?;
+                Wire::seq(element).ok_or_else(|| {
+                    r.error(
+                        ErrorKind::InvalidValue,
+                        format!("field tag {tag}: {element} is not a sequence element wire type"),
+                    )
+                })?
             }
-            _ => Err(key_error(r, key, tag, start)),
-        }
+        };
+        self.left -= 1;
+        self.next = tag + 1;
+        Ok(Some((t, wire)))
     }
-}
-
-#[cold]
-#[inline(never)]
-fn key_error(r: &Reader<'_>, key: u64, tag: u64, start: usize) -> Error {
-    let message = if key & 7 > 6 {
-        format!("field key {key}: wire type {} is not defined", key & 7)
-    } else {
-        format!("field tag {tag} is larger than the largest tag, 2^32 - 1")
-    };
-    r.error_at(start, ErrorKind::InvalidValue, message)
 }
 
 impl<'de> Reader<'de> {
@@ -252,7 +327,7 @@ impl<'de> Reader<'de> {
     /// remaining input (every field takes at least its key) before any
     /// field is read.
     #[doc(hidden)]
-    #[inline]
+    #[inline(always)]
     pub fn read_fields(&mut self) -> Result<Fields> {
         let start = self.position();
         let count = self.read_len()?;
@@ -309,6 +384,7 @@ impl<'de> Reader<'de> {
     #[inline]
     pub fn skip_field(&mut self, wire: Wire) -> Result<()> {
         let n = match wire {
+            Wire::Seq(element) => return self.skip_seq(element),
             Wire::Varint => match self.peek_u8() {
                 Some(first) => first.trailing_ones() as usize + 1,
                 None => 1,
@@ -320,6 +396,28 @@ impl<'de> Reader<'de> {
             Wire::Null => 0,
         };
         self.skip(n)
+    }
+
+    /// Skips a sequence of `element`-typed values (each at least a byte,
+    /// so the count is bounded by the input).
+    fn skip_seq(&mut self, element: u8) -> Result<()> {
+        let start = self.position();
+        let count = self.read_len()?;
+        if count > self.remaining() {
+            return Err(self.short_input_error(count, 1, start));
+        }
+        let fixed = match element {
+            2 => 4,
+            3 => 8,
+            _ => {
+                let wire = Wire::from_bits(element).unwrap_or(Wire::Framed);
+                for _ in 0..count {
+                    self.skip_field(wire)?;
+                }
+                return Ok(());
+            }
+        };
+        self.skip(count.saturating_mul(fixed))
     }
 }
 
@@ -341,8 +439,11 @@ mod tests {
             let mut w = Writer::new(&mut buf);
             w.write_keyed_varint(3 << 3, 300);
             w.write_keyed_varint(1 << 3, u64::MAX);
-            w.write_keyed_bytes(2 << 3 | Wire::Fixed8 as u64, 1.5f64.to_bits().to_le_bytes());
-            w.write_keyed_bytes(Wire::Byte as u64, [7]);
+            w.write_keyed_bytes(
+                2 << 3 | u64::from(Wire::Fixed8.bits()),
+                1.5f64.to_bits().to_le_bytes(),
+            );
+            w.write_keyed_bytes(u64::from(Wire::Byte.bits()), [7]);
             w.write_varint(1 << 40);
             let mut expected = alloc::vec![0xAA; prefill];
             for (key, bytes) in [
@@ -352,9 +453,9 @@ mod tests {
                 expected.push((key as u8) << 1);
                 expected.extend_from_slice(&bytes.0[..bytes.1]);
             }
-            expected.push((2 << 3 | Wire::Fixed8 as u8) << 1);
+            expected.push((2 << 3 | Wire::Fixed8.bits()) << 1);
             expected.extend_from_slice(&1.5f64.to_bits().to_le_bytes());
-            expected.extend_from_slice(&[(Wire::Byte as u8) << 1, 7]);
+            expected.extend_from_slice(&[Wire::Byte.bits() << 1, 7]);
             let (v, n) = crate::varint::encode_u64(1 << 40);
             expected.extend_from_slice(&v[..n]);
             assert_eq!(buf, expected);
@@ -371,10 +472,11 @@ mod tests {
         w.write_field(0, &Some(1.0f32)).unwrap();
         let mut r = Reader::new(&buf, &crate::Options::new());
         let mut fields = r.read_fields().unwrap();
-        assert_eq!(fields.take(&mut r, 0, 0), Some(Wire::Varint));
+        assert!(fields.take_exact(&mut r, 0, 0, Wire::Varint));
         assert_eq!(u32::unpack_field(&mut r, 0, Wire::Varint).unwrap(), 5);
         fields.resume(1, Some(0));
         // A gap of 20 needs a two-byte key: the general path reads it.
+        assert!(!fields.take_exact(&mut r, 1, 20, Wire::Bytes));
         assert_eq!(fields.take(&mut r, 1, 20), None);
         assert_eq!(fields.next(&mut r).unwrap(), Some((21, Wire::Bytes)));
         r.skip_field(Wire::Bytes).unwrap();

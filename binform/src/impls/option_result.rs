@@ -32,7 +32,7 @@ impl<T: Pack> Pack for Option<T> {
         }
         match self {
             None => {
-                w.write_varint(gap_key | Wire::Null as u64);
+                w.write_varint(gap_key | u64::from(Wire::Null.bits()));
                 Ok(())
             }
             Some(v) => v.pack_field(gap_key, w),

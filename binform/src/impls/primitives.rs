@@ -27,7 +27,7 @@ impl Pack for u8 {
 
     #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
-        w.write_keyed_bytes(gap_key | Wire::Byte as u64, [*self]);
+        w.write_keyed_bytes(gap_key | u64::from(Wire::Byte.bits()), [*self]);
         Ok(())
     }
 }
@@ -64,7 +64,7 @@ impl Pack for i8 {
 
     #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
-        w.write_keyed_bytes(gap_key | Wire::Byte as u64, [*self as u8]);
+        w.write_keyed_bytes(gap_key | u64::from(Wire::Byte.bits()), [*self as u8]);
         Ok(())
     }
 }
@@ -98,7 +98,7 @@ impl Pack for bool {
 
     #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
-        w.write_keyed_bytes(gap_key | Wire::Byte as u64, [*self as u8]);
+        w.write_keyed_bytes(gap_key | u64::from(Wire::Byte.bits()), [*self as u8]);
         Ok(())
     }
 }
@@ -149,7 +149,7 @@ macro_rules! unsigned_varint {
 
             #[inline(always)]
             fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
-                w.write_keyed_varint(gap_key | Wire::Varint as u64, *self as u64);
+                w.write_keyed_varint(gap_key | u64::from(Wire::Varint.bits()), *self as u64);
                 Ok(())
             }
 
@@ -194,7 +194,7 @@ macro_rules! signed_varint {
 
             #[inline(always)]
             fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
-                w.write_keyed_varint(gap_key | Wire::Varint as u64, crate::varint::zigzag_i64(*self as i64));
+                w.write_keyed_varint(gap_key | u64::from(Wire::Varint.bits()), crate::varint::zigzag_i64(*self as i64));
                 Ok(())
             }
 
@@ -315,7 +315,7 @@ macro_rules! float {
 
             #[inline(always)]
             fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
-                w.write_keyed_bytes(gap_key | Wire::$wire as u64, self.to_bits().to_le_bytes());
+                w.write_keyed_bytes(gap_key | u64::from(Wire::$wire.bits()), self.to_bits().to_le_bytes());
                 Ok(())
             }
         }

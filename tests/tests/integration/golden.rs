@@ -183,7 +183,7 @@ fn section_tolerant() {
         0x08, 0x02, 0x09,                               // f: bytes (Vec<u8>)
         0x0C,                                           // g: null (None)
         0x00, 0x0A,                                     // h: Some(5), as a varint
-        0x0A, 0x06, 0x04, 0x02, 0x04,                   // i: framed, 3 bytes
+        0x0E, 0x00, 0x04, 0x02, 0x04,                   // i: sequence of varints
         0x0A, 0x04, 0x01, 0x02,                         // j: framed, 2 bytes
         0x85, 0x02, 0x03,                               // k: tag 30, gap 20: key 161 (two bytes)
     ];

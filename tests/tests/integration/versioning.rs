@@ -310,8 +310,10 @@ fn wire_form_of_a_tolerant_struct() {
 #[test]
 fn malformed_tolerant_payloads_are_errors() {
     let kind = |bytes: &[u8]| binform::from_slice::<Implicit>(bytes).unwrap_err().kind();
-    // Wire type 7 is not defined.
-    assert_eq!(kind(&[0x02, 0x0E, 1]), ErrorKind::InvalidValue);
+    // A sequence (wire type 7) whose element wire type is not one of
+    // varint, fixed4, fixed8, bytes.
+    assert_eq!(kind(&[0x02, 0x0E, 0x05, 0x00]), ErrorKind::InvalidValue);
+    assert_eq!(kind(&[0x02, 0x0E, 0x01, 0x00]), ErrorKind::InvalidValue);
     // A gap that takes the tag past 2^32 - 1.
     let mut bytes = vec![0x02];
     let (key, n) = binform::varint::encode_u64((1u64 << 35) | 1);
@@ -367,6 +369,9 @@ mod wide {
         pub g: Option<u32>,
         pub h: Option<i64>,
         pub i: Vec<String>,
+        pub j: Vec<f64>,
+        pub k: Vec<i32>,
+        pub l: Vec<f32>,
         #[binform(tag = 40)]
         pub far: u8,
         pub last: String,
@@ -402,6 +407,9 @@ fn wide_record() -> wide::Record {
         g: None,
         h: Some(-1),
         i: vec!["x".into(), "y".into()],
+        j: vec![0.5; 20],
+        k: vec![-300, 5, i32::MIN],
+        l: vec![1.0, f32::NAN],
         far: 9,
         last: "kept".into(),
         o: Some(None),
@@ -421,13 +429,37 @@ fn unknown_fields_of_every_wire_type_are_skipped() {
             o: Some(None),
         }
     );
-    crate::round_trip(&wide_record());
+    let again = binform::to_vec(&binform::from_slice::<wide::Record>(&bytes).unwrap()).unwrap();
+    assert_eq!(again, bytes);
     // The other way: fields the narrow writer lacks take their defaults.
     let back: wide::Record = binform::from_slice(&binform::to_vec(&narrow).unwrap()).unwrap();
     assert_eq!(back.last, "kept");
     assert_eq!(back.a, u64::MAX);
     assert_eq!(back.o, Some(None));
     assert_eq!(back.e, "");
+}
+
+#[test]
+fn hostile_sequence_counts_fail_before_skipping() {
+    // An unknown field (tag 4 for `Implicit`, which knows 0, 1, 10, 11)
+    // that claims a sequence of 100,000 varints in a few bytes.
+    let mut bytes = vec![0x02, 0x4E, 0x00];
+    let (count, n) = binform::varint::encode_u64(100_000);
+    bytes.extend_from_slice(&count[..n]);
+    bytes.extend_from_slice(&[0, 0, 0]);
+    let err = binform::from_slice::<Implicit>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+    assert_eq!(err.offset(), Some(3));
+    // Beyond `max_len` it is a limit, before anything else.
+    let mut bytes = vec![0x02, 0x4E, 0x00];
+    let (count, n) = binform::varint::encode_u64(1 << 40);
+    bytes.extend_from_slice(&count[..n]);
+    let err = binform::from_slice::<Implicit>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    // Fixed-size elements: the count times the size must fit.
+    let bytes = [0x02, 0x4E, 0x03, 0x04, 0, 0, 0, 0, 0, 0, 0, 0];
+    let err = binform::from_slice::<Implicit>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
 }
 
 #[test]

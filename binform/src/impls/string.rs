@@ -15,6 +15,14 @@ impl Pack for str {
         w.write_bytes(self.as_bytes());
         Ok(())
     }
+
+    /// The key and the length in one store.
+    #[inline(always)]
+    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+        w.write_keyed_varint(gap_key | u64::from(Wire::Bytes.bits()), self.len() as u64);
+        w.write_bytes(self.as_bytes());
+        Ok(())
+    }
 }
 
 impl Pack for String {
@@ -23,6 +31,11 @@ impl Pack for String {
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_str().pack(w)
+    }
+
+    #[inline(always)]
+    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+        self.as_str().pack_field(gap_key, w)
     }
 }
 

@@ -148,6 +148,13 @@ fn tolerant_and_graph_payloads_truncated_and_damaged() {
     let people = payload(&tolerant::ten_people());
     damage::<Vec<tolerant::Person>>(&people, true);
     canonical::<Vec<tolerant::Person>>(&people);
+    let wide = payload(&tolerant::large_struct());
+    damage::<tolerant::LargeStruct>(&wide, true);
+    canonical::<tolerant::LargeStruct>(&wide);
+
+    let layered = payload(&graph::layered_tree(4, 6));
+    damage::<Vec<Box<graph::LayeredNode>>>(&layered, true);
+    canonical::<Vec<Box<graph::LayeredNode>>>(&layered);
 
     let dag = payload(&graph::dag(4, 6));
     damage::<Vec<Rc<graph::DagNode>>>(&dag, true);

@@ -251,25 +251,38 @@ impl Fields {
 
     /// Takes the next field if it is the `index`-th of the value, comes
     /// `gap` tags after the previous one and has exactly the wire type
-    /// `expected` (the reader's own): the fastest path, one byte compare
-    /// for most fields. [`take`](Self::take) handles the other wire types
-    /// a field accepts (`Null` for an option).
+    /// `expected` (the reader's own): the fastest path, one compare of a
+    /// constant key (one byte for gaps below 16, two below 2048) for most
+    /// fields. [`take`](Self::take) handles the other wire types a field
+    /// accepts (`Null` for an option).
     #[inline(always)]
     pub fn take_exact(&self, r: &mut Reader<'_>, index: usize, gap: u32, expected: Wire) -> bool {
-        if self.left <= index || gap >= 16 {
+        if self.left <= index || gap >= 1 << 11 {
             return false;
         }
-        let key = ((gap as u8) << 4) | (expected.bits() << 1);
-        match expected {
-            Wire::Seq(element) => match *r.rest() {
-                [k, e, ..] if k == key && e == element => {
-                    r.advance(2);
-                    true
-                }
-                _ => false,
-            },
-            _ => r.next_byte_if(|b| b == key).is_some(),
+        let key = (u64::from(gap) << 3) | u64::from(expected.bits());
+        // The key's varint bytes and, for a sequence, the element byte.
+        let (word, len) = if key < 0x80 {
+            (key << 1, 1)
+        } else {
+            ((key << 2) | 1, 2)
+        };
+        let (word, len) = match expected {
+            Wire::Seq(element) => (word | (u64::from(element) << (8 * len)), len + 1),
+            _ => (word, len),
+        };
+        let matches = match (len, r.rest()) {
+            (1, [a, ..]) => u64::from(*a) == word,
+            (2, [a, b, ..]) => (u64::from(*a) | (u64::from(*b) << 8)) == word,
+            (3, [a, b, c, ..]) => {
+                (u64::from(*a) | (u64::from(*b) << 8) | (u64::from(*c) << 16)) == word
+            }
+            _ => false,
+        };
+        if matches {
+            r.advance(len);
         }
+        matches
     }
 
     /// Records that the fast path took `taken` fields, the last with tag
@@ -476,9 +489,15 @@ mod tests {
         assert!(fields.take_exact(&mut r, 0, 0, Wire::Varint));
         assert_eq!(u32::unpack_field(&mut r, 0, Wire::Varint).unwrap(), 5);
         fields.resume(1, Some(0));
-        // A gap of 20 needs a two-byte key: the general path reads it.
-        assert!(!fields.take_exact(&mut r, 1, 20, Wire::Bytes));
-        assert_eq!(fields.take(&mut r, 1, 20), None);
+        // A gap of 20 takes a two-byte key, which the fast path still
+        // matches; a wire type other than the expected one it leaves.
+        let mut probe = Reader::new(&buf, &crate::Options::new());
+        probe.skip(r.position()).unwrap();
+        assert!(!fields.take_exact(&mut probe, 1, 20, Wire::Varint));
+        assert_eq!(probe.position(), r.position());
+        assert!(fields.take_exact(&mut probe, 1, 20, Wire::Bytes));
+        assert_eq!(probe.position(), r.position() + 2);
+        // The general path reads the same field.
         assert_eq!(fields.next(&mut r).unwrap(), Some((21, Wire::Bytes)));
         r.skip_field(Wire::Bytes).unwrap();
         assert_eq!(fields.next(&mut r).unwrap(), Some((22, Wire::Fixed4)));

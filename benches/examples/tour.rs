@@ -1,12 +1,16 @@
 //! A tour of binform on the seed articles' scenarios, next to serde_json:
 //! the MemoryPack article's ten people, and the BinaryFormatter article's
-//! Person with 1 and with 10,000 credit cards.
+//! Person with 1 and with 10,000 credit cards; then hostile bytes, an
+//! object graph with sharing and a weak back-link, and two versions of a
+//! record reading each other's bytes.
 //!
 //! Run with `cargo run --release --example tour`. Times are a quick average
 //! over repeated runs on this machine, for orientation only; the criterion
 //! suite in `benches/` holds the real comparisons.
 
+use std::cell::RefCell;
 use std::hint::black_box;
+use std::rc::{Rc, Weak};
 use std::time::{Duration, Instant};
 
 use binform_benches::seed::{kate, ten_people, CardHolder, Person};
@@ -102,7 +106,7 @@ where
 }
 
 fn main() {
-    println!("binform tour: the seed scenarios, binform next to serde_json");
+    println!("binform tour: the seed scenarios (binform next to serde_json), hostile input, graphs, versions");
 
     let people: Vec<Person> = ten_people();
     show(
@@ -129,4 +133,83 @@ fn main() {
     hostile.extend((1u64 << 62).to_le_bytes());
     let err = binform::from_slice::<Vec<Person>>(&hostile).expect_err("must fail");
     println!("\n4. Nine hostile bytes claiming 2^62 people: {err}");
+
+    graph_scene();
+    versioning_scene();
+}
+
+/// A node of an object graph: shared children, a weak link back.
+#[derive(binform::Packable, Debug)]
+struct Node {
+    name: String,
+    parent: RefCell<Weak<Node>>,
+    children: RefCell<Vec<Rc<Node>>>,
+}
+
+/// What BinaryFormatter was kept for: graphs with shared objects and
+/// back-links, which plain serializers duplicate or cannot write.
+fn graph_scene() {
+    let leaf = Rc::new(Node {
+        name: "leaf".into(),
+        parent: RefCell::new(Weak::new()),
+        children: RefCell::new(vec![]),
+    });
+    let branch = Rc::new(Node {
+        name: "branch".into(),
+        parent: RefCell::new(Weak::new()),
+        children: RefCell::new(vec![leaf.clone()]),
+    });
+    *leaf.parent.borrow_mut() = Rc::downgrade(&branch);
+    // The same leaf twice, and a parent link: a graph, not a tree.
+    let roots = vec![branch.clone(), leaf.clone()];
+    let bytes = binform::to_vec(&roots).expect("encode");
+    let back: Vec<Rc<Node>> = binform::from_slice(&bytes).expect("decode");
+    let same_leaf = Rc::ptr_eq(&back[0].children.borrow()[0], &back[1]);
+    let parent = back[1].parent.borrow().upgrade().map(|p| p.name.clone());
+    println!(
+        "\n5. An object graph (a leaf shared by two owners, with a Weak link to its parent): {} bytes;\n   \
+         after decoding, the two leaves are one object: {same_leaf}; the leaf's parent: {parent:?}",
+        bytes.len()
+    );
+}
+
+/// Two versions of one record: the newer adds a field in the middle and
+/// renames one; each reads the other's bytes.
+fn versioning_scene() {
+    mod v1 {
+        #[derive(binform::Packable, Debug, Default)]
+        #[binform(version_tolerant)]
+        pub struct Customer {
+            pub id: u64,
+            pub name: String,
+        }
+    }
+    mod v2 {
+        #[derive(binform::Packable, Debug, Default)]
+        #[binform(version_tolerant)]
+        pub struct Customer {
+            #[binform(tag = 0)]
+            pub id: u64,
+            #[binform(tag = 2)]
+            pub email: Option<String>,
+            #[binform(tag = 1)]
+            pub full_name: String,
+        }
+    }
+    let old = v1::Customer {
+        id: 7,
+        name: "Kate".into(),
+    };
+    let new: v2::Customer =
+        binform::from_slice(&binform::to_vec(&old).expect("encode")).expect("decode");
+    let newer = v2::Customer {
+        email: Some("kate@example.com".into()),
+        ..new
+    };
+    let back: v1::Customer =
+        binform::from_slice(&binform::to_vec(&newer).expect("encode")).expect("decode");
+    println!(
+        "\n6. Version tolerance: v1 {old:?}\n   read by v2 as {:?}\n   v2 with an email read back by v1 as {back:?}",
+        v2::Customer { email: None, ..newer }
+    );
 }

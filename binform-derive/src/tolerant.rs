@@ -173,7 +173,13 @@ fn unpack_fields(
         quote!()
     } else {
         let all = resume(encoded.len());
-        quote!('in_order: { #(#in_order)* #all; })
+        quote!('in_order: {
+            #(#in_order)*
+            #all;
+            if __fields.is_done() {
+                break 'tolerant #value;
+            }
+        })
     };
     // A variant body may be empty (the writer's variant had no fields).
     let fields_cursor = if empty_body_ok {
@@ -185,7 +191,7 @@ fn unpack_fields(
     } else {
         quote!(__r.read_fields()?)
     };
-    quote! {{
+    quote! {'tolerant: {
         #(#decls)*
         let mut __fields = #fields_cursor;
         #in_order

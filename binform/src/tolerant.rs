@@ -285,6 +285,12 @@ impl Fields {
         matches
     }
 
+    /// Whether every field has been read.
+    #[inline(always)]
+    pub fn is_done(&self) -> bool {
+        self.left == 0
+    }
+
     /// Records that the fast path took `taken` fields, the last with tag
     /// `last` (`None` if it took none).
     #[inline(always)]

@@ -169,6 +169,12 @@ fn unpack_fields(
             }
         })
         .collect();
+    // The outer label exists only where the fast path breaks out of it.
+    let label = if in_order.is_empty() {
+        quote!()
+    } else {
+        quote!('tolerant:)
+    };
     let in_order = if in_order.is_empty() {
         quote!()
     } else {
@@ -191,7 +197,7 @@ fn unpack_fields(
     } else {
         quote!(__r.read_fields()?)
     };
-    quote! {'tolerant: {
+    quote! {#label {
         #(#decls)*
         let mut __fields = #fields_cursor;
         #in_order

@@ -103,8 +103,6 @@ pub struct Writer<'a> {
     buf: &'a mut Vec<u8>,
     /// Ids of the shared values written so far; created on the first one.
     refs: Option<Box<EncodeRefs>>,
-    /// How many shared values have been written (the next one's id).
-    shared_ids: u32,
     /// How many more shared values may nest inside each other.
     depth_left: u32,
 }
@@ -121,7 +119,6 @@ impl<'a> Writer<'a> {
         Writer {
             buf,
             refs: None,
-            shared_ids: 0,
             depth_left: depth,
         }
     }
@@ -147,23 +144,16 @@ impl<'a> Writer<'a> {
     /// Registering before writing the contents is what ends cycles.
     pub(crate) fn pack_shared<T: Pack + ?Sized>(&mut self, addr: usize, value: &T) -> Result<()> {
         let refs = self.refs.get_or_insert_with(|| Box::new(EncodeRefs::new()));
-        match refs.lookup_or_insert(addr, self.shared_ids) {
+        match refs.lookup_or_insert(addr) {
             Some(id) => {
                 self.write_varint(u64::from(id) + refs::TAG_ID_BASE);
                 Ok(())
             }
-            None => self.pack_unique(value),
+            None => {
+                self.write_varint(refs::TAG_NEW);
+                self.nested(|w| value.pack(w))
+            }
         }
-    }
-
-    /// Writes a shared value that nothing else in this encode can point at
-    /// (an `Rc` with one strong and no weak reference: this one): a new
-    /// value with the next id, as the decoder counts, but without the
-    /// address lookup, which is most of what sharing costs.
-    pub(crate) fn pack_unique<T: Pack + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.shared_ids = self.shared_ids.wrapping_add(1);
-        self.write_varint(refs::TAG_NEW);
-        self.nested(|w| value.pack(w))
     }
 
     /// Bytes written so far into the underlying buffer (including what it

@@ -58,10 +58,10 @@ impl EncodeRefs {
             & mask
     }
 
-    /// The id of `addr` if it was seen, else registers it with the next id
+    /// The id of `addr` if it was seen, else registers it with id `next`
     /// and returns `None`.
     #[inline]
-    pub(crate) fn lookup_or_insert(&mut self, addr: usize) -> Option<u32> {
+    pub(crate) fn lookup_or_insert(&mut self, addr: usize, next: u32) -> Option<u32> {
         if (self.len + 1) * 8 > self.keys.len() * 7 {
             self.grow();
         }
@@ -71,7 +71,7 @@ impl EncodeRefs {
             match self.keys.get(i).copied() {
                 Some(0) => {
                     self.keys[i] = addr;
-                    self.ids[i] = self.len as u32;
+                    self.ids[i] = next;
                     self.len += 1;
                     return None;
                 }

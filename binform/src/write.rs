@@ -103,6 +103,11 @@ pub struct Writer<'a> {
     buf: &'a mut Vec<u8>,
     /// Ids of the shared values written so far; created on the first one.
     refs: Option<Box<EncodeRefs>>,
+    /// How many shared values have been written (the next one's id).
+    shared_ids: u32,
+    /// How many plain references (`&T`, `Cow`) the value being written is
+    /// inside; through one, the same `Rc` can be reached twice.
+    borrowed: u32,
     /// How many more shared values may nest inside each other.
     depth_left: u32,
 }
@@ -119,6 +124,8 @@ impl<'a> Writer<'a> {
         Writer {
             buf,
             refs: None,
+            shared_ids: 0,
+            borrowed: 0,
             depth_left: depth,
         }
     }
@@ -144,16 +151,45 @@ impl<'a> Writer<'a> {
     /// Registering before writing the contents is what ends cycles.
     pub(crate) fn pack_shared<T: Pack + ?Sized>(&mut self, addr: usize, value: &T) -> Result<()> {
         let refs = self.refs.get_or_insert_with(|| Box::new(EncodeRefs::new()));
-        match refs.lookup_or_insert(addr) {
+        match refs.lookup_or_insert(addr, self.shared_ids) {
             Some(id) => {
                 self.write_varint(u64::from(id) + refs::TAG_ID_BASE);
                 Ok(())
             }
-            None => {
-                self.write_varint(refs::TAG_NEW);
-                self.nested(|w| value.pack(w))
-            }
+            None => self.pack_unique(value),
         }
+    }
+
+    /// Writes what `f` writes through a plain reference (`&T`, `Cow`): the
+    /// same value may be reached again through another, so shared values
+    /// inside are always looked up by address.
+    #[inline]
+    pub(crate) fn through_reference(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        self.borrowed += 1;
+        let result = f(self);
+        self.borrowed -= 1;
+        result
+    }
+
+    /// Whether a shared value whose pointer is the only one to it can be
+    /// written without the address lookup: it is, unless the value being
+    /// written is inside a plain reference, which may be met twice.
+    #[inline]
+    pub(crate) fn owns_path(&self) -> bool {
+        self.borrowed == 0
+    }
+
+    /// Writes a shared value that nothing else in this encode can point at
+    /// (an `Rc` with one strong and no weak reference, reached only through
+    /// owning values): a new value with the next id, as the decoder counts,
+    /// but without the address lookup, which is most of what sharing costs.
+    pub(crate) fn pack_unique<T: Pack + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.shared_ids = self.shared_ids.wrapping_add(1);
+        self.write_varint(refs::TAG_NEW);
+        self.nested(|w| value.pack(w))
     }
 
     /// Bytes written so far into the underlying buffer (including what it

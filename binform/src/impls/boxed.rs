@@ -53,7 +53,7 @@ impl<T: Pack + ?Sized> Pack for &T {
     schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-        (**self).pack(w)
+        w.through_reference(|w| (**self).pack(w))
     }
 }
 
@@ -61,6 +61,6 @@ impl<T: Pack + ?Sized> Pack for &mut T {
     schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-        (**self).pack(w)
+        w.through_reference(|w| (**self).pack(w))
     }
 }

@@ -11,7 +11,7 @@ impl<T: Pack + ToOwned + ?Sized> Pack for Cow<'_, T> {
     schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-        (**self).pack(w)
+        w.through_reference(|w| (**self).pack(w))
     }
 }
 

@@ -262,11 +262,15 @@ fn null_strong(r: &Reader<'_>, start: usize, name: &str) -> crate::Error {
 }
 
 macro_rules! shared_pointer {
-    ($ptr:ident, $weak:ident, $build:ident, $placeholder:ident, $erase:ident, $unerase:ident, $name:literal, $weak_name:literal) => {
+    ($ptr:ident, $weak:ident, $build:ident, $placeholder:ident, $erase:ident, $unerase:ident, $name:literal, $weak_name:literal, $unique:expr) => {
         impl<T: Pack + ?Sized> Pack for $ptr<T> {
             schema_builtin!("shared", T);
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                let unique: fn(&Self) -> bool = $unique;
+                if w.owns_path() && unique(self) {
+                    return w.pack_unique(&**self);
+                }
                 w.pack_shared($ptr::as_ptr(self) as *const () as usize, &**self)
             }
         }
@@ -366,7 +370,12 @@ shared_pointer!(
     rc_handle,
     rc_from_handle,
     "Rc",
-    "rc::Weak"
+    "rc::Weak",
+    // The only pointer to its value, reached through owning values only
+    // (`Writer::owns_path`): no other path of this encode can reach it, so
+    // it needs no address lookup. (A `Weak` being written holds a second
+    // strong reference while it does.)
+    |rc| Rc::strong_count(rc) == 1 && Rc::weak_count(rc) == 0
 );
 shared_pointer!(
     Arc,
@@ -376,5 +385,8 @@ shared_pointer!(
     arc_handle,
     arc_from_handle,
     "Arc",
-    "sync::Weak"
+    "sync::Weak",
+    // Other threads may clone an `Arc` they can see while this encode
+    // runs, so its counts prove nothing: always looked up.
+    |_| false
 );

@@ -227,21 +227,35 @@ fn pack_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStre
 }
 
 fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
-    if variants.is_empty() {
+    let tags = 0u32..;
+    pack_variants(
+        variants
+            .iter()
+            .zip(tags)
+            .map(|(v, tag)| (v, tag, pack_fields(krate, &v.fields))),
+    )
+}
+
+/// `match self` with one arm per variant that writes the variant's tag and
+/// then `body`: the encoder of compact and of tolerant enums alike.
+pub(crate) fn pack_variants<'a, 'b: 'a>(
+    variants: impl Iterator<Item = (&'a Variant<'b>, u32, TokenStream)>,
+) -> TokenStream {
+    let arms: Vec<TokenStream> = variants
+        .map(|(v, tag, body)| {
+            let ident = v.ident;
+            let pat = pattern(v.style, &v.fields);
+            quote! {
+                Self::#ident #pat => {
+                    __w.write_tag(#tag);
+                    #body
+                }
+            }
+        })
+        .collect();
+    if arms.is_empty() {
         return quote!(match *self {});
     }
-    let arms = variants.iter().enumerate().map(|(tag, v)| {
-        let ident = v.ident;
-        let tag = tag as u32;
-        let pat = pattern(v.style, &v.fields);
-        let stmts = pack_fields(krate, &v.fields);
-        quote! {
-            Self::#ident #pat => {
-                __w.write_tag(#tag);
-                #stmts
-            }
-        }
-    });
     quote! {
         match self {
             #(#arms)*

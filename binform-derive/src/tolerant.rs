@@ -15,7 +15,7 @@ use quote::{format_ident, quote};
 use syn::Lifetime;
 
 use crate::ast::{Field, Style, Variant};
-use crate::expand::{binding, default_value, pack_fn, pattern, unpack_fn};
+use crate::expand::{binding, default_value, pack_fn, pack_variants, pattern, unpack_fn};
 
 /// Writes the encoded fields (bound to `__f<i>`) as a tolerant field list.
 fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
@@ -223,12 +223,7 @@ pub fn unpack_struct(
 }
 
 pub fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
-    if variants.is_empty() {
-        return quote!(match *self {});
-    }
-    let arms = variants.iter().map(|v| {
-        let (ident, tag) = (v.ident, v.tag);
-        let pat = pattern(v.style, &v.fields);
+    pack_variants(variants.iter().map(|v| {
         let body = if v.fields.iter().any(Field::is_encoded) {
             let fields = pack_fields(krate, &v.fields);
             quote!(__w.write_len_prefixed(|__w| { #fields ::core::result::Result::Ok(()) })?;)
@@ -236,19 +231,8 @@ pub fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
             // No fields: an empty body.
             quote!(__w.write_len(0);)
         };
-        quote! {
-            Self::#ident #pat => {
-                __w.write_tag(#tag);
-                #body
-            }
-        }
-    });
-    quote! {
-        match self {
-            #(#arms)*
-        }
-        ::core::result::Result::Ok(())
-    }
+        (v, v.tag, body)
+    }))
 }
 
 /// The variant's fields from its body of `__len` bytes.

@@ -534,12 +534,6 @@ impl<'de> Reader<'de> {
         self.read_bytes(len).map(|_| ())
     }
 
-    /// The next byte, not consumed.
-    #[inline(always)]
-    pub(crate) fn peek_u8(&self) -> Option<u8> {
-        self.input.get(self.pos).copied()
-    }
-
     /// Consumes the next byte if there is one and `accept` holds for it.
     #[inline(always)]
     pub(crate) fn next_byte_if(&mut self, accept: impl FnOnce(u8) -> bool) -> Option<u8> {

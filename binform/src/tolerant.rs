@@ -405,7 +405,7 @@ impl<'de> Reader<'de> {
     pub fn skip_field(&mut self, wire: Wire) -> Result<()> {
         let n = match wire {
             Wire::Seq(element) => return self.skip_seq(element),
-            Wire::Varint => match self.peek_u8() {
+            Wire::Varint => match self.rest().first() {
                 Some(first) => first.trailing_ones() as usize + 1,
                 None => 1,
             },

@@ -73,6 +73,18 @@ fn skipped_defaults(cont: &Container) -> Vec<WherePredicate> {
         .collect()
 }
 
+/// The where-clause predicates of the `Encoding` impl (and the inherent
+/// `FINGERPRINT`): an explicit `bound`, which both directions share, else
+/// `T: Encoding` for the parameters fields use, which the inferred bounds
+/// of both directions (and any `bound(pack)`/`bound(unpack)` that names
+/// `Pack`/`Unpack`) imply.
+pub fn encoding_predicates(cont: &Container, krate: &TokenStream) -> Vec<WherePredicate> {
+    if let Some(b) = cont.attrs.bound.as_ref() {
+        return b.value.clone();
+    }
+    inferred(cont, &quote!(#krate::Encoding))
+}
+
 /// The where-clause predicates of the `Pack` impl.
 pub fn pack_predicates(cont: &Container, krate: &TokenStream) -> Vec<WherePredicate> {
     if let Some(b) = cont.attrs.bound.as_ref().or(cont.attrs.pack_bound.as_ref()) {

@@ -3,18 +3,22 @@
 //! The macro runs in three steps, each in its own module: [`ast`] parses the
 //! input and its `#[binform(...)]` attributes ([`attr`]) into a typed IR that
 //! keeps spans, [`check`] applies the rules that span several fields, and
-//! [`expand`] generates `Pack` and `Unpack` from the checked IR. Errors from
-//! every step are collected ([`ctxt`]) and reported together, each on its span.
+//! [`expand`] generates `Encoding`, `Pack` and `Unpack` from the checked IR:
+//! [`encoding`] the facts both directions share, [`compact`] or [`tolerant`]
+//! the bodies, over what they share in [`fields`]. Errors from every step
+//! are collected ([`ctxt`]) and reported together, each on its span.
 
 mod ast;
 mod attr;
 mod bound;
 mod check;
+mod compact;
 mod ctxt;
+mod encoding;
 mod expand;
-mod schema;
+mod fields;
+mod placeholder;
 mod tolerant;
-mod weak;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};

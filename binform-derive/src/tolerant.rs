@@ -15,7 +15,7 @@ use quote::{format_ident, quote};
 use syn::Lifetime;
 
 use crate::ast::{Field, Style, Variant};
-use crate::expand::{binding, default_value, pack_fn, pack_variants, pattern, unpack_fn};
+use crate::fields::{binding, default_value, pack_fn, pack_variants, pattern, unpack_fn};
 
 /// Writes the encoded fields (bound to `__f<i>`) as a tolerant field list.
 fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
@@ -101,7 +101,7 @@ fn unpack_fields(
         Some(_) => quote!(#krate::Wire::Framed),
         None => {
             let ty = f.ty;
-            quote!(<#ty as #krate::Unpack<#de>>::WIRE)
+            quote!(<#ty as #krate::Encoding>::WIRE)
         }
     };
     // The expression that reads a field's value, given its wire type.

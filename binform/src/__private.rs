@@ -9,6 +9,7 @@ pub use alloc::vec;
 pub use core;
 
 pub use crate::impls::SharedUnpack;
+pub use crate::schema::hash::Unrolled;
 
 /// The smaller of two sizes, usable in `const` context (an enum's `MIN_SIZE`
 /// is its tag plus the smallest variant).

@@ -54,6 +54,9 @@
 
 extern crate alloc;
 
+#[macro_use]
+mod encoding;
+mod api;
 mod error;
 mod impls;
 #[macro_use]
@@ -63,61 +66,26 @@ mod plain;
 mod read;
 mod refs;
 pub mod schema;
-mod tolerant;
 pub mod varint;
+mod wire;
 mod write;
 
 #[doc(hidden)]
 pub mod __private;
 
+#[cfg(feature = "std")]
+pub use api::{from_reader, to_writer};
+pub use api::{from_slice, to_vec, to_vec_into};
 pub use binform_derive::Packable;
+pub use encoding::{schema_of, Encoding};
 pub use error::{Error, ErrorKind, Result};
 pub use options::{Options, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LEN};
 #[doc(hidden)]
 pub use plain::Plain;
-pub use read::{Reader, Unpack, UnpackOwned};
-pub use schema::{schema_of, Schema, TypeRef};
 #[doc(hidden)]
-pub use tolerant::{Fields, Wire};
+pub use read::Fields;
+pub use read::{Reader, Unpack, UnpackOwned};
+pub use schema::{Schema, TypeRef};
+#[doc(hidden)]
+pub use wire::Wire;
 pub use write::{Pack, Writer};
-
-use alloc::vec::Vec;
-
-/// Encodes `value` into a new vector, with default [`Options`].
-pub fn to_vec<T: Pack + ?Sized>(value: &T) -> Result<Vec<u8>> {
-    Options::new().to_vec(value)
-}
-
-/// Appends the encoding of `value` to `buf`; reuse `buf` across calls to
-/// avoid allocating.
-///
-/// ```
-/// let mut buf = Vec::new();
-/// for n in [1u64, 1000, 1_000_000] {
-///     buf.clear();
-///     binform::to_vec_into(&mut buf, &n)?;
-///     assert_eq!(binform::from_slice::<u64>(&buf)?, n);
-/// }
-/// # Ok::<(), binform::Error>(())
-/// ```
-pub fn to_vec_into<T: Pack + ?Sized>(buf: &mut Vec<u8>, value: &T) -> Result<()> {
-    Options::new().to_vec_into(buf, value)
-}
-
-/// Decodes a `T` from all of `bytes`, with default [`Options`]. Bytes left
-/// over after the value are an [`ErrorKind::TrailingBytes`] error.
-pub fn from_slice<'de, T: Unpack<'de>>(bytes: &'de [u8]) -> Result<T> {
-    Options::new().from_slice(bytes)
-}
-
-/// Encodes `value` to an `io::Write`, with default [`Options`].
-#[cfg(feature = "std")]
-pub fn to_writer<T: Pack + ?Sized>(writer: impl std::io::Write, value: &T) -> Result<()> {
-    Options::new().to_writer(writer, value)
-}
-
-/// Decodes a `T` from an `io::Read` read to its end, with default [`Options`].
-#[cfg(feature = "std")]
-pub fn from_reader<T: UnpackOwned>(reader: impl std::io::Read) -> Result<T> {
-    Options::new().from_reader(reader)
-}

@@ -1,13 +1,5 @@
-//! Limits and modes for one encode or decode call.
-
-use alloc::format;
-use alloc::vec::Vec;
-
-use crate::error::{Error, ErrorKind, Result};
-#[cfg(feature = "std")]
-use crate::read::UnpackOwned;
-use crate::read::{Reader, Unpack};
-use crate::write::{Pack, Writer};
+//! Limits and modes for one encode or decode call: plain data. The calls
+//! that use them are in `api.rs`.
 
 /// Default nesting limit, in the range of serde_json's 128.
 pub const DEFAULT_MAX_DEPTH: u32 = 128;
@@ -36,15 +28,12 @@ pub const DEFAULT_MAX_LEN: usize = 1 << 28;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    max_bytes: usize,
-    max_depth: u32,
-    max_len: usize,
-    reject_cycles: bool,
-    fingerprint: bool,
+    pub(crate) max_bytes: usize,
+    pub(crate) max_depth: u32,
+    pub(crate) max_len: usize,
+    pub(crate) reject_cycles: bool,
+    pub(crate) fingerprint: bool,
 }
-
-/// The header written with [`Options::fingerprint`]: magic and format version.
-pub const HEADER_MAGIC: [u8; 4] = *b"BFM\x01";
 
 impl Default for Options {
     fn default() -> Self {
@@ -152,127 +141,4 @@ impl Options {
     pub const fn len_limit(&self) -> usize {
         self.max_len
     }
-
-    /// Encodes `value` into a new vector.
-    pub fn to_vec<T: Pack + ?Sized>(&self, value: &T) -> Result<Vec<u8>> {
-        let mut buf = Vec::new();
-        self.to_vec_into(&mut buf, value)?;
-        Ok(buf)
-    }
-
-    /// Appends the encoding of `value` to `buf`, which can be reused across
-    /// calls to save allocations. On error `buf` is restored to its length
-    /// before the call.
-    pub fn to_vec_into<T: Pack + ?Sized>(&self, buf: &mut Vec<u8>, value: &T) -> Result<()> {
-        let start = buf.len();
-        if self.fingerprint {
-            buf.extend_from_slice(&HEADER_MAGIC);
-            buf.extend_from_slice(&T::FINGERPRINT.to_le_bytes());
-        }
-        let result = value.pack(&mut Writer::with_depth(buf, self.max_depth));
-        if result.is_err() {
-            buf.truncate(start);
-        }
-        result
-    }
-
-    /// Decodes a `T` that is the whole of `bytes`: bytes left over are an
-    /// [`ErrorKind::TrailingBytes`] error.
-    pub fn from_slice<'de, T: Unpack<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        if bytes.len() > self.max_bytes {
-            return Err(Error::new(
-                ErrorKind::LimitExceeded,
-                format!(
-                    "input of {} bytes is over the limit of {} bytes",
-                    bytes.len(),
-                    self.max_bytes
-                ),
-            ));
-        }
-        let bytes = if self.fingerprint {
-            check_header::<T>(bytes)?
-        } else {
-            bytes
-        };
-        let mut reader = Reader::new(bytes, self);
-        let result = T::unpack(&mut reader).and_then(|value| match reader.finish() {
-            Ok(()) => Ok(value),
-            Err(e) => {
-                // Break strong cycles before the value is dropped, or it leaks.
-                reader.break_cycles();
-                drop(value);
-                Err(e)
-            }
-        });
-        if result.is_err() {
-            reader.break_cycles();
-        }
-        result
-    }
-
-    /// Encodes `value` to an `io::Write`. The value is encoded into a buffer
-    /// first and written with one `write_all`, so a failing value writes
-    /// nothing.
-    #[cfg(feature = "std")]
-    pub fn to_writer<T: Pack + ?Sized>(
-        &self,
-        mut writer: impl std::io::Write,
-        value: &T,
-    ) -> Result<()> {
-        let bytes = self.to_vec(value)?;
-        writer.write_all(&bytes).map_err(Error::io)
-    }
-
-    /// Decodes a `T` from everything an `io::Read` yields up to its end.
-    /// Reading stops with [`ErrorKind::LimitExceeded`] once more than
-    /// [`max_bytes`](Options::max_bytes) arrive, so an endless stream cannot
-    /// exhaust memory.
-    #[cfg(feature = "std")]
-    pub fn from_reader<T: UnpackOwned>(&self, reader: impl std::io::Read) -> Result<T> {
-        use std::io::Read;
-        let mut bytes = Vec::new();
-        let limit = (self.max_bytes as u64).saturating_add(1);
-        reader
-            .take(limit)
-            .read_to_end(&mut bytes)
-            .map_err(Error::io)?;
-        self.from_slice(&bytes)
-    }
-}
-
-/// Checks the fingerprint header and returns the payload after it.
-fn check_header<'de, T: Unpack<'de>>(bytes: &'de [u8]) -> Result<&'de [u8]> {
-    let (Some(magic), Some(fp)) = (bytes.get(..4), bytes.get(4..12)) else {
-        return Err(Error::new(
-            ErrorKind::UnexpectedEnd,
-            "input is shorter than the 12-byte fingerprint header",
-        )
-        .at(bytes.len()));
-    };
-    if magic[..3] != HEADER_MAGIC[..3] {
-        return Err(Error::new(
-            ErrorKind::InvalidValue,
-            "no binform fingerprint header (magic `BFM`)",
-        )
-        .at(0));
-    }
-    if magic[3] != HEADER_MAGIC[3] {
-        return Err(Error::new(
-            ErrorKind::InvalidValue,
-            format!("unsupported format version {}", magic[3]),
-        )
-        .at(3));
-    }
-    let mut raw = [0u8; 8];
-    raw.copy_from_slice(fp);
-    let theirs = u64::from_le_bytes(raw);
-    let ours = <T as Unpack<'de>>::FINGERPRINT;
-    if theirs != ours {
-        return Err(Error::new(
-            ErrorKind::SchemaMismatch,
-            format!("the payload was written for schema {theirs:#018x}, this reader's type has {ours:#018x}"),
-        )
-        .at(4));
-    }
-    Ok(&bytes[12..])
 }

@@ -9,10 +9,9 @@
 //! type that is not.
 #![allow(unsafe_code)]
 
+use alloc::collections::TryReserveError;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
-
-use crate::{Reader, Result, Unpack};
 
 /// Whether `T` is plain data (see the module docs). Only `binform`'s own
 /// impls and the derive set it; the default is "no".
@@ -69,34 +68,29 @@ pub(crate) fn bytes_of<T>(items: &[T], plain: Plain<T>) -> Option<&[u8]> {
     })
 }
 
-/// Decodes `len` plain values with one copy; `None` if `T` is not plain.
+/// `len` plain values copied out of `bytes`, which holds exactly their
+/// encoding (`len * size_of::<T>()` bytes); `None` if `T` is not plain or
+/// the sizes disagree, `Some(Err)` if the allocation fails.
 #[inline]
-pub(crate) fn vec_from_input<'de, T: Unpack<'de>>(
-    r: &mut Reader<'de>,
+pub(crate) fn vec_from_bytes<T>(
+    bytes: &[u8],
     len: usize,
-) -> Option<Result<Vec<T>>> {
-    if !T::PLAIN.get() {
+    plain: Plain<T>,
+) -> Option<Result<Vec<T>, TryReserveError>> {
+    if !plain.get() || len.checked_mul(core::mem::size_of::<T>()) != Some(bytes.len()) {
         return None;
     }
-    let size = core::mem::size_of::<T>();
-    let Some(total) = len.checked_mul(size) else {
-        return Some(Err(r.alloc_error(len)));
-    };
-    let bytes = match r.read_bytes(total) {
-        Ok(bytes) => bytes,
-        Err(e) => return Some(Err(e)),
-    };
     let mut out: Vec<T> = Vec::new();
-    if out.try_reserve_exact(len).is_err() {
-        return Some(Err(r.alloc_error(len)));
+    if let Err(e) = out.try_reserve_exact(len) {
+        return Some(Err(e));
     }
-    // SAFETY: the vector has room for `len` values (`total` bytes) and the
-    // input slice holds exactly `total` bytes; the regions cannot overlap
-    // (one is a fresh allocation). `T::PLAIN` says every bit pattern is a
-    // valid `T` whose encoding is its memory, so after the copy the first
-    // `len` elements are initialized values and `set_len` is sound.
+    // SAFETY: the vector has room for `len` values, which take exactly
+    // `bytes.len()` bytes (checked above); the regions cannot overlap (one
+    // is a fresh allocation). `plain` says every bit pattern is a valid `T`
+    // whose encoding is its memory, so after the copy the first `len`
+    // elements are initialized values and `set_len` is sound.
     unsafe {
-        core::ptr::copy_nonoverlapping(bytes.as_ptr(), out.as_mut_ptr().cast::<u8>(), total);
+        core::ptr::copy_nonoverlapping(bytes.as_ptr(), out.as_mut_ptr().cast::<u8>(), bytes.len());
         out.set_len(len);
     }
     Some(Ok(out))
@@ -109,15 +103,15 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
 
-    use crate::{from_slice, to_vec, ErrorKind, Pack, Unpack};
+    use crate::{from_slice, to_vec, Encoding, ErrorKind};
 
     #[test]
     fn which_types_are_plain() {
-        assert!(<u8 as Pack>::PLAIN.get() == cfg!(target_endian = "little"));
-        assert!(<[f32; 3] as Unpack>::PLAIN.get() == cfg!(target_endian = "little"));
-        assert!(!<u32 as Pack>::PLAIN.get(), "u32 is a varint");
-        assert!(!<bool as Unpack>::PLAIN.get(), "not every byte is a bool");
-        assert!(!<[u16; 2] as Pack>::PLAIN.get());
+        assert!(<u8 as Encoding>::PLAIN.get() == cfg!(target_endian = "little"));
+        assert!(<[f32; 3] as Encoding>::PLAIN.get() == cfg!(target_endian = "little"));
+        assert!(!<u32 as Encoding>::PLAIN.get(), "u32 is a varint");
+        assert!(!<bool as Encoding>::PLAIN.get(), "not every byte is a bool");
+        assert!(!<[u16; 2] as Encoding>::PLAIN.get());
     }
 
     #[test]

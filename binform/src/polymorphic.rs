@@ -69,17 +69,24 @@ macro_rules! polymorphic {
                 }
             }
 
-            impl $crate::Pack for $dyn {
-                const SHAPE: u64 = {
-                    let mut h = $crate::schema::hash_str("dyn");
-                    $( h = $crate::schema::mix($crate::schema::mix(h, $tag), <$ty as $crate::Pack>::SHAPE); )+
-                    h
-                };
+            impl $crate::Encoding for $dyn {
+                $crate::__binform_dyn_levels!(($($tag => $ty),+),
+                    UNROLLED_0 UNROLLED_1 UNROLLED_2 UNROLLED_3 UNROLLED_4 UNROLLED_5
+                    UNROLLED_6 UNROLLED_7 UNROLLED_8 UNROLLED_9 UNROLLED_10 UNROLLED_11
+                    UNROLLED_12 UNROLLED_13 UNROLLED_14 UNROLLED_15 UNROLLED_16);
 
                 fn describe(b: &mut $crate::schema::Builder) -> $crate::schema::TypeRef {
-                    $crate::schema::TypeRef::builtin_of("dyn", $crate::__private::vec![$(b.describe::<$ty>()),+])
+                    $crate::schema::TypeRef::builtin_of(
+                        "dyn",
+                        $crate::__private::vec![$(
+                            $crate::schema::TypeRef::builtin(::core::stringify!($tag)),
+                            b.describe::<$ty>()
+                        ),+],
+                    )
                 }
+            }
 
+            impl $crate::Pack for $dyn {
                 fn pack(&self, w: &mut $crate::Writer<'_>) -> $crate::Result<()> {
                     let any: &dyn ::core::any::Any = self;
                     $(
@@ -94,7 +101,6 @@ macro_rules! polymorphic {
 
             impl<'de> $crate::Unpack<'de> for $crate::__private::Box<$dyn> {
                 const MIN_SIZE: usize = 1;
-                const SHAPE: u64 = <$dyn as $crate::Pack>::SHAPE;
 
                 fn unpack(r: &mut $crate::Reader<'de>) -> $crate::Result<Self> {
                     let tag = r.read_tag()?;
@@ -111,8 +117,6 @@ macro_rules! polymorphic {
             }
 
             impl<'de> $crate::__private::SharedUnpack<'de> for $dyn {
-                const SHAPE: u64 = <$dyn as $crate::Pack>::SHAPE;
-
                 fn build_rc(
                     r: &mut $crate::Reader<'de>,
                     id: usize,
@@ -152,5 +156,26 @@ macro_rules! polymorphic {
                 }
             }
         };
+    };
+}
+
+/// The unrolled levels of a registered trait object: `dyn<tag, T, tag, U>`,
+/// with each concrete type on the same level.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __binform_dyn_levels {
+    ($entries:tt, $($level:ident)*) => {
+        $(
+            const $level: $crate::__private::Unrolled = $crate::__private::Unrolled::builtin(
+                "dyn",
+                &$crate::__binform_dyn_levels!(@args $level $entries),
+            );
+        )*
+    };
+    (@args $level:ident ($($tag:literal => $ty:ty),+)) => {
+        [$(
+            $crate::__private::Unrolled::number($tag as u64),
+            <$ty as $crate::Encoding>::$level
+        ),+]
     };
 }

@@ -4,11 +4,13 @@ use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec::Vec;
 
+use crate::encoding::Encoding;
 use crate::error::{Error, ErrorKind, Result};
 use crate::options::Options;
-use crate::plain::{self, Plain};
-use crate::refs::DecodeRefs;
+use crate::plain;
+use crate::refs::{DecodeRefs, Slot, TAG_ID_BASE};
 use crate::varint::{self, VarintError};
+use crate::wire::Wire;
 
 /// A type that can be decoded from bytes that live for `'de`.
 ///
@@ -19,47 +21,26 @@ use crate::varint::{self, VarintError};
 /// Every implementation must treat the input as hostile: read through the
 /// [`Reader`], whose methods check bounds, lengths and limits, and return an
 /// error (never panic) on anything malformed.
-pub trait Unpack<'de>: Sized {
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no binform encoding (`Unpack` is not implemented)",
+    label = "no binform encoding",
+    note = "derive `binform::Packable` for it, or encode the field through `#[binform(with = \"module\")]`"
+)]
+pub trait Unpack<'de>: Encoding + Sized {
     /// The fewest input bytes any encoding of this type takes. Collections
     /// multiply a declared length by it to reject impossible lengths before
     /// allocating. `0` (the default) is always correct, only less strict:
     /// such elements are counted against [`Options::max_len`] instead.
     const MIN_SIZE: usize = 0;
 
-    /// Whether the type is plain data (its encoding is its memory); set
-    /// only by binform's impls and the derive.
-    #[doc(hidden)]
-    const PLAIN: Plain<Self> = Plain::NO;
-
-    /// Whether a value may (transitively) hold a `Weak`, so that a weak
-    /// reference to a shared value can occur while it is being decoded.
-    /// `true` is always correct; the derive proves `false` for types made
-    /// only of std types and themselves, which lets shared values of them
-    /// skip `Rc::new_cyclic` and its bookkeeping.
-    #[doc(hidden)]
-    const MAY_HOLD_WEAK: bool = true;
-
-    /// How a field of this type is delimited in a version-tolerant type;
-    /// the same as `Pack::WIRE`. `Framed` (the default) is always correct.
-    #[doc(hidden)]
-    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::Framed;
-
     /// Decodes the value of a version-tolerant type's field whose key said
     /// `wire`; `tag` is for error messages. `Option` overrides it to read
     /// `None` from the `Null` wire type.
     #[doc(hidden)]
     #[inline(always)]
-    fn unpack_field(r: &mut Reader<'de>, tag: u32, wire: crate::tolerant::Wire) -> Result<Self> {
-        crate::tolerant::unpack_field(r, tag, wire)
+    fn unpack_field(r: &mut Reader<'de>, tag: u32, wire: Wire) -> Result<Self> {
+        r.read_field_plain(tag, wire)
     }
-
-    /// The same layout hash as `Pack::SHAPE` (see [`crate::schema`]).
-    #[doc(hidden)]
-    const SHAPE: u64 = crate::schema::hash_str("opaque");
-
-    /// The same fingerprint as `Pack::FINGERPRINT`, for the reader's check.
-    #[doc(hidden)]
-    const FINGERPRINT: u64 = Self::SHAPE;
 
     /// Decodes one value.
     fn unpack(r: &mut Reader<'de>) -> Result<Self>;
@@ -107,8 +88,8 @@ pub trait Unpack<'de>: Sized {
     #[doc(hidden)]
     #[inline]
     fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<Vec<Self>> {
-        if let Some(out) = plain::vec_from_input::<Self>(r, len) {
-            return out;
+        if Self::PLAIN.get() {
+            return r.read_plain_vec(len);
         }
         r.nested(|r| {
             let mut out = r.vec_with_capacity::<Self>(len)?;
@@ -164,11 +145,6 @@ impl<'de> Reader<'de> {
             refs: None,
             reject_cycles: options.cycles_rejected(),
         }
-    }
-
-    /// The reference table, created on first use.
-    pub(crate) fn refs_mut(&mut self) -> &mut DecodeRefs {
-        self.refs.get_or_insert_with(Box::default)
     }
 
     /// After a failed decode: resets every interior-mutable shared value
@@ -559,6 +535,200 @@ impl<'de> Reader<'de> {
         self.pos = self.pos.saturating_add(n).min(self.input.len());
     }
 
+    /// Decodes `len` plain values (`T::PLAIN`) with one copy.
+    #[inline]
+    fn read_plain_vec<T: Unpack<'de>>(&mut self, len: usize) -> Result<Vec<T>> {
+        let total = len
+            .checked_mul(core::mem::size_of::<T>())
+            .ok_or_else(|| self.alloc_error(len))?;
+        let bytes = self.read_bytes(total)?;
+        match plain::vec_from_bytes(bytes, len, T::PLAIN) {
+            Some(Ok(out)) => Ok(out),
+            _ => Err(self.alloc_error(len)),
+        }
+    }
+
+    // ------------------------------------------------------ shared values
+
+    /// The reference table, created on first use.
+    pub(crate) fn refs_mut(&mut self) -> &mut DecodeRefs {
+        self.refs.get_or_insert_with(Box::default)
+    }
+
+    /// Reserves the next id for a new shared value.
+    pub(crate) fn reserve_ref(&mut self) -> usize {
+        self.refs_mut().reserve()
+    }
+
+    /// Marks a value that was `Filling` as complete, keeping its handle.
+    pub(crate) fn finish_ref(&mut self, id: usize) {
+        self.refs_mut().finish(id);
+    }
+
+    /// Whether `id` already holds a handle (it was `Filling`).
+    pub(crate) fn has_handle(&self, id: usize) -> bool {
+        self.refs.as_ref().is_some_and(|r| r.has_handle(id))
+    }
+
+    /// Sets what `id` refers to.
+    pub(crate) fn set_ref(&mut self, id: usize, slot: Slot) {
+        self.refs_mut().set(id, slot);
+    }
+
+    /// Registers a cleanup that breaks cycles through a shared value.
+    pub(crate) fn add_cleanup(&mut self, cleanup: Box<dyn Fn()>) {
+        self.refs_mut().add_cleanup(cleanup);
+    }
+
+    /// Reads a reference tag; returns it with its offset. Ids are checked
+    /// against the table by [`ref_slot`](Self::ref_slot).
+    pub(crate) fn read_ref_tag(&mut self) -> Result<(u64, usize)> {
+        let start = self.position();
+        let tag = self.read_varint()?;
+        Ok((tag, start))
+    }
+
+    /// The slot of the id in `tag`, or an error naming the offending tag.
+    pub(crate) fn ref_slot(&self, tag: u64, start: usize) -> Result<&Slot> {
+        let id = tag - TAG_ID_BASE;
+        match self.refs.as_ref().and_then(|r| r.slot(id)) {
+            Some(slot) => Ok(slot),
+            None => {
+                let defined = self.refs.as_ref().map_or(0, |r| r.defined());
+                Err(self.error_at(
+                    start,
+                    ErrorKind::InvalidReference,
+                    format!(
+                        "reference to id {id}, but only {defined} shared values are defined so far"
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// The error for a reference whose target has another type.
+    #[cold]
+    pub(crate) fn ref_type_error(&self, tag: u64, start: usize, expected: &str) -> Error {
+        self.error_at(
+            start,
+            ErrorKind::InvalidReference,
+            format!("shared value {} is not a {expected}", tag - TAG_ID_BASE),
+        )
+    }
+
+    // ------------------------------------------- version-tolerant fields
+
+    /// `Unpack::unpack_field`'s default: the plain encoding, as
+    /// `Pack::pack_field` wrote it.
+    #[inline(always)]
+    pub(crate) fn read_field_plain<T: Unpack<'de>>(&mut self, tag: u32, wire: Wire) -> Result<T> {
+        self.expect_wire(tag, wire, T::WIRE)?;
+        match T::WIRE {
+            Wire::Framed => {
+                let len = self.read_len()?;
+                self.read_within(len, T::unpack)
+            }
+            _ => T::unpack(self),
+        }
+    }
+
+    /// Reads the field count of a tolerant value, checked against the
+    /// remaining input (every field takes at least its key) before any
+    /// field is read.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn read_fields(&mut self) -> Result<Fields> {
+        let start = self.position();
+        let count = self.read_len()?;
+        if count > self.remaining() {
+            return Err(self.short_input_error(count, 1, start));
+        }
+        Ok(Fields {
+            left: count,
+            next: 0,
+        })
+    }
+
+    /// Reads a framed field value with `f` (a `with` module's decoder).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn read_field_with<T>(
+        &mut self,
+        tag: u32,
+        wire: Wire,
+        f: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        self.expect_wire(tag, wire, Wire::Framed)?;
+        let len = self.read_len()?;
+        self.read_within(len, f)
+    }
+
+    /// Fails unless a known field came with the wire type its type has
+    /// here: the writer's field of that tag had another type.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn expect_wire(&self, tag: u32, found: Wire, expected: Wire) -> Result<()> {
+        if found == expected {
+            Ok(())
+        } else {
+            Err(self.wire_error(tag, found, expected))
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wire_error(&self, tag: u32, found: Wire, expected: Wire) -> Error {
+        self.error(
+            ErrorKind::InvalidValue,
+            format!(
+                "field tag {tag} has wire type {}, but this reader's field is {}",
+                found.name(),
+                expected.name()
+            ),
+        )
+    }
+
+    /// Skips the value of a field this reader does not know.
+    #[doc(hidden)]
+    #[inline]
+    pub fn skip_field(&mut self, wire: Wire) -> Result<()> {
+        let n = match wire {
+            Wire::Seq(element) => return self.skip_seq(element),
+            Wire::Varint => match self.rest().first() {
+                Some(first) => first.trailing_ones() as usize + 1,
+                None => 1,
+            },
+            Wire::Byte => 1,
+            Wire::Fixed4 => 4,
+            Wire::Fixed8 => 8,
+            Wire::Bytes | Wire::Framed => self.read_len()?,
+            Wire::Null => 0,
+        };
+        self.skip(n)
+    }
+
+    /// Skips a sequence of `element`-typed values (each at least a byte,
+    /// so the count is bounded by the input).
+    fn skip_seq(&mut self, element: u8) -> Result<()> {
+        let start = self.position();
+        let count = self.read_len()?;
+        if count > self.remaining() {
+            return Err(self.short_input_error(count, 1, start));
+        }
+        let fixed = match element {
+            2 => 4,
+            3 => 8,
+            _ => {
+                let wire = Wire::from_bits(element).unwrap_or(Wire::Framed);
+                for _ in 0..count {
+                    self.skip_field(wire)?;
+                }
+                return Ok(());
+            }
+        };
+        self.skip(count.saturating_mul(fixed))
+    }
+
     /// Fails with [`ErrorKind::TrailingBytes`] unless all input was read.
     pub fn finish(&self) -> Result<()> {
         if self.pos == self.input.len() {
@@ -569,5 +739,134 @@ impl<'de> Reader<'de> {
                 format!("{} bytes left after the value", self.remaining()),
             ))
         }
+    }
+}
+
+/// Walks the fields of one tolerant value: how many are left, and the tag
+/// the next one has if its gap is zero.
+#[doc(hidden)]
+pub struct Fields {
+    left: usize,
+    next: u64,
+}
+
+impl Fields {
+    /// No fields: the empty body of a tolerant enum variant.
+    #[inline]
+    pub fn none() -> Fields {
+        Fields { left: 0, next: 0 }
+    }
+
+    /// Takes the next field if it is the `index`-th of the value and comes
+    /// `gap` tags after the previous one, returning its wire type: the fast
+    /// path, in which the generated decoder expects its own fields one
+    /// after another, as its own version writes them, after
+    /// [`take_exact`](Self::take_exact) found another wire type than the
+    /// reader's (`Null` for an option, or a mismatch the field's decoder
+    /// reports). The cursor itself is not advanced: the caller knows, at
+    /// compile time, how many fields it took and their last tag, and says
+    /// so with [`Fields::resume`]. Consumes nothing when the field is not
+    /// the expected one, nor for sequences and gaps of 16 or more (the
+    /// general path handles those).
+    #[inline(always)]
+    pub fn take(&self, r: &mut Reader<'_>, index: usize, gap: u32) -> Option<Wire> {
+        if self.left <= index || gap >= 16 {
+            return None;
+        }
+        // A one-byte key is `gap << 4 | wire << 1`.
+        let b = r.next_byte_if(|b| b & 1 == 0 && u32::from(b >> 4) == gap && (b >> 1) & 7 != 7)?;
+        Wire::from_bits((b >> 1) & 7)
+    }
+
+    /// Takes the next field if it is the `index`-th of the value, comes
+    /// `gap` tags after the previous one and has exactly the wire type
+    /// `expected` (the reader's own): the fastest path, one compare of a
+    /// constant key (one byte for gaps below 16, two below 2048) for most
+    /// fields. [`take`](Self::take) handles the other wire types a field
+    /// accepts (`Null` for an option).
+    #[inline(always)]
+    pub fn take_exact(&self, r: &mut Reader<'_>, index: usize, gap: u32, expected: Wire) -> bool {
+        if self.left <= index || gap >= 1 << 11 {
+            return false;
+        }
+        let key = (u64::from(gap) << 3) | u64::from(expected.bits());
+        // The key's varint bytes and, for a sequence, the element byte.
+        let (word, len) = if key < 0x80 {
+            (key << 1, 1)
+        } else {
+            ((key << 2) | 1, 2)
+        };
+        let (word, len) = match expected {
+            Wire::Seq(element) => (word | (u64::from(element) << (8 * len)), len + 1),
+            _ => (word, len),
+        };
+        let matches = match (len, r.rest()) {
+            (1, [a, ..]) => u64::from(*a) == word,
+            (2, [a, b, ..]) => (u64::from(*a) | (u64::from(*b) << 8)) == word,
+            (3, [a, b, c, ..]) => {
+                (u64::from(*a) | (u64::from(*b) << 8) | (u64::from(*c) << 16)) == word
+            }
+            _ => false,
+        };
+        if matches {
+            r.advance(len);
+        }
+        matches
+    }
+
+    /// Whether every field has been read.
+    #[inline(always)]
+    pub fn is_done(&self) -> bool {
+        self.left == 0
+    }
+
+    /// Records that the fast path took `taken` fields, the last with tag
+    /// `last` (`None` if it took none).
+    #[inline(always)]
+    pub fn resume(&mut self, taken: usize, last: Option<u32>) {
+        if let Some(last) = last {
+            self.left -= taken;
+            self.next = u64::from(last) + 1;
+        }
+    }
+
+    /// Reads the next field's tag and wire type; `None` after the last.
+    #[inline(always)]
+    pub fn next(&mut self, r: &mut Reader<'_>) -> Result<Option<(u32, Wire)>> {
+        // After a fast path that took every field, this is all that runs.
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.next_key(r)
+    }
+
+    #[inline(never)]
+    fn next_key(&mut self, r: &mut Reader<'_>) -> Result<Option<(u32, Wire)>> {
+        let start = r.position();
+        let key = r.read_varint()?;
+        // `next` is at most 2^32 and the gap below 2^61: no overflow.
+        let tag = self.next + (key >> 3);
+        let Ok(t) = u32::try_from(tag) else {
+            return Err(r.error_at(
+                start,
+                ErrorKind::InvalidValue,
+                format!("field tag {tag} is larger than the largest tag, 2^32 - 1"),
+            ));
+        };
+        let wire = match Wire::from_bits((key & 7) as u8) {
+            Some(wire) => wire,
+            None => {
+                let element = r.read_u8()?;
+                Wire::seq(element).ok_or_else(|| {
+                    r.error(
+                        ErrorKind::InvalidValue,
+                        format!("field tag {tag}: {element} is not a sequence element wire type"),
+                    )
+                })?
+            }
+        };
+        self.left -= 1;
+        self.next = tag + 1;
+        Ok(Some((t, wire)))
     }
 }

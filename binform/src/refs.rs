@@ -12,12 +12,8 @@
 //! for `Rc`/`Arc`); `n ≥ 2` = the value with id `n − 2`.
 
 use alloc::boxed::Box;
-use alloc::format;
 use alloc::vec::Vec;
 use core::any::Any;
-
-use crate::error::{Error, ErrorKind, Result};
-use crate::read::Reader;
 
 /// Tag of a new shared value.
 pub(crate) const TAG_NEW: u64 = 0;
@@ -142,17 +138,16 @@ impl DecodeRefs {
     }
 }
 
-impl Reader<'_> {
+impl DecodeRefs {
     /// Reserves the next id for a new shared value.
-    pub(crate) fn reserve_ref(&mut self) -> usize {
-        let refs = self.refs_mut();
-        refs.slots.push(Slot::Reserved);
-        refs.slots.len() - 1
+    pub(crate) fn reserve(&mut self) -> usize {
+        self.slots.push(Slot::Reserved);
+        self.slots.len() - 1
     }
 
     /// Marks a value that was `Filling` as complete, keeping its handle.
-    pub(crate) fn finish_ref(&mut self, id: usize) {
-        if let Some(slot) = self.refs_mut().slots.get_mut(id) {
+    pub(crate) fn finish(&mut self, id: usize) {
+        if let Some(slot) = self.slots.get_mut(id) {
             if let Slot::Filling(_) = slot {
                 if let Slot::Filling(handle) = core::mem::replace(slot, Slot::Reserved) {
                     *slot = Slot::Ready(handle);
@@ -163,58 +158,28 @@ impl Reader<'_> {
 
     /// Whether `id` already holds a handle (it was `Filling`).
     pub(crate) fn has_handle(&self, id: usize) -> bool {
-        matches!(
-            self.refs.as_ref().and_then(|r| r.slots.get(id)),
-            Some(Slot::Filling(_) | Slot::Ready(_))
-        )
+        matches!(self.slots.get(id), Some(Slot::Filling(_) | Slot::Ready(_)))
     }
 
     /// Sets what `id` refers to.
-    pub(crate) fn set_ref(&mut self, id: usize, slot: Slot) {
-        if let Some(s) = self.refs_mut().slots.get_mut(id) {
+    pub(crate) fn set(&mut self, id: usize, slot: Slot) {
+        if let Some(s) = self.slots.get_mut(id) {
             *s = slot;
         }
     }
 
     /// Registers a cleanup that breaks cycles through a shared value.
     pub(crate) fn add_cleanup(&mut self, cleanup: Box<dyn Fn()>) {
-        self.refs_mut().cleanups.push(cleanup);
+        self.cleanups.push(cleanup);
     }
 
-    /// Reads a reference tag; returns it with its offset. Ids are checked
-    /// against the table by [`ref_slot`](Self::ref_slot).
-    pub(crate) fn read_ref_tag(&mut self) -> Result<(u64, usize)> {
-        let start = self.position();
-        let tag = self.read_varint()?;
-        Ok((tag, start))
+    /// The slot of an id, if it is defined.
+    pub(crate) fn slot(&self, id: u64) -> Option<&Slot> {
+        self.slots.get(usize::try_from(id).ok()?)
     }
 
-    /// The slot of the id in `tag`, or an error naming the offending tag.
-    pub(crate) fn ref_slot(&self, tag: u64, start: usize) -> Result<&Slot> {
-        let id = tag - TAG_ID_BASE;
-        let defined = self.refs.as_ref().map_or(0, |r| r.slots.len());
-        match usize::try_from(id)
-            .ok()
-            .and_then(|id| self.refs.as_ref()?.slots.get(id))
-        {
-            Some(slot) => Ok(slot),
-            None => Err(self.error_at(
-                start,
-                ErrorKind::InvalidReference,
-                format!(
-                    "reference to id {id}, but only {defined} shared values are defined so far"
-                ),
-            )),
-        }
-    }
-
-    /// The error for a reference whose target has another type.
-    #[cold]
-    pub(crate) fn ref_type_error(&self, tag: u64, start: usize, expected: &str) -> Error {
-        self.error_at(
-            start,
-            ErrorKind::InvalidReference,
-            format!("shared value {} is not a {expected}", tag - TAG_ID_BASE),
-        )
+    /// How many ids are defined so far.
+    pub(crate) fn defined(&self) -> usize {
+        self.slots.len()
     }
 }

@@ -3,23 +3,28 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use crate::error::Result;
-use crate::plain::{self, Plain};
+use crate::encoding::Encoding;
+use crate::error::{Error, ErrorKind, Result};
+use crate::plain;
 use crate::refs::{self, EncodeRefs};
 use crate::varint;
+use crate::wire::Wire;
 
 /// A type that can be encoded.
 ///
-/// Derive it with `#[derive(binform::Packable)]`, which implements both
-/// `Pack` and [`Unpack`](crate::Unpack). Write it by hand only for types the
-/// derive cannot see into; keep the encoding in step with `Unpack::unpack`.
+/// Derive it with `#[derive(binform::Packable)]`, which implements
+/// [`Encoding`], `Pack` and [`Unpack`](crate::Unpack). Write it by hand only
+/// for types the derive cannot see into, with a one-line `Encoding` impl
+/// (see [`Encoding`] for what it may describe); keep the encoding in step
+/// with `Unpack::unpack`.
 ///
 /// ```
-/// use binform::{Pack, Unpack, Reader, Writer, Result};
+/// use binform::{Encoding, Pack, Unpack, Reader, Writer, Result};
 ///
 /// /// A temperature stored as tenths of a degree.
 /// struct Celsius(f32);
 ///
+/// impl Encoding for Celsius {}
 /// impl Pack for Celsius {
 ///     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
 ///         ((self.0 * 10.0).round() as i32).pack(w)
@@ -35,31 +40,14 @@ use crate::varint;
 /// assert_eq!(bytes.len(), 2);
 /// assert_eq!(binform::from_slice::<Celsius>(&bytes).unwrap().0, 21.5);
 /// ```
-pub trait Pack {
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no binform encoding (`Pack` is not implemented)",
+    label = "no binform encoding",
+    note = "derive `binform::Packable` for it, or encode the field through `#[binform(with = \"module\")]`"
+)]
+pub trait Pack: Encoding {
     /// Appends the encoding of `self` to the writer.
     fn pack(&self, w: &mut Writer<'_>) -> Result<()>;
-
-    /// Whether the type is plain data (its encoding is its memory); set
-    /// only by binform's impls and the derive.
-    #[doc(hidden)]
-    const PLAIN: Plain<Self> = Plain::NO;
-
-    /// How a field of this type is delimited in a version-tolerant type
-    /// (see `docs/format.md` §10b). `Framed` (the default) is always
-    /// correct; a self-delimiting encoding may name its shorter form.
-    #[doc(hidden)]
-    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::Framed;
-
-    /// A hash of this type's own layout, with nested derived types by name
-    /// only (so that recursive types do not make the constant depend on
-    /// itself). Set by binform's impls and the derive.
-    #[doc(hidden)]
-    const SHAPE: u64 = crate::schema::hash_str("opaque");
-
-    /// The schema fingerprint: the type's shape mixed with the shapes of
-    /// its field types. See [`crate::schema`].
-    #[doc(hidden)]
-    const FINGERPRINT: u64 = Self::SHAPE;
 
     /// Writes the value as a field of a version-tolerant type: the key
     /// (`gap_key` is the tag gap shifted left by 3; the wire type goes in
@@ -68,14 +56,7 @@ pub trait Pack {
     #[doc(hidden)]
     #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
-        crate::tolerant::pack_field(self, gap_key, w)
-    }
-
-    /// Describes the layout (see [`crate::schema::schema_of`]).
-    #[doc(hidden)]
-    fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
-        let _ = b;
-        crate::schema::TypeRef::builtin("opaque")
+        w.write_field_plain(self, gap_key)
     }
 
     /// Appends every element of `items`, one after another; plain data is
@@ -116,7 +97,7 @@ impl<'a> Writer<'a> {
     /// A writer that appends to `buf`.
     #[inline]
     pub fn new(buf: &'a mut Vec<u8>) -> Self {
-        Writer::with_depth(buf, crate::DEFAULT_MAX_DEPTH)
+        Writer::with_depth(buf, crate::options::DEFAULT_MAX_DEPTH)
     }
 
     #[inline]
@@ -370,13 +351,90 @@ impl<'a> Writer<'a> {
     pub fn write_tag(&mut self, tag: u32) {
         self.write_varint(tag as u64);
     }
+
+    /// Writes one field of a version-tolerant type, `gap` tags after the
+    /// previous one.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn write_field<T: Pack + ?Sized>(&mut self, gap: u32, value: &T) -> Result<()> {
+        value.pack_field(u64::from(gap) << 3, self)
+    }
+
+    /// Writes one field whose value `f` writes (a `with` module's), framed.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn write_field_with(
+        &mut self,
+        gap: u32,
+        f: impl FnOnce(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        self.write_varint((u64::from(gap) << 3) | u64::from(Wire::Framed.bits()));
+        self.write_len_prefixed(f)
+    }
+
+    /// Writes a one-byte key and a varint with one 8-byte store where both
+    /// fit (keys are compile-time constants, so the test on them folds away).
+    #[inline(always)]
+    pub(crate) fn write_keyed_varint(&mut self, key: u64, v: u64) {
+        if key < 0x80 && v < 1 << 49 {
+            let n = varint::extra_bytes(v);
+            let value = (v << (n + 1)) | ((1u64 << n) - 1);
+            self.write_word_prefix((value << 8) | (key << 1), n as usize + 2);
+        } else {
+            self.write_varint(key);
+            self.write_varint(v);
+        }
+    }
+
+    /// Writes a one-byte key and `N` raw bytes with one store.
+    #[inline(always)]
+    pub(crate) fn write_keyed_bytes<const N: usize>(&mut self, key: u64, bytes: [u8; N]) {
+        if key < 0x80 && N < 8 {
+            let mut word = [0u8; 8];
+            word[0] = (key as u8) << 1;
+            word[1..=N].copy_from_slice(&bytes);
+            self.write_word_prefix(u64::from_le_bytes(word), N + 1);
+        } else if key < 0x80 && N < 16 {
+            let mut block = [0u8; 16];
+            block[0] = (key as u8) << 1;
+            block[1..=N].copy_from_slice(&bytes);
+            self.write_prefix(block, N + 1);
+        } else {
+            self.write_varint(key);
+            self.write_bytes(&bytes);
+        }
+    }
+
+    /// `Pack::pack_field`'s default: the key, then the plain encoding,
+    /// framed by its length unless `T::WIRE` says it delimits itself.
+    #[inline(always)]
+    pub(crate) fn write_field_plain<T: Pack + ?Sized>(
+        &mut self,
+        value: &T,
+        gap_key: u64,
+    ) -> Result<()> {
+        match T::WIRE {
+            Wire::Framed => {
+                self.write_varint(gap_key | u64::from(Wire::Framed.bits()));
+                self.write_len_prefixed(|w| value.pack(w))
+            }
+            Wire::Seq(element) => {
+                self.write_keyed_bytes(gap_key | u64::from(T::WIRE.bits()), [element]);
+                value.pack(self)
+            }
+            wire => {
+                self.write_varint(gap_key | u64::from(wire.bits()));
+                value.pack(self)
+            }
+        }
+    }
 }
 
 #[cold]
 #[inline(never)]
-fn depth_error() -> crate::Error {
-    crate::Error::new(
-        crate::ErrorKind::LimitExceeded,
+fn depth_error() -> Error {
+    Error::new(
+        ErrorKind::LimitExceeded,
         "the value nests deeper than the depth limit (Options::max_depth)",
     )
 }

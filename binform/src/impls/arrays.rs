@@ -1,14 +1,17 @@
 //! Fixed-size arrays `[T; N]`: the N elements, with no length (the type
 //! fixes it). Nested arrays (`[[T; N]; M]`) are elements in row order.
 
-use crate::{Error, Pack, Plain, Reader, Result, Unpack, Writer};
+use crate::{Encoding, Error, Pack, Plain, Reader, Result, Unpack, Writer};
 
-impl<T: Pack, const N: usize> Pack for [T; N] {
-    schema_array!(T, N);
-    // SAFETY: an array has no padding between or around its elements, so an
-    // array of plain elements is plain.
+impl<T: Encoding, const N: usize> Encoding for [T; N] {
+    encoding_array!(T, N);
     #[allow(unsafe_code)]
     const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(T::PLAIN.get()) };
+}
+
+impl<T: Pack, const N: usize> Pack for [T; N] {
+    // SAFETY: an array has no padding between or around its elements, so an
+    // array of plain elements is plain.
 
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
@@ -17,11 +20,7 @@ impl<T: Pack, const N: usize> Pack for [T; N] {
 }
 
 impl<'de, T: Unpack<'de>, const N: usize> Unpack<'de> for [T; N] {
-    unpack_shape_array!(T, N);
     const MIN_SIZE: usize = T::MIN_SIZE.saturating_mul(N);
-    // SAFETY: as for `Pack` above.
-    #[allow(unsafe_code)]
-    const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(T::PLAIN.get()) };
 
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {

@@ -5,10 +5,13 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use crate::{Pack, Reader, Result, Unpack, Writer};
+use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
+
+impl<T: Encoding + ?Sized> Encoding for Box<T> {
+    encoding_transparent!(T);
+}
 
 impl<T: Pack + ?Sized> Pack for Box<T> {
-    schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.nested(|w| (**self).pack(w))
@@ -18,7 +21,6 @@ impl<T: Pack + ?Sized> Pack for Box<T> {
 // No `MIN_SIZE` from `T`: a type that holds itself through a box would make
 // the constant depend on itself.
 impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
-    unpack_shape_transparent!(T);
     /// One pointer level deeper: the budget ends the recursion of types
     /// that hold themselves.
     #[inline]
@@ -33,8 +35,6 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Box<[T]> {
-    unpack_shape!("seq", T);
-    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::seq_of(T::WIRE);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Box::default())
@@ -49,16 +49,22 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<[T]> {
     }
 }
 
+impl<T: Encoding + ?Sized> Encoding for &T {
+    encoding_transparent!(T);
+}
+
 impl<T: Pack + ?Sized> Pack for &T {
-    schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.through_reference(|w| (**self).pack(w))
     }
 }
 
+impl<T: Encoding + ?Sized> Encoding for &mut T {
+    encoding_transparent!(T);
+}
+
 impl<T: Pack + ?Sized> Pack for &mut T {
-    schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.through_reference(|w| (**self).pack(w))

@@ -3,10 +3,13 @@
 
 use bytes::{Bytes, BytesMut};
 
-use crate::{Pack, Reader, Result, Unpack, Writer};
+use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
+
+impl Encoding for Bytes {
+    encoding_transparent!([u8]);
+}
 
 impl Pack for Bytes {
-    schema_transparent!([u8]);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_ref().pack(w)
@@ -14,8 +17,6 @@ impl Pack for Bytes {
 }
 
 impl<'de> Unpack<'de> for Bytes {
-    unpack_shape!("seq", u8);
-    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Bytes::new())
@@ -30,8 +31,11 @@ impl<'de> Unpack<'de> for Bytes {
     }
 }
 
+impl Encoding for BytesMut {
+    encoding_transparent!([u8]);
+}
+
 impl Pack for BytesMut {
-    schema_transparent!([u8]);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_ref().pack(w)
@@ -39,8 +43,6 @@ impl Pack for BytesMut {
 }
 
 impl<'de> Unpack<'de> for BytesMut {
-    unpack_shape!("seq", u8);
-    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(BytesMut::new())

@@ -5,10 +5,13 @@
 
 use core::cell::{Cell, RefCell};
 
-use crate::{Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+use crate::{Encoding, Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+impl<T: Encoding> Encoding for Cell<T> {
+    encoding_transparent!(T);
+}
 
 impl<T: Pack + Copy> Pack for Cell<T> {
-    schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.get().pack(w)
@@ -16,7 +19,6 @@ impl<T: Pack + Copy> Pack for Cell<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Cell<T> {
-    unpack_shape_transparent!(T);
     #[inline]
     fn placeholder(budget: u32) -> Option<Self> {
         T::placeholder(budget).map(Cell::new)
@@ -30,8 +32,11 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Cell<T> {
     }
 }
 
+impl<T: Encoding + ?Sized> Encoding for RefCell<T> {
+    encoding_transparent!(T);
+}
+
 impl<T: Pack + ?Sized> Pack for RefCell<T> {
-    schema_transparent!(T);
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         match self.try_borrow() {
             Ok(value) => value.pack(w),
@@ -44,7 +49,6 @@ impl<T: Pack + ?Sized> Pack for RefCell<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for RefCell<T> {
-    unpack_shape_transparent!(T);
     const MIN_SIZE: usize = T::MIN_SIZE;
 
     #[inline]
@@ -95,15 +99,18 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for RefCell<T> {
 mod locks {
     use std::sync::{Mutex, RwLock};
 
-    use crate::{Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+    use crate::{Encoding, Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
     /// `Mutex` and `RwLock` differ only in how they are locked: `$read`
     /// for encoding (held while the value is written), `$write` for filling
     /// and clearing a shared placeholder. A poisoned lock is an error.
     macro_rules! lock_impls {
         ($lock:ident, $read:ident, $write:ident) => {
+            impl<T: Encoding + ?Sized> Encoding for $lock<T> {
+                encoding_transparent!(T);
+            }
+
             impl<T: Pack + ?Sized> Pack for $lock<T> {
-                schema_transparent!(T);
                 fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                     match self.$read() {
                         Ok(guard) => guard.pack(w),
@@ -113,7 +120,6 @@ mod locks {
             }
 
             impl<'de, T: Unpack<'de>> Unpack<'de> for $lock<T> {
-                unpack_shape_transparent!(T);
                 const MIN_SIZE: usize = T::MIN_SIZE;
 
                 fn unpack(r: &mut Reader<'de>) -> Result<Self> {

@@ -4,7 +4,7 @@
 
 use alloc::collections::{BTreeMap, BTreeSet};
 
-use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
+use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 #[cold]
 #[inline(never)]
@@ -90,15 +90,17 @@ fn unpack_set<'de, T: Unpack<'de>, S>(
     })
 }
 
+impl<K: Encoding, V: Encoding> Encoding for BTreeMap<K, V> {
+    encoding_builtin!("map", K, V);
+}
+
 impl<K: Pack, V: Pack> Pack for BTreeMap<K, V> {
-    schema_builtin!("map", K, V);
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         pack_map(w, self.len(), self.iter())
     }
 }
 
 impl<'de, K: Unpack<'de> + Ord, V: Unpack<'de>> Unpack<'de> for BTreeMap<K, V> {
-    unpack_shape!("map", K, V);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(BTreeMap::new())
@@ -115,15 +117,17 @@ impl<'de, K: Unpack<'de> + Ord, V: Unpack<'de>> Unpack<'de> for BTreeMap<K, V> {
     }
 }
 
+impl<T: Encoding> Encoding for BTreeSet<T> {
+    encoding_builtin!("set", T);
+}
+
 impl<T: Pack> Pack for BTreeSet<T> {
-    schema_builtin!("set", T);
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         pack_set(w, self.len(), self.iter())
     }
 }
 
 impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BTreeSet<T> {
-    unpack_shape!("set", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(BTreeSet::new())
@@ -142,10 +146,13 @@ mod hashed {
     use std::collections::{HashMap, HashSet};
 
     use super::{pack_map, pack_set, unpack_map, unpack_set};
-    use crate::{Pack, Reader, Result, Unpack, Writer};
+    use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
+
+    impl<K: Encoding, V: Encoding, S> Encoding for HashMap<K, V, S> {
+        encoding_builtin!("map", K, V);
+    }
 
     impl<K: Pack, V: Pack, S> Pack for HashMap<K, V, S> {
-        schema_builtin!("map", K, V);
         fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
             pack_map(w, self.len(), self.iter())
         }
@@ -158,7 +165,6 @@ mod hashed {
         S: BuildHasher + Default,
     {
         const MIN_SIZE: usize = 1;
-        unpack_shape!("map", K, V);
 
         #[inline]
         fn placeholder(_: u32) -> Option<Self> {
@@ -179,8 +185,11 @@ mod hashed {
         }
     }
 
+    impl<T: Encoding, S> Encoding for HashSet<T, S> {
+        encoding_builtin!("set", T);
+    }
+
     impl<T: Pack, S> Pack for HashSet<T, S> {
-        schema_builtin!("set", T);
         fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
             pack_set(w, self.len(), self.iter())
         }
@@ -192,7 +201,6 @@ mod hashed {
         S: BuildHasher + Default,
     {
         const MIN_SIZE: usize = 1;
-        unpack_shape!("set", T);
 
         #[inline]
         fn placeholder(_: u32) -> Option<Self> {

@@ -5,10 +5,13 @@ use alloc::borrow::{Cow, ToOwned};
 use alloc::vec::Vec;
 
 use crate::impls::string::read_str;
-use crate::{Pack, Reader, Result, Unpack, Writer};
+use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
+
+impl<T: Encoding + ToOwned + ?Sized> Encoding for Cow<'_, T> {
+    encoding_transparent!(T);
+}
 
 impl<T: Pack + ToOwned + ?Sized> Pack for Cow<'_, T> {
-    schema_transparent!(T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.through_reference(|w| (**self).pack(w))
@@ -16,8 +19,6 @@ impl<T: Pack + ToOwned + ?Sized> Pack for Cow<'_, T> {
 }
 
 impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
-    unpack_shape!("string");
-    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Cow::Borrowed(""))
@@ -32,8 +33,6 @@ impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
 }
 
 impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {
-    unpack_shape!("seq", T);
-    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::seq_of(T::WIRE);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Cow::Owned(Vec::new()))
@@ -48,7 +47,6 @@ impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {
 }
 
 impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, T> {
-    unpack_shape_transparent!(T);
     #[inline]
     fn placeholder(budget: u32) -> Option<Self> {
         T::placeholder(budget).map(Cow::Owned)

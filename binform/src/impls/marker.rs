@@ -6,10 +6,13 @@ use core::marker::PhantomData;
 use core::num::{Saturating, Wrapping};
 use core::ops::{Bound, Range, RangeInclusive};
 
-use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
+use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+impl<T: ?Sized> Encoding for PhantomData<T> {
+    encoding_builtin!("unit");
+}
 
 impl<T: ?Sized> Pack for PhantomData<T> {
-    schema_builtin!("unit");
     #[inline]
     fn pack(&self, _: &mut Writer<'_>) -> Result<()> {
         Ok(())
@@ -17,7 +20,6 @@ impl<T: ?Sized> Pack for PhantomData<T> {
 }
 
 impl<'de, T: ?Sized> Unpack<'de> for PhantomData<T> {
-    unpack_shape!("unit");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(PhantomData)
@@ -32,8 +34,11 @@ impl<'de, T: ?Sized> Unpack<'de> for PhantomData<T> {
 /// Wrappers encoded exactly as the value they wrap.
 macro_rules! transparent {
     ($($wrapper:ident),*) => {$(
+        impl<T: Encoding> Encoding for $wrapper<T> {
+            encoding_transparent!(T);
+        }
+
         impl<T: Pack> Pack for $wrapper<T> {
-            schema_transparent!(T);
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 self.0.pack(w)
@@ -41,7 +46,6 @@ macro_rules! transparent {
         }
 
         impl<'de, T: Unpack<'de>> Unpack<'de> for $wrapper<T> {
-            unpack_shape_transparent!(T);
             const MIN_SIZE: usize = T::MIN_SIZE;
 
             #[inline]
@@ -59,8 +63,11 @@ macro_rules! transparent {
 
 transparent!(Wrapping, Saturating, Reverse);
 
+impl<T: Encoding> Encoding for Range<T> {
+    encoding_builtin!("range", T);
+}
+
 impl<T: Pack> Pack for Range<T> {
-    schema_builtin!("range", T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.start.pack(w)?;
@@ -69,7 +76,6 @@ impl<T: Pack> Pack for Range<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Range<T> {
-    unpack_shape!("range", T);
     #[inline]
     fn placeholder(budget: u32) -> Option<Self> {
         Some(T::placeholder(budget)?..T::placeholder(budget)?)
@@ -85,8 +91,11 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Range<T> {
 
 /// Start and end; whether iteration already exhausted the range is not
 /// part of its value and is not kept.
+impl<T: Encoding> Encoding for RangeInclusive<T> {
+    encoding_builtin!("range_inclusive", T);
+}
+
 impl<T: Pack> Pack for RangeInclusive<T> {
-    schema_builtin!("range_inclusive", T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.start().pack(w)?;
@@ -95,7 +104,6 @@ impl<T: Pack> Pack for RangeInclusive<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for RangeInclusive<T> {
-    unpack_shape!("range_inclusive", T);
     #[inline]
     fn placeholder(budget: u32) -> Option<Self> {
         Some(T::placeholder(budget)?..=T::placeholder(budget)?)
@@ -110,8 +118,11 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for RangeInclusive<T> {
 }
 
 /// Tag 0 `Included`, 1 `Excluded`, 2 `Unbounded`.
+impl<T: Encoding> Encoding for Bound<T> {
+    encoding_builtin!("bound", T);
+}
+
 impl<T: Pack> Pack for Bound<T> {
-    schema_builtin!("bound", T);
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         match self {
             Bound::Included(v) => {
@@ -131,7 +142,6 @@ impl<T: Pack> Pack for Bound<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Bound<T> {
-    unpack_shape!("bound", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Bound::Unbounded)

@@ -3,10 +3,13 @@
 
 use core::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
 
-use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
+use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+impl Encoding for Ipv4Addr {
+    encoding_builtin!("ipv4");
+}
 
 impl Pack for Ipv4Addr {
-    schema_builtin!("ipv4");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_bytes(&self.octets());
@@ -15,7 +18,6 @@ impl Pack for Ipv4Addr {
 }
 
 impl<'de> Unpack<'de> for Ipv4Addr {
-    unpack_shape!("ipv4");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Ipv4Addr::UNSPECIFIED)
@@ -29,8 +31,11 @@ impl<'de> Unpack<'de> for Ipv4Addr {
     }
 }
 
+impl Encoding for Ipv6Addr {
+    encoding_builtin!("ipv6");
+}
+
 impl Pack for Ipv6Addr {
-    schema_builtin!("ipv6");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_bytes(&self.octets());
@@ -39,7 +44,6 @@ impl Pack for Ipv6Addr {
 }
 
 impl<'de> Unpack<'de> for Ipv6Addr {
-    unpack_shape!("ipv6");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Ipv6Addr::UNSPECIFIED)
@@ -53,8 +57,11 @@ impl<'de> Unpack<'de> for Ipv6Addr {
     }
 }
 
+impl Encoding for SocketAddrV4 {
+    encoding_builtin!("socket_v4");
+}
+
 impl Pack for SocketAddrV4 {
-    schema_builtin!("socket_v4");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.ip().pack(w)?;
@@ -63,7 +70,6 @@ impl Pack for SocketAddrV4 {
 }
 
 impl<'de> Unpack<'de> for SocketAddrV4 {
-    unpack_shape!("socket_v4");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0))
@@ -78,8 +84,11 @@ impl<'de> Unpack<'de> for SocketAddrV4 {
 }
 
 /// Address, port, flow info, scope id.
+impl Encoding for SocketAddrV6 {
+    encoding_builtin!("socket_v6");
+}
+
 impl Pack for SocketAddrV6 {
-    schema_builtin!("socket_v6");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.ip().pack(w)?;
@@ -90,7 +99,6 @@ impl Pack for SocketAddrV6 {
 }
 
 impl<'de> Unpack<'de> for SocketAddrV6 {
-    unpack_shape!("socket_v6");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(SocketAddrV6::new(Ipv6Addr::UNSPECIFIED, 0, 0, 0))
@@ -122,8 +130,11 @@ fn read_family(r: &mut Reader<'_>, ty: &str) -> Result<bool> {
     }
 }
 
+impl Encoding for IpAddr {
+    encoding_builtin!("ip");
+}
+
 impl Pack for IpAddr {
-    schema_builtin!("ip");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         match self {
@@ -140,7 +151,6 @@ impl Pack for IpAddr {
 }
 
 impl<'de> Unpack<'de> for IpAddr {
-    unpack_shape!("ip");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
@@ -158,8 +168,11 @@ impl<'de> Unpack<'de> for IpAddr {
     }
 }
 
+impl Encoding for SocketAddr {
+    encoding_builtin!("socket");
+}
+
 impl Pack for SocketAddr {
-    schema_builtin!("socket");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         match self {
@@ -176,7 +189,6 @@ impl Pack for SocketAddr {
 }
 
 impl<'de> Unpack<'de> for SocketAddr {
-    unpack_shape!("socket");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0)))

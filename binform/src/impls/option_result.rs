@@ -1,11 +1,14 @@
 //! `Option` and `Result`: a tag byte (0 = `None`/`Ok`, 1 = `Some`/`Err`),
 //! then the payload if any.
 
-use crate::tolerant::Wire;
-use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
+use crate::wire::Wire;
+use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+impl<T: Encoding> Encoding for Option<T> {
+    encoding_builtin!("option", T);
+}
 
 impl<T: Pack> Pack for Option<T> {
-    schema_builtin!("option", T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         match self {
@@ -28,7 +31,7 @@ impl<T: Pack> Pack for Option<T> {
     #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
         if T::WIRE == Wire::Framed {
-            return crate::tolerant::pack_field(self, gap_key, w);
+            return w.write_field_plain(self, gap_key);
         }
         match self {
             None => {
@@ -51,7 +54,6 @@ fn bad_tag(r: &Reader<'_>, tag: u8, ty: &str) -> crate::Error {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
-    unpack_shape!("option", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(None)
@@ -71,7 +73,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
     #[inline(always)]
     fn unpack_field(r: &mut Reader<'de>, tag: u32, wire: Wire) -> Result<Self> {
         if T::WIRE == Wire::Framed {
-            return crate::tolerant::unpack_field(r, tag, wire);
+            return r.read_field_plain(tag, wire);
         }
         match wire {
             Wire::Null => Ok(None),
@@ -80,8 +82,11 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
     }
 }
 
+impl<T: Encoding, E: Encoding> Encoding for core::result::Result<T, E> {
+    encoding_builtin!("result", T, E);
+}
+
 impl<T: Pack, E: Pack> Pack for core::result::Result<T, E> {
-    schema_builtin!("result", T, E);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         match self {
@@ -98,7 +103,6 @@ impl<T: Pack, E: Pack> Pack for core::result::Result<T, E> {
 }
 
 impl<'de, T: Unpack<'de>, E: Unpack<'de>> Unpack<'de> for core::result::Result<T, E> {
-    unpack_shape!("result", T, E);
     #[inline]
     fn placeholder(budget: u32) -> Option<Self> {
         T::placeholder(budget)

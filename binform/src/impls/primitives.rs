@@ -6,19 +6,21 @@ use core::num::{
     NonZeroU16, NonZeroU32, NonZeroU64, NonZeroU8, NonZeroUsize,
 };
 
-use crate::tolerant::Wire;
-use crate::{Error, ErrorKind, Pack, Plain, Reader, Result, Unpack, Writer};
+use crate::wire::Wire;
+use crate::{Encoding, Error, ErrorKind, Pack, Plain, Reader, Result, Unpack, Writer};
 
 // SAFETY (for every `Plain::new_unchecked(true)` in this file): `u8`, `i8`,
 // `f32` and `f64` have no padding, every bit pattern is a valid value, and
 // their encoding is their little-endian bytes.
 
-impl Pack for u8 {
-    schema_builtin!("u8");
+impl Encoding for u8 {
+    encoding_builtin!("u8");
     const WIRE: Wire = Wire::Byte;
     #[allow(unsafe_code)]
     const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
+}
 
+impl Pack for u8 {
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_u8(*self);
@@ -33,11 +35,7 @@ impl Pack for u8 {
 }
 
 impl<'de> Unpack<'de> for u8 {
-    unpack_shape!("u8");
-    const WIRE: Wire = Wire::Byte;
     const MIN_SIZE: usize = 1;
-    #[allow(unsafe_code)]
-    const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
 
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -50,12 +48,14 @@ impl<'de> Unpack<'de> for u8 {
     }
 }
 
-impl Pack for i8 {
-    schema_builtin!("i8");
+impl Encoding for i8 {
+    encoding_builtin!("i8");
     const WIRE: Wire = Wire::Byte;
     #[allow(unsafe_code)]
     const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
+}
 
+impl Pack for i8 {
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_u8(*self as u8);
@@ -70,11 +70,7 @@ impl Pack for i8 {
 }
 
 impl<'de> Unpack<'de> for i8 {
-    unpack_shape!("i8");
-    const WIRE: Wire = Wire::Byte;
     const MIN_SIZE: usize = 1;
-    #[allow(unsafe_code)]
-    const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
 
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -87,9 +83,12 @@ impl<'de> Unpack<'de> for i8 {
     }
 }
 
-impl Pack for bool {
-    schema_builtin!("bool");
+impl Encoding for bool {
+    encoding_builtin!("bool");
     const WIRE: Wire = Wire::Byte;
+}
+
+impl Pack for bool {
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_u8(*self as u8);
@@ -104,8 +103,6 @@ impl Pack for bool {
 }
 
 impl<'de> Unpack<'de> for bool {
-    unpack_shape!("bool");
-    const WIRE: Wire = Wire::Byte;
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -138,9 +135,12 @@ fn overflow(r: &Reader<'_>, v: impl core::fmt::Display, ty: &str) -> Error {
 
 macro_rules! unsigned_varint {
     ($($ty:ty => $max:expr),*) => {$(
-        impl Pack for $ty {
-            schema_builtin!(crate::schema::wire_name(stringify!($ty)));
+        impl Encoding for $ty {
+            encoding_builtin!(crate::schema::wire_name(stringify!($ty)));
             const WIRE: Wire = Wire::Varint;
+        }
+
+        impl Pack for $ty {
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 w.write_varint(*self as u64);
@@ -161,9 +161,7 @@ macro_rules! unsigned_varint {
         }
 
         impl<'de> Unpack<'de> for $ty {
-            unpack_shape!(crate::schema::wire_name(stringify!($ty)));
             const MIN_SIZE: usize = 1;
-            const WIRE: Wire = Wire::Varint;
 
             #[inline(always)]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -183,9 +181,12 @@ unsigned_varint!(u16 => 3, u32 => 5, u64 => 9, usize => 9);
 
 macro_rules! signed_varint {
     ($($ty:ty => $max:expr),*) => {$(
-        impl Pack for $ty {
-            schema_builtin!(crate::schema::wire_name(stringify!($ty)));
+        impl Encoding for $ty {
+            encoding_builtin!(crate::schema::wire_name(stringify!($ty)));
             const WIRE: Wire = Wire::Varint;
+        }
+
+        impl Pack for $ty {
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 w.write_varint_signed(*self as i64);
@@ -206,9 +207,7 @@ macro_rules! signed_varint {
         }
 
         impl<'de> Unpack<'de> for $ty {
-            unpack_shape!(crate::schema::wire_name(stringify!($ty)));
             const MIN_SIZE: usize = 1;
-            const WIRE: Wire = Wire::Varint;
 
             #[inline(always)]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -226,8 +225,11 @@ macro_rules! signed_varint {
 
 signed_varint!(i16 => 3, i32 => 5, i64 => 9, isize => 9);
 
+impl Encoding for u128 {
+    encoding_builtin!("u128");
+}
+
 impl Pack for u128 {
-    schema_builtin!("u128");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_varint_u128(*self);
@@ -256,7 +258,6 @@ fn pack_u128_slice(
 }
 
 impl<'de> Unpack<'de> for u128 {
-    unpack_shape!("u128");
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -270,8 +271,11 @@ impl<'de> Unpack<'de> for u128 {
     }
 }
 
+impl Encoding for i128 {
+    encoding_builtin!("i128");
+}
+
 impl Pack for i128 {
-    schema_builtin!("i128");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_varint_u128(crate::varint::zigzag_i128(*self));
@@ -285,7 +289,6 @@ impl Pack for i128 {
 }
 
 impl<'de> Unpack<'de> for i128 {
-    unpack_shape!("i128");
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -301,11 +304,14 @@ impl<'de> Unpack<'de> for i128 {
 
 macro_rules! float {
     ($($ty:ty => $bits:ty => $wire:ident),*) => {$(
-        impl Pack for $ty {
-            schema_builtin!(crate::schema::wire_name(stringify!($ty)));
+        impl Encoding for $ty {
+            encoding_builtin!(crate::schema::wire_name(stringify!($ty)));
             const WIRE: Wire = Wire::$wire;
             #[allow(unsafe_code)]
             const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
+        }
+
+        impl Pack for $ty {
 
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
@@ -321,11 +327,7 @@ macro_rules! float {
         }
 
         impl<'de> Unpack<'de> for $ty {
-            unpack_shape!(crate::schema::wire_name(stringify!($ty)));
             const MIN_SIZE: usize = core::mem::size_of::<$ty>();
-            const WIRE: Wire = Wire::$wire;
-            #[allow(unsafe_code)]
-            const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };
 
             #[inline]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -343,9 +345,12 @@ macro_rules! float {
 
 float!(f32 => u32 => Fixed4, f64 => u64 => Fixed8);
 
-impl Pack for char {
-    schema_builtin!("char");
+impl Encoding for char {
+    encoding_builtin!("char");
     const WIRE: Wire = Wire::Varint;
+}
+
+impl Pack for char {
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_varint(*self as u64);
@@ -354,8 +359,6 @@ impl Pack for char {
 }
 
 impl<'de> Unpack<'de> for char {
-    unpack_shape!("char");
-    const WIRE: Wire = Wire::Varint;
     const MIN_SIZE: usize = 1;
 
     #[inline]
@@ -379,8 +382,11 @@ impl<'de> Unpack<'de> for char {
     }
 }
 
+impl Encoding for () {
+    encoding_builtin!("unit");
+}
+
 impl Pack for () {
-    schema_builtin!("unit");
     #[inline]
     fn pack(&self, _: &mut Writer<'_>) -> Result<()> {
         Ok(())
@@ -388,7 +394,6 @@ impl Pack for () {
 }
 
 impl<'de> Unpack<'de> for () {
-    unpack_shape!("unit");
     #[inline]
     fn unpack(_: &mut Reader<'de>) -> Result<Self> {
         Ok(())
@@ -402,9 +407,12 @@ impl<'de> Unpack<'de> for () {
 
 macro_rules! nonzero {
     ($($nz:ty => $ty:ty),*) => {$(
+        impl Encoding for $nz {
+            encoding_builtin!("nonzero", $ty);
+            const WIRE: Wire = <$ty as Encoding>::WIRE;
+        }
+
         impl Pack for $nz {
-            schema_builtin!("nonzero", $ty);
-            const WIRE: Wire = <$ty as Pack>::WIRE;
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 self.get().pack(w)
@@ -412,9 +420,7 @@ macro_rules! nonzero {
         }
 
         impl<'de> Unpack<'de> for $nz {
-            unpack_shape!("nonzero", $ty);
             const MIN_SIZE: usize = <$ty as Unpack<'de>>::MIN_SIZE;
-            const WIRE: Wire = <$ty as Unpack<'de>>::WIRE;
 
             #[inline]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use crate::impls::string::read_str;
 pub use crate::refs::Handle;
 use crate::refs::{Slot, TAG_ID_BASE, TAG_NEW, TAG_NULL};
-use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
+use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 /// Builds the shared value behind a new `Rc`/`Arc`: implemented for every
 /// sized decodable type, for `str` and `[T]`, and by
@@ -21,10 +21,7 @@ use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
 /// early handle for it (so that references from inside its own contents
 /// resolve), and the caller records the finished one.
 #[doc(hidden)]
-pub trait SharedUnpack<'de> {
-    /// The layout hash of the pointee (see `Pack::SHAPE`).
-    const SHAPE: u64;
-
+pub trait SharedUnpack<'de>: Encoding {
     /// Decodes a new value behind an `Rc`.
     fn build_rc(r: &mut Reader<'de>, id: usize) -> Result<Rc<Self>>;
     /// Decodes a new value behind an `Arc`.
@@ -95,7 +92,7 @@ macro_rules! build_sized {
             // Called on the pointee: `Rc`/`Arc` have their own (default) hooks.
             $r.nested(|r| <$t as Unpack<'de>>::shared_fill(&handle, r))?;
             Ok(handle)
-        } else if let Some(placeholder) = <$t as Unpack<'de>>::MAY_HOLD_WEAK
+        } else if let Some(placeholder) = <$t as Encoding>::MAY_HOLD_WEAK
             .then(|| <$t as Unpack<'de>>::placeholder(crate::read::PLACEHOLDER_BUDGET))
             .flatten()
         {
@@ -122,8 +119,6 @@ macro_rules! build_sized {
 }
 
 impl<'de, T: Unpack<'de> + 'static> SharedUnpack<'de> for T {
-    const SHAPE: u64 = <T as Unpack<'de>>::SHAPE;
-
     fn build_rc(r: &mut Reader<'de>, id: usize) -> Result<Rc<Self>> {
         build_sized!(Rc, RcWeak, rc_handle, r, id, T)
     }
@@ -154,8 +149,6 @@ impl<'de, T: Unpack<'de> + 'static> SharedUnpack<'de> for T {
 }
 
 impl<'de> SharedUnpack<'de> for str {
-    const SHAPE: u64 = crate::schema::hash_str("string");
-
     fn build_rc(r: &mut Reader<'de>, _: usize) -> Result<Rc<Self>> {
         read_str(r).map(Rc::from)
     }
@@ -174,8 +167,6 @@ impl<'de> SharedUnpack<'de> for str {
 }
 
 impl<'de, T: Unpack<'de>> SharedUnpack<'de> for [T] {
-    const SHAPE: u64 = crate::schema::mix(crate::schema::hash_str("seq"), T::SHAPE);
-
     fn build_rc(r: &mut Reader<'de>, _: usize) -> Result<Rc<Self>> {
         Vec::<T>::unpack(r).map(Rc::from)
     }
@@ -263,8 +254,11 @@ fn null_strong(r: &Reader<'_>, start: usize, name: &str) -> crate::Error {
 
 macro_rules! shared_pointer {
     ($ptr:ident, $weak:ident, $build:ident, $placeholder:ident, $erase:ident, $unerase:ident, $name:literal, $weak_name:literal, $unique:expr) => {
+        impl<T: Encoding + ?Sized> Encoding for $ptr<T> {
+            encoding_builtin!("shared", T);
+        }
+
         impl<T: Pack + ?Sized> Pack for $ptr<T> {
-            schema_builtin!("shared", T);
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 let unique: fn(&Self) -> bool = $unique;
@@ -276,10 +270,6 @@ macro_rules! shared_pointer {
         }
 
         impl<'de, T: SharedUnpack<'de> + ?Sized + 'static> Unpack<'de> for $ptr<T> {
-            const SHAPE: u64 = crate::schema::mix(
-                crate::schema::hash_str("shared"),
-                <T as SharedUnpack<'de>>::SHAPE,
-            );
             const MIN_SIZE: usize = 1;
 
             /// A fresh shared placeholder, one pointer level deeper; the
@@ -309,8 +299,11 @@ macro_rules! shared_pointer {
 
         /// A live `Weak` is written as its target (once); a dangling one as
         /// the null tag.
+        impl<T: Encoding + ?Sized> Encoding for $weak<T> {
+            encoding_builtin!(weak "weak", T);
+        }
+
         impl<T: Pack + ?Sized> Pack for $weak<T> {
-            schema_builtin!("weak", T);
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 match self.upgrade() {
@@ -324,10 +317,6 @@ macro_rules! shared_pointer {
         }
 
         impl<'de, T: SharedUnpack<'de> + 'static> Unpack<'de> for $weak<T> {
-            const SHAPE: u64 = crate::schema::mix(
-                crate::schema::hash_str("weak"),
-                <T as SharedUnpack<'de>>::SHAPE,
-            );
             const MIN_SIZE: usize = 1;
 
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {

@@ -4,11 +4,14 @@
 use alloc::collections::{BinaryHeap, LinkedList, VecDeque};
 use alloc::vec::Vec;
 
-use crate::{Pack, Reader, Result, Unpack, Writer};
+use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
+
+impl<T: Encoding> Encoding for [T] {
+    encoding_builtin!("seq", T);
+    const WIRE: crate::wire::Wire = crate::wire::Wire::seq_of(T::WIRE);
+}
 
 impl<T: Pack> Pack for [T] {
-    schema_builtin!("seq", T);
-    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::seq_of(T::WIRE);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
@@ -21,9 +24,12 @@ impl<T: Pack> Pack for [T] {
     }
 }
 
+impl<T: Encoding> Encoding for Vec<T> {
+    encoding_builtin!("seq", T);
+    const WIRE: crate::wire::Wire = crate::wire::Wire::seq_of(T::WIRE);
+}
+
 impl<T: Pack> Pack for Vec<T> {
-    schema_builtin!("seq", T);
-    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::seq_of(T::WIRE);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_slice().pack(w)
@@ -31,8 +37,6 @@ impl<T: Pack> Pack for Vec<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
-    unpack_shape!("seq", T);
-    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::seq_of(T::WIRE);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Vec::new())
@@ -48,8 +52,6 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
 }
 
 impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
-    unpack_shape!("seq", u8);
-    const WIRE: crate::tolerant::Wire = crate::tolerant::Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(&[])
@@ -64,8 +66,11 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
     }
 }
 
+impl<T: Encoding> Encoding for VecDeque<T> {
+    encoding_builtin!("seq", T);
+}
+
 impl<T: Pack> Pack for VecDeque<T> {
-    schema_builtin!("seq", T);
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
@@ -78,7 +83,6 @@ impl<T: Pack> Pack for VecDeque<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for VecDeque<T> {
-    unpack_shape!("seq", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(VecDeque::new())
@@ -92,8 +96,11 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for VecDeque<T> {
     }
 }
 
+impl<T: Encoding> Encoding for LinkedList<T> {
+    encoding_builtin!("seq", T);
+}
+
 impl<T: Pack> Pack for LinkedList<T> {
-    schema_builtin!("seq", T);
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
         w.nested(|w| self.iter().try_for_each(|item| item.pack(w)))
@@ -101,7 +108,6 @@ impl<T: Pack> Pack for LinkedList<T> {
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
-    unpack_shape!("seq", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(LinkedList::new())
@@ -123,15 +129,17 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
 
 /// A heap is written in its internal (heap) order, which rebuilding from
 /// the decoded vector leaves unchanged, so a round trip is byte-exact.
+impl<T: Encoding> Encoding for BinaryHeap<T> {
+    encoding_builtin!("seq", T);
+}
+
 impl<T: Pack> Pack for BinaryHeap<T> {
-    schema_builtin!("seq", T);
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_slice().pack(w)
     }
 }
 
 impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BinaryHeap<T> {
-    unpack_shape!("seq", T);
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(BinaryHeap::new())

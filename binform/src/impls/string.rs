@@ -3,12 +3,15 @@
 use alloc::boxed::Box;
 use alloc::string::String;
 
-use crate::tolerant::Wire;
-use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
+use crate::wire::Wire;
+use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+impl Encoding for str {
+    encoding_builtin!("string");
+    const WIRE: Wire = Wire::Bytes;
+}
 
 impl Pack for str {
-    schema_builtin!("string");
-    const WIRE: Wire = Wire::Bytes;
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
@@ -25,9 +28,12 @@ impl Pack for str {
     }
 }
 
-impl Pack for String {
-    schema_builtin!("string");
+impl Encoding for String {
+    encoding_builtin!("string");
     const WIRE: Wire = Wire::Bytes;
+}
+
+impl Pack for String {
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_str().pack(w)
@@ -55,8 +61,6 @@ pub(crate) fn read_str<'de>(r: &mut Reader<'de>) -> Result<&'de str> {
 }
 
 impl<'de: 'a, 'a> Unpack<'de> for &'a str {
-    unpack_shape!("string");
-    const WIRE: Wire = Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some("")
@@ -71,8 +75,6 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a str {
 }
 
 impl<'de> Unpack<'de> for String {
-    unpack_shape!("string");
-    const WIRE: Wire = Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(String::new())
@@ -97,8 +99,6 @@ impl<'de> Unpack<'de> for String {
 }
 
 impl<'de> Unpack<'de> for Box<str> {
-    unpack_shape!("string");
-    const WIRE: Wire = Wire::Bytes;
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Box::default())

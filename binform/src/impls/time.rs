@@ -4,7 +4,7 @@
 
 use core::time::Duration;
 
-use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
+use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 const NANOS_PER_SEC: u32 = 1_000_000_000;
 
@@ -22,8 +22,11 @@ fn read_nanos(r: &mut Reader<'_>) -> Result<u32> {
     Ok(nanos)
 }
 
+impl Encoding for Duration {
+    encoding_builtin!("duration");
+}
+
 impl Pack for Duration {
-    schema_builtin!("duration");
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_varint(self.as_secs());
@@ -33,7 +36,6 @@ impl Pack for Duration {
 }
 
 impl<'de> Unpack<'de> for Duration {
-    unpack_shape!("duration");
     #[inline]
     fn placeholder(_: u32) -> Option<Self> {
         Some(Duration::ZERO)
@@ -54,10 +56,13 @@ mod system_time {
     use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
     use super::{read_nanos, NANOS_PER_SEC};
-    use crate::{Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+    use crate::{Encoding, Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+    impl Encoding for SystemTime {
+        encoding_builtin!("system_time");
+    }
 
     impl Pack for SystemTime {
-        schema_builtin!("system_time");
         fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
             let (secs, nanos) = match self.duration_since(UNIX_EPOCH) {
                 Ok(after) => (i64::try_from(after.as_secs()), after.subsec_nanos()),
@@ -85,7 +90,6 @@ mod system_time {
     }
 
     impl<'de> Unpack<'de> for SystemTime {
-        unpack_shape!("system_time");
         const MIN_SIZE: usize = 2;
 
         #[inline]

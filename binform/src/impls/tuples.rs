@@ -1,11 +1,14 @@
 //! Tuples up to 16 elements: the elements in order, nothing else.
 
-use crate::{Pack, Reader, Result, Unpack, Writer};
+use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 
 macro_rules! tuple {
     ($($name:ident . $idx:tt),+) => {
+        impl<$($name: Encoding),+> Encoding for ($($name,)+) {
+            encoding_builtin!("tuple", $($name),+);
+        }
+
         impl<$($name: Pack),+> Pack for ($($name,)+) {
-            schema_builtin!("tuple", $($name),+);
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 $(self.$idx.pack(w)?;)+
@@ -14,7 +17,6 @@ macro_rules! tuple {
         }
 
         impl<'de, $($name: Unpack<'de>),+> Unpack<'de> for ($($name,)+) {
-            unpack_shape!("tuple", $($name),+);
             const MIN_SIZE: usize = 0 $(+ $name::MIN_SIZE)+;
 
             #[inline]

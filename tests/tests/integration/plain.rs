@@ -1,7 +1,7 @@
 //! Plain-data structs (their memory is their encoding) take the bulk-copy
 //! path; everything else is encoded field by field, with the same bytes.
 
-use binform::{Pack, Packable, Unpack};
+use binform::Packable;
 
 use crate::round_trip;
 
@@ -42,10 +42,8 @@ struct WithSkip {
     cached: f32,
 }
 
-fn plain<T: Pack + for<'de> Unpack<'de>>() -> bool {
-    let (p, u) = (<T as Pack>::PLAIN.get(), <T as Unpack<'_>>::PLAIN.get());
-    assert_eq!(p, u, "both directions agree");
-    p
+fn plain<T: binform::Encoding>() -> bool {
+    T::PLAIN.get()
 }
 
 #[test]

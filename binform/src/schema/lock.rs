@@ -1,296 +1,15 @@
-//! Schemas: a description of a type's wire layout, its 64-bit fingerprint,
-//! and lock files that catch breaking changes in CI.
-//!
-//! [`schema_of::<T>()`](schema_of) describes `T` as its encoding sees it:
-//! `Vec<T>`, `VecDeque<T>` and `[T]` are all `seq<T>`, `Box<T>` and
-//! `RefCell<T>` are `T`, because each pair is the same bytes. Derived types
-//! appear by name, with their fields (name, tag, type) or variants.
-//!
-//! ```
-//! use binform::Packable;
-//!
-//! #[derive(Packable)]
-//! struct Point { x: i32, y: i32, label: Option<String> }
-//!
-//! let text = binform::schema_of::<Vec<Point>>().to_string();
-//! assert!(text.starts_with("root seq<Point>"));
-//! assert!(text.contains("field 2 label option<string>"));
-//! ```
+//! Schema lock files: compare a locked schema with the current one and
+//! report what would break a peer, for a test in CI.
 
 use alloc::borrow::ToOwned;
-use alloc::collections::BTreeMap;
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::Pack;
-
-/// The wire layout of a type.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum TypeRef {
-    /// A built-in encoding with type arguments: `u32`, `string`,
-    /// `seq<T>`, `map<K, V>`, `option<T>`, `shared<T>`, `array<T, N>`, ...
-    Builtin {
-        /// The encoding's name.
-        name: String,
-        /// Its type arguments.
-        args: Vec<TypeRef>,
-    },
-    /// A derived type, described in full in the schema's [`Types`] table
-    /// under this name.
-    Named(String),
-}
-
-/// One derived type's layout.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct TypeDef {
-    /// The type's name (without module path).
-    pub name: String,
-    /// Whether it is `#[binform(version_tolerant)]`.
-    pub tolerant: bool,
-    /// A struct's fields, or an enum's variants.
-    pub body: Body,
-    /// Reserved tags (tolerant types).
-    pub reserved: Vec<u32>,
-}
-
-/// Fields or variants.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Body {
-    /// A struct's encoded fields, in wire order.
-    Struct(Vec<FieldDef>),
-    /// An enum's variants.
-    Enum(Vec<VariantDef>),
-}
-
-/// One encoded field.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FieldDef {
-    /// Its tag: the position for compact types, the stable tag for
-    /// tolerant ones.
-    pub tag: u32,
-    /// Its name (`0`, `1`, ... for tuple fields).
-    pub name: String,
-    /// Its layout.
-    pub schema: TypeRef,
-}
-
-/// One enum variant.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct VariantDef {
-    /// Its tag.
-    pub tag: u32,
-    /// Its name.
-    pub name: String,
-    /// Whether it is the `other` catch-all.
-    pub other: bool,
-    /// Its fields.
-    pub fields: Vec<FieldDef>,
-}
-
-/// Every derived type a schema mentions, by name.
-pub type Types = BTreeMap<String, TypeDef>;
-
-/// A complete description: the root layout and every derived type it
-/// reaches. `Display` prints the lock-file text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Schema {
-    /// The root type's layout.
-    pub root: TypeRef,
-    /// The derived types, by name.
-    pub types: Types,
-}
-
-/// Collects the derived types while a schema is built; a type already
-/// being described is referred to by name, which ends recursion.
-#[derive(Default)]
-pub struct Builder {
-    types: Types,
-}
-
-impl Builder {
-    /// Describes `T` (recording derived types in the table).
-    pub fn describe<T: Pack + ?Sized>(&mut self) -> TypeRef {
-        T::describe(self)
-    }
-
-    /// Records a derived type unless it is already known, then returns a
-    /// reference to it by name. `define` describes the fields; it runs at
-    /// most once per name, after the name is registered.
-    pub fn named(&mut self, name: &str, define: impl FnOnce(&mut Self) -> TypeDef) -> TypeRef {
-        if !self.types.contains_key(name) {
-            // Register first, so a field that mentions this type again stops.
-            self.types.insert(
-                name.to_owned(),
-                TypeDef {
-                    name: name.to_owned(),
-                    tolerant: false,
-                    body: Body::Struct(Vec::new()),
-                    reserved: Vec::new(),
-                },
-            );
-            let def = define(self);
-            self.types.insert(name.to_owned(), def);
-        }
-        TypeRef::Named(name.to_owned())
-    }
-}
-
-impl TypeRef {
-    /// A built-in encoding with no arguments.
-    pub fn builtin(name: &str) -> Self {
-        TypeRef::Builtin {
-            name: name.to_owned(),
-            args: Vec::new(),
-        }
-    }
-
-    /// A built-in encoding with arguments.
-    pub fn builtin_of(name: &str, args: Vec<TypeRef>) -> Self {
-        TypeRef::Builtin {
-            name: name.to_owned(),
-            args,
-        }
-    }
-}
-
-/// A type name without module paths or spaces (`a::b::W<c::D, u8>` becomes
-/// `W<D,u8>`), so lock files survive moving types between modules.
-pub fn short_type_name(full: &str) -> String {
-    let mut out = String::new();
-    let mut segment = String::new();
-    for c in full.chars() {
-        match c {
-            ':' => segment.clear(),
-            '<' | '>' | ',' | '[' | ']' | ';' | '(' | ')' | '&' => {
-                out.push_str(&segment);
-                segment.clear();
-                out.push(c);
-            }
-            ' ' => {}
-            _ => segment.push(c),
-        }
-    }
-    out.push_str(&segment);
-    out
-}
-
-/// Describes `T`: its layout and every derived type it uses.
-pub fn schema_of<T: Pack + ?Sized>() -> Schema {
-    let mut builder = Builder::default();
-    let root = builder.describe::<T>();
-    Schema {
-        root,
-        types: builder.types,
-    }
-}
-
-impl fmt::Display for TypeRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TypeRef::Named(name) => f.write_str(name),
-            TypeRef::Builtin { name, args } => {
-                f.write_str(name)?;
-                if !args.is_empty() {
-                    f.write_str("<")?;
-                    for (i, a) in args.iter().enumerate() {
-                        if i > 0 {
-                            f.write_str(", ")?;
-                        }
-                        write!(f, "{a}")?;
-                    }
-                    f.write_str(">")?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl fmt::Display for Schema {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "root {}", self.root)?;
-        for def in self.types.values() {
-            let kind = match def.body {
-                Body::Struct(_) => "struct",
-                Body::Enum(_) => "enum",
-            };
-            let mode = if def.tolerant { "tolerant" } else { "compact" };
-            writeln!(f, "{kind} {} {mode}", def.name)?;
-            if !def.reserved.is_empty() {
-                let tags: Vec<String> = def.reserved.iter().map(u32::to_string).collect();
-                writeln!(f, "  reserved {}", tags.join(" "))?;
-            }
-            match &def.body {
-                Body::Struct(fields) => write_fields(f, fields, "  ")?,
-                Body::Enum(variants) => {
-                    for v in variants {
-                        let other = if v.other { " other" } else { "" };
-                        writeln!(f, "  variant {} {}{other}", v.tag, v.name)?;
-                        write_fields(f, &v.fields, "    ")?;
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-fn write_fields(f: &mut fmt::Formatter<'_>, fields: &[FieldDef], indent: &str) -> fmt::Result {
-    for field in fields {
-        writeln!(
-            f,
-            "{indent}field {} {} {}",
-            field.tag, field.name, field.schema
-        )?;
-    }
-    Ok(())
-}
-
-// ---------------------------------------------------------------- fingerprints
-
-/// FNV-1a over bytes, usable in `const` context: the fingerprint must be
-/// the same on every platform and compiler run.
-pub const fn hash_bytes(mut h: u64, bytes: &[u8]) -> u64 {
-    let mut i = 0;
-    while i < bytes.len() {
-        h ^= bytes[i] as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01B3);
-        i += 1;
-    }
-    h
-}
-
-/// The schema name of a primitive: `usize`/`isize` travel as `u64`/`i64`.
-pub const fn wire_name(rust_name: &'static str) -> &'static str {
-    match rust_name.as_bytes() {
-        b"usize" => "u64",
-        b"isize" => "i64",
-        _ => rust_name,
-    }
-}
-
-/// The FNV offset basis.
-pub const HASH_START: u64 = 0xCBF2_9CE4_8422_2325;
-
-/// The hash of a name.
-pub const fn hash_str(s: &str) -> u64 {
-    hash_bytes(HASH_START, s.as_bytes())
-}
-
-/// Combines two hashes (order matters).
-pub const fn mix(a: u64, b: u64) -> u64 {
-    hash_bytes(a, &b.to_le_bytes())
-}
-
-/// The fingerprint of `T`: a stable 64-bit hash of its layout, the same
-/// value as the `FINGERPRINT` constant the derive puts on each type.
-pub const fn fingerprint_of<T: Pack + ?Sized>() -> u64 {
-    T::FINGERPRINT
-}
-
-// ---------------------------------------------------------------- lock files
+use super::model::{Body, FieldDef, Schema, TypeDef, TypeRef, Types, VariantDef};
+#[cfg(feature = "std")]
+use crate::encoding::{schema_of, Encoding};
 
 /// What makes a schema change breaking.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -572,7 +291,7 @@ fn parse_schema(text: &str) -> Result<TypeRef, String> {
 /// ```
 #[cfg(feature = "std")]
 #[track_caller]
-pub fn assert_compatible<T: Pack + ?Sized>(path: impl AsRef<std::path::Path>) {
+pub fn assert_compatible<T: Encoding + ?Sized>(path: impl AsRef<std::path::Path>) {
     if let Err(message) = check_compatible::<T>(path) {
         panic!("{message}");
     }
@@ -580,7 +299,9 @@ pub fn assert_compatible<T: Pack + ?Sized>(path: impl AsRef<std::path::Path>) {
 
 /// [`assert_compatible`] without the panic: `Err` holds the readable report.
 #[cfg(feature = "std")]
-pub fn check_compatible<T: Pack + ?Sized>(path: impl AsRef<std::path::Path>) -> Result<(), String> {
+pub fn check_compatible<T: Encoding + ?Sized>(
+    path: impl AsRef<std::path::Path>,
+) -> Result<(), String> {
     let path = path.as_ref();
     let current = schema_of::<T>();
     let text = current.to_string();

@@ -1,0 +1,122 @@
+//! The compact generator: fields in declaration order with no tags or
+//! lengths, an enum as its variant index and the variant's fields.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Lifetime;
+
+use crate::ast::{Field, Style, Variant};
+use crate::fields::{binding, pack_fn, pack_variants, pattern, unpack_field};
+
+/// Statements that write each encoded field from its binding.
+fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
+    let stmts = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.is_encoded())
+        .map(|(i, f)| {
+            let b = binding(i);
+            // Only the function path carries the user's span (so a missing
+            // impl is reported at the field); identifiers stay call-site so
+            // that hygiene resolves them inside `macro_rules!` expansions too.
+            let func = pack_fn(krate, f);
+            quote!(#func(#b, __w)?;)
+        });
+    quote!(#(#stmts)*)
+}
+
+pub fn pack_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
+    let pat = pattern(style, fields);
+    let stmts = pack_fields(krate, fields);
+    quote! {
+        let Self #pat = self;
+        #stmts
+        ::core::result::Result::Ok(())
+    }
+}
+
+pub fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
+    let tags = 0u32..;
+    pack_variants(
+        variants
+            .iter()
+            .zip(tags)
+            .map(|(v, tag)| (v, tag, pack_fields(krate, &v.fields))),
+    )
+}
+
+/// `Self { a: ..., b: ... }` / `Self::V { 0: ..., 1: ... }`, fields in
+/// declaration order, which is also the order of evaluation.
+fn construct(
+    krate: &TokenStream,
+    de: &Lifetime,
+    path: TokenStream,
+    style: Style,
+    fields: &[Field],
+) -> TokenStream {
+    if style == Style::Unit {
+        return path;
+    }
+    let inits = fields.iter().map(|f| {
+        let member = &f.member;
+        let value = unpack_field(krate, de, f);
+        quote!(#member: #value)
+    });
+    quote!(#path { #(#inits,)* })
+}
+
+pub fn unpack_struct(
+    krate: &TokenStream,
+    de: &Lifetime,
+    style: Style,
+    fields: &[Field],
+) -> TokenStream {
+    let value = construct(krate, de, quote!(Self), style, fields);
+    quote!(::core::result::Result::Ok(#value))
+}
+
+pub fn unpack_enum(
+    krate: &TokenStream,
+    de: &Lifetime,
+    name: &str,
+    variants: &[Variant],
+) -> TokenStream {
+    let arms = variants.iter().enumerate().map(|(tag, v)| {
+        let ident = v.ident;
+        let tag = tag as u32;
+        let value = construct(krate, de, quote!(Self::#ident), v.style, &v.fields);
+        quote!(#tag => ::core::result::Result::Ok(#value),)
+    });
+    quote! {
+        let __tag = __r.read_tag()?;
+        match __tag {
+            #(#arms)*
+            _ => ::core::result::Result::Err(__r.unknown_variant(__tag, #name)),
+        }
+    }
+}
+
+/// The sum of the encoded fields' minimum sizes (`with` fields count 0).
+pub fn min_size_of(krate: &TokenStream, de: &Lifetime, fields: &[Field]) -> TokenStream {
+    let parts = fields
+        .iter()
+        .filter(|f| f.is_encoded() && f.attrs.with.is_none())
+        .map(|f| {
+            let ty = f.ty;
+            quote!(<#ty as #krate::Unpack<#de>>::MIN_SIZE)
+        });
+    quote!(0 #(+ #parts)*)
+}
+
+/// One tag byte plus the smallest variant.
+pub fn min_size_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]) -> TokenStream {
+    let mut sizes = variants.iter().map(|v| min_size_of(krate, de, &v.fields));
+    let Some(first) = sizes.next() else {
+        return quote!(1);
+    };
+    let folded = sizes.fold(
+        first,
+        |acc, next| quote!(#krate::__private::min_size(#acc, #next)),
+    );
+    quote!(1 + #folded)
+}

@@ -1,0 +1,109 @@
+//! What the compact and the tolerant generators share: how a field is
+//! bound, encoded, decoded and defaulted, and the `match` over variants.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::Lifetime;
+
+use crate::ast::{Field, Style, Variant};
+
+/// Binding names `__f0, __f1, ...` for destructuring.
+pub fn binding(i: usize) -> syn::Ident {
+    format_ident!("__f{}", i)
+}
+
+/// `{ a: __f0, b: __f1, .. }` / `(__f0, __f1, ..)` pattern for the encoded fields.
+pub fn pattern(style: Style, fields: &[Field]) -> TokenStream {
+    let parts = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.is_encoded())
+        .map(|(i, f)| {
+            let member = &f.member;
+            let b = binding(i);
+            quote!(#member: #b)
+        });
+    match style {
+        Style::Unit => quote!(),
+        Style::Named | Style::Tuple => quote!({ #(#parts,)* .. }),
+    }
+}
+
+/// `match self` with one arm per variant that writes the variant's tag and
+/// then `body`: the encoder of compact and of tolerant enums alike.
+pub fn pack_variants<'a, 'b: 'a>(
+    variants: impl Iterator<Item = (&'a Variant<'b>, u32, TokenStream)>,
+) -> TokenStream {
+    let arms: Vec<TokenStream> = variants
+        .map(|(v, tag, body)| {
+            let ident = v.ident;
+            let pat = pattern(v.style, &v.fields);
+            quote! {
+                Self::#ident #pat => {
+                    __w.write_tag(#tag);
+                    #body
+                }
+            }
+        })
+        .collect();
+    if arms.is_empty() {
+        return quote!(match *self {});
+    }
+    quote! {
+        match self {
+            #(#arms)*
+        }
+        ::core::result::Result::Ok(())
+    }
+}
+
+/// The value of a field that is not in the payload: `default = "path"`,
+/// else `Default::default()` spanned on the type, so a type without
+/// `Default` is reported at the field.
+pub fn default_value(field: &Field) -> TokenStream {
+    let ty = field.ty;
+    match &field.attrs.default {
+        Some(path) => {
+            let path = &path.value;
+            quote_spanned!(path.span()=> #path())
+        }
+        None => quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default()),
+    }
+}
+
+/// The function that decodes one field: the `with` module's or `Unpack`'s.
+/// Only the path carries the user's span (see `pack_fields`).
+pub fn unpack_fn(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStream {
+    let ty = field.ty;
+    match &field.attrs.with {
+        Some(with) => {
+            let path = &with.value;
+            quote_spanned!(with.span=> #path::unpack)
+        }
+        None => quote_spanned!(ty.span()=> <#ty as #krate::Unpack<#de>>::unpack),
+    }
+}
+
+/// The function that encodes one field.
+pub fn pack_fn(krate: &TokenStream, field: &Field) -> TokenStream {
+    match &field.attrs.with {
+        Some(with) => {
+            let path = &with.value;
+            quote_spanned!(with.span=> #path::pack)
+        }
+        None => {
+            let ty = field.ty;
+            quote_spanned!(ty.span()=> <#ty as #krate::Pack>::pack)
+        }
+    }
+}
+
+/// The expression that produces one field's value when decoding.
+pub fn unpack_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStream {
+    if !field.is_encoded() {
+        return default_value(field);
+    }
+    let func = unpack_fn(krate, de, field);
+    quote!(#func(__r)?)
+}

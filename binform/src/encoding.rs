@@ -1,0 +1,311 @@
+//! [`Encoding`]: what a type's encoding is, declared once for both
+//! directions, and the schema [`Builder`] its `describe` fills.
+
+use alloc::borrow::ToOwned;
+use alloc::vec::Vec;
+
+use crate::plain::Plain;
+use crate::schema::hash::Unrolled;
+use crate::schema::model::{Body, Schema, TypeDef, TypeRef, Types};
+use crate::wire::Wire;
+
+/// What a type's encoding is, independent of direction: the facts that
+/// [`Pack`](crate::Pack) and [`Unpack`](crate::Unpack) share, held once.
+///
+/// `#[derive(Packable)]` implements it with everything filled in. A type
+/// written by hand needs one line, `impl Encoding for X {}`: the defaults
+/// are always correct, only less informative (the schema says `opaque`,
+/// the fingerprint covers the type's name nowhere, and shared values of
+/// it are built as if it could hold a `Weak`). A hand-written impl may
+/// describe its layout for schemas and fingerprints with
+/// [`describe`](Encoding::describe):
+///
+/// ```
+/// use binform::schema::{Builder, TypeRef};
+/// use binform::{Encoding, Pack, Reader, Result, Unpack, Writer};
+///
+/// /// A temperature stored as tenths of a degree.
+/// struct Celsius(f32);
+///
+/// impl Encoding for Celsius {
+///     fn describe(_: &mut Builder) -> TypeRef {
+///         TypeRef::builtin("celsius_tenths")
+///     }
+/// }
+/// impl Pack for Celsius {
+///     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+///         ((self.0 * 10.0).round() as i32).pack(w)
+///     }
+/// }
+/// impl<'de> Unpack<'de> for Celsius {
+///     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+///         Ok(Celsius(i32::unpack(r)? as f32 / 10.0))
+///     }
+/// }
+///
+/// let bytes = binform::to_vec(&Celsius(21.5))?;
+/// assert_eq!(binform::from_slice::<Celsius>(&bytes)?.0, 21.5);
+/// assert_eq!(binform::schema_of::<Celsius>().root.to_string(), "celsius_tenths");
+/// # Ok::<(), binform::Error>(())
+/// ```
+///
+/// The hidden items (the plain-data marker, the tolerant wire type, the
+/// unrolled layout behind the fingerprint) are set by binform's own impls
+/// and the derive; hand-written impls keep their defaults.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no binform encoding (`Encoding` is not implemented)",
+    label = "no binform encoding",
+    note = "derive `binform::Packable` for it, or encode the field through `#[binform(with = \"module\")]`"
+)]
+pub trait Encoding {
+    /// Whether the type is plain data (its encoding is its memory), so
+    /// slices of it are copied in one block.
+    #[doc(hidden)]
+    const PLAIN: Plain<Self> = Plain::NO;
+
+    /// How a field of this type is delimited in a version-tolerant type
+    /// (`docs/format.md` §11). `Framed` is always correct; a
+    /// self-delimiting encoding may name its shorter form.
+    #[doc(hidden)]
+    const WIRE: Wire = Wire::Framed;
+
+    /// The layout unrolled to level 0 … 16 (see [`crate::schema::hash`]):
+    /// one constant per level, so that the constants of recursive types
+    /// never depend on themselves.
+    #[doc(hidden)]
+    const UNROLLED_0: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_1: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_2: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_3: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_4: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_5: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_6: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_7: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_8: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_9: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_10: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_11: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_12: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_13: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_14: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_15: Unrolled = Unrolled::OPAQUE;
+    #[doc(hidden)]
+    const UNROLLED_16: Unrolled = Unrolled::OPAQUE;
+
+    /// The schema fingerprint: a stable 64-bit hash of the type's canonical
+    /// layout, everything reachable from it included (`docs/format.md`
+    /// §13). Computed at compile time; never override it.
+    const FINGERPRINT: u64 = Self::UNROLLED_16.fingerprint;
+
+    /// Whether a value may (transitively) hold a `Weak`, so that a weak
+    /// reference to a shared value can occur while it is being decoded;
+    /// computed from the field types, never from names. `false` lets
+    /// shared values of the type skip `Rc::new_cyclic`.
+    #[doc(hidden)]
+    const MAY_HOLD_WEAK: bool = Self::UNROLLED_16.holds_weak;
+
+    /// Describes the layout for [`schema_of`]: a built-in encoding with
+    /// [`TypeRef::builtin_of`], or a derived type through
+    /// [`Builder::named`]. The default says `opaque`.
+    fn describe(b: &mut Builder) -> TypeRef {
+        let _ = b;
+        TypeRef::builtin("opaque")
+    }
+}
+
+/// Collects the derived types while a schema is built; a type already
+/// being described is referred to by name, which ends recursion.
+#[derive(Default)]
+pub struct Builder {
+    types: Types,
+}
+
+impl Builder {
+    /// Describes `T` (recording derived types in the table).
+    pub fn describe<T: Encoding + ?Sized>(&mut self) -> TypeRef {
+        T::describe(self)
+    }
+
+    /// Records a derived type unless it is already known, then returns a
+    /// reference to it by name. `define` describes the fields; it runs at
+    /// most once per name, after the name is registered.
+    pub fn named(&mut self, name: &str, define: impl FnOnce(&mut Self) -> TypeDef) -> TypeRef {
+        if !self.types.contains_key(name) {
+            // Register first, so a field that mentions this type again stops.
+            self.types.insert(
+                name.to_owned(),
+                TypeDef {
+                    name: name.to_owned(),
+                    tolerant: false,
+                    body: Body::Struct(Vec::new()),
+                    reserved: Vec::new(),
+                },
+            );
+            let def = define(self);
+            self.types.insert(name.to_owned(), def);
+        }
+        TypeRef::Named(name.to_owned())
+    }
+}
+
+/// Describes `T`: its layout and every derived type it uses.
+///
+/// ```
+/// use binform::Packable;
+///
+/// #[derive(Packable)]
+/// struct Point { x: i32, y: i32, label: Option<String> }
+///
+/// let text = binform::schema_of::<Vec<Point>>().to_string();
+/// assert!(text.starts_with("root seq<Point>"));
+/// assert!(text.contains("field 2 label option<string>"));
+/// ```
+pub fn schema_of<T: Encoding + ?Sized>() -> Schema {
+    let mut builder = Builder::default();
+    let root = builder.describe::<T>();
+    Schema {
+        root,
+        types: builder.types,
+    }
+}
+
+/// The fingerprint of `T`: a stable 64-bit hash of its canonical layout,
+/// the same value as the `FINGERPRINT` constant the derive puts on each
+/// type.
+pub const fn fingerprint_of<T: Encoding + ?Sized>() -> u64 {
+    T::FINGERPRINT
+}
+
+/// The `Encoding` items of a built-in encoding with type arguments: the
+/// unrolled layout at every level, and `describe`.
+macro_rules! encoding_builtin {
+    (weak $name:expr, $arg:ty) => {
+        encoding_builtin!(@all $name, true, ($arg));
+    };
+    ($name:expr $(, $arg:ty)*) => {
+        encoding_builtin!(@all $name, false, ($($arg),*));
+    };
+    (@all $name:expr, $weak:literal, ($($arg:ty),*)) => {
+        encoding_builtin!(@levels $name, $weak, ($($arg),*),
+            UNROLLED_0 UNROLLED_1 UNROLLED_2 UNROLLED_3 UNROLLED_4 UNROLLED_5
+            UNROLLED_6 UNROLLED_7 UNROLLED_8 UNROLLED_9 UNROLLED_10 UNROLLED_11
+            UNROLLED_12 UNROLLED_13 UNROLLED_14 UNROLLED_15 UNROLLED_16);
+
+        fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
+            let _ = &b;
+            crate::schema::TypeRef::builtin_of($name, alloc::vec![$(b.describe::<$arg>()),*])
+        }
+    };
+    (@levels $name:expr, $weak:literal, $args:tt, $($level:ident)*) => {
+        $(
+            const $level: crate::schema::hash::Unrolled =
+                crate::schema::hash::Unrolled::builtin($name, &encoding_builtin!(@args $level $args))
+                    .or_weak($weak);
+        )*
+    };
+    (@args $level:ident ($($arg:ty),*)) => {
+        [$(<$arg as crate::Encoding>::$level),*]
+    };
+}
+
+/// The `Encoding` items of `[T; N]`: `array<T, N>`.
+macro_rules! encoding_array {
+    ($t:ty, $n:ident) => {
+        encoding_array!(@levels $t, $n,
+            UNROLLED_0 UNROLLED_1 UNROLLED_2 UNROLLED_3 UNROLLED_4 UNROLLED_5
+            UNROLLED_6 UNROLLED_7 UNROLLED_8 UNROLLED_9 UNROLLED_10 UNROLLED_11
+            UNROLLED_12 UNROLLED_13 UNROLLED_14 UNROLLED_15 UNROLLED_16);
+
+        fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
+            crate::schema::TypeRef::builtin_of(
+                "array",
+                alloc::vec![
+                    b.describe::<$t>(),
+                    crate::schema::TypeRef::builtin(&alloc::format!("{}", $n))
+                ],
+            )
+        }
+    };
+    (@levels $t:ty, $n:ident, $($level:ident)*) => {
+        $(
+            const $level: crate::schema::hash::Unrolled = crate::schema::hash::Unrolled::builtin(
+                "array",
+                &[<$t as crate::Encoding>::$level, crate::schema::hash::Unrolled::number($n as u64)],
+            );
+        )*
+    };
+}
+
+/// The `Encoding` items of a wrapper encoded exactly as its contents:
+/// everything is the contents'.
+macro_rules! encoding_transparent {
+    ($inner:ty) => {
+        const WIRE: crate::wire::Wire = <$inner as crate::Encoding>::WIRE;
+        encoding_transparent!(@levels $inner,
+            UNROLLED_0 UNROLLED_1 UNROLLED_2 UNROLLED_3 UNROLLED_4 UNROLLED_5
+            UNROLLED_6 UNROLLED_7 UNROLLED_8 UNROLLED_9 UNROLLED_10 UNROLLED_11
+            UNROLLED_12 UNROLLED_13 UNROLLED_14 UNROLLED_15 UNROLLED_16);
+
+        fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
+            b.describe::<$inner>()
+        }
+    };
+    (@levels $inner:ty, $($level:ident)*) => {
+        $( const $level: crate::schema::hash::Unrolled = <$inner as crate::Encoding>::$level; )*
+    };
+}
+
+/// The `Encoding` levels of a derived type, for the derive: level 0 is
+/// `ref Name`, and level `n` the definition (`$pieces`, see
+/// [`Unrolled::derived`]) with the fields at level `n - 1`. `$fields` is
+/// `(ty (Type), with ("path"), ...)` in the pieces' order.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __binform_derived_levels {
+    ($name:expr, $pieces:expr, $fields:tt) => {
+        const UNROLLED_0: $crate::__private::Unrolled = $crate::__private::Unrolled::reference($name);
+        $crate::__binform_derived_levels!(@levels $pieces, $fields,
+            UNROLLED_1 UNROLLED_0, UNROLLED_2 UNROLLED_1, UNROLLED_3 UNROLLED_2,
+            UNROLLED_4 UNROLLED_3, UNROLLED_5 UNROLLED_4, UNROLLED_6 UNROLLED_5,
+            UNROLLED_7 UNROLLED_6, UNROLLED_8 UNROLLED_7, UNROLLED_9 UNROLLED_8,
+            UNROLLED_10 UNROLLED_9, UNROLLED_11 UNROLLED_10, UNROLLED_12 UNROLLED_11,
+            UNROLLED_13 UNROLLED_12, UNROLLED_14 UNROLLED_13, UNROLLED_15 UNROLLED_14,
+            UNROLLED_16 UNROLLED_15);
+    };
+    (@levels $pieces:expr, $fields:tt, $($level:ident $below:ident),*) => {
+        $(
+            const $level: $crate::__private::Unrolled = $crate::__private::Unrolled::derived(
+                $pieces,
+                &$crate::__binform_derived_levels!(@fields $below $fields),
+            );
+        )*
+    };
+    (@fields $below:ident ($($kind:ident $field:tt),* $(,)?)) => {
+        [$($crate::__binform_derived_levels!(@field $below $kind $field)),*]
+    };
+    (@field $below:ident ty ($field:ty)) => {
+        <$field as $crate::Encoding>::$below
+    };
+    // A `with` module's encoding is opaque: `with<path>` on every level.
+    (@field $below:ident with ($path:literal)) => {
+        $crate::__private::Unrolled::builtin(
+            "with",
+            &[$crate::__private::Unrolled::builtin($path, &[])],
+        )
+    };
+}

@@ -1,0 +1,29 @@
+//! Schemas: a description of a type's wire layout, its 64-bit fingerprint,
+//! and lock files that catch breaking changes in CI.
+//!
+//! [`schema_of::<T>()`](schema_of) describes `T` as its encoding sees it:
+//! `Vec<T>`, `VecDeque<T>` and `[T]` are all `seq<T>`, `Box<T>` and
+//! `RefCell<T>` are `T`, because each pair is the same bytes. Derived types
+//! appear by name, with their fields (name, tag, type) or variants.
+//!
+//! ```
+//! use binform::Packable;
+//!
+//! #[derive(Packable)]
+//! struct Point { x: i32, y: i32, label: Option<String> }
+//!
+//! let text = binform::schema_of::<Vec<Point>>().to_string();
+//! assert!(text.starts_with("root seq<Point>"));
+//! assert!(text.contains("field 2 label option<string>"));
+//! ```
+
+pub(crate) mod hash;
+mod lock;
+pub(crate) mod model;
+
+pub use crate::encoding::{fingerprint_of, schema_of, Builder};
+pub use hash::{fingerprint, hash_bytes, hash_str, mix, wire_name, HASH_START, LEVELS};
+#[cfg(feature = "std")]
+pub use lock::{assert_compatible, check_compatible};
+pub use lock::{compare, parse, Incompatibility};
+pub use model::{short_type_name, Body, FieldDef, Schema, TypeDef, TypeRef, Types, VariantDef};

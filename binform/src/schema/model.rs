@@ -1,0 +1,186 @@
+//! The schema model: a type's wire layout as data ([`TypeRef`], [`TypeDef`],
+//! [`Schema`]), the [`Builder`] that `Encoding::describe` fills, and the
+//! lock-file text that `Display` prints.
+
+use alloc::borrow::ToOwned;
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+/// The wire layout of a type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TypeRef {
+    /// A built-in encoding with type arguments: `u32`, `string`,
+    /// `seq<T>`, `map<K, V>`, `option<T>`, `shared<T>`, `array<T, N>`, ...
+    Builtin {
+        /// The encoding's name.
+        name: String,
+        /// Its type arguments.
+        args: Vec<TypeRef>,
+    },
+    /// A derived type, described in full in the schema's [`Types`] table
+    /// under this name.
+    Named(String),
+}
+
+/// One derived type's layout.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TypeDef {
+    /// The type's name (without module path).
+    pub name: String,
+    /// Whether it is `#[binform(version_tolerant)]`.
+    pub tolerant: bool,
+    /// A struct's fields, or an enum's variants.
+    pub body: Body,
+    /// Reserved tags (tolerant types).
+    pub reserved: Vec<u32>,
+}
+
+/// Fields or variants.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Body {
+    /// A struct's encoded fields, in wire order.
+    Struct(Vec<FieldDef>),
+    /// An enum's variants.
+    Enum(Vec<VariantDef>),
+}
+
+/// One encoded field.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FieldDef {
+    /// Its tag: the position for compact types, the stable tag for
+    /// tolerant ones.
+    pub tag: u32,
+    /// Its name (`0`, `1`, ... for tuple fields).
+    pub name: String,
+    /// Its layout.
+    pub schema: TypeRef,
+}
+
+/// One enum variant.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct VariantDef {
+    /// Its tag.
+    pub tag: u32,
+    /// Its name.
+    pub name: String,
+    /// Whether it is the `other` catch-all.
+    pub other: bool,
+    /// Its fields.
+    pub fields: Vec<FieldDef>,
+}
+
+/// Every derived type a schema mentions, by name.
+pub type Types = BTreeMap<String, TypeDef>;
+
+/// A complete description: the root layout and every derived type it
+/// reaches. `Display` prints the lock-file text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schema {
+    /// The root type's layout.
+    pub root: TypeRef,
+    /// The derived types, by name.
+    pub types: Types,
+}
+
+impl TypeRef {
+    /// A built-in encoding with no arguments.
+    pub fn builtin(name: &str) -> Self {
+        TypeRef::Builtin {
+            name: name.to_owned(),
+            args: Vec::new(),
+        }
+    }
+
+    /// A built-in encoding with arguments.
+    pub fn builtin_of(name: &str, args: Vec<TypeRef>) -> Self {
+        TypeRef::Builtin {
+            name: name.to_owned(),
+            args,
+        }
+    }
+}
+
+/// A type name without module paths or spaces (`a::b::W<c::D, u8>` becomes
+/// `W<D,u8>`), so lock files survive moving types between modules.
+pub fn short_type_name(full: &str) -> String {
+    let mut out = String::new();
+    let mut segment = String::new();
+    for c in full.chars() {
+        match c {
+            ':' => segment.clear(),
+            '<' | '>' | ',' | '[' | ']' | ';' | '(' | ')' | '&' => {
+                out.push_str(&segment);
+                segment.clear();
+                out.push(c);
+            }
+            ' ' => {}
+            _ => segment.push(c),
+        }
+    }
+    out.push_str(&segment);
+    out
+}
+
+impl fmt::Display for TypeRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TypeRef::Named(name) => f.write_str(name),
+            TypeRef::Builtin { name, args } => {
+                f.write_str(name)?;
+                if !args.is_empty() {
+                    f.write_str("<")?;
+                    for (i, a) in args.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "{a}")?;
+                    }
+                    f.write_str(">")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl fmt::Display for Schema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "root {}", self.root)?;
+        for def in self.types.values() {
+            let kind = match def.body {
+                Body::Struct(_) => "struct",
+                Body::Enum(_) => "enum",
+            };
+            let mode = if def.tolerant { "tolerant" } else { "compact" };
+            writeln!(f, "{kind} {} {mode}", def.name)?;
+            if !def.reserved.is_empty() {
+                let tags: Vec<String> = def.reserved.iter().map(u32::to_string).collect();
+                writeln!(f, "  reserved {}", tags.join(" "))?;
+            }
+            match &def.body {
+                Body::Struct(fields) => write_fields(f, fields, "  ")?,
+                Body::Enum(variants) => {
+                    for v in variants {
+                        let other = if v.other { " other" } else { "" };
+                        writeln!(f, "  variant {} {}{other}", v.tag, v.name)?;
+                        write_fields(f, &v.fields, "    ")?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn write_fields(f: &mut fmt::Formatter<'_>, fields: &[FieldDef], indent: &str) -> fmt::Result {
+    for field in fields {
+        writeln!(
+            f,
+            "{indent}field {} {} {}",
+            field.tag, field.name, field.schema
+        )?;
+    }
+    Ok(())
+}

@@ -6,6 +6,8 @@ use alloc::vec::Vec;
 
 use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 
+/// The one home of a sequence's encoding facts: every other sequence is
+/// encoded as a slice, and says so.
 impl<T: Encoding> Encoding for [T] {
     encoding_builtin!("seq", T);
     const WIRE: crate::wire::Wire = crate::wire::Wire::seq_of(T::WIRE);
@@ -25,8 +27,7 @@ impl<T: Pack> Pack for [T] {
 }
 
 impl<T: Encoding> Encoding for Vec<T> {
-    encoding_builtin!("seq", T);
-    const WIRE: crate::wire::Wire = crate::wire::Wire::seq_of(T::WIRE);
+    encoding_transparent!([T]);
 }
 
 impl<T: Pack> Pack for Vec<T> {
@@ -67,7 +68,7 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
 }
 
 impl<T: Encoding> Encoding for VecDeque<T> {
-    encoding_builtin!("seq", T);
+    encoding_transparent!([T]);
 }
 
 impl<T: Pack> Pack for VecDeque<T> {
@@ -97,7 +98,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for VecDeque<T> {
 }
 
 impl<T: Encoding> Encoding for LinkedList<T> {
-    encoding_builtin!("seq", T);
+    encoding_transparent!([T]);
 }
 
 impl<T: Pack> Pack for LinkedList<T> {
@@ -130,7 +131,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
 /// A heap is written in its internal (heap) order, which rebuilding from
 /// the decoded vector leaves unchanged, so a round trip is byte-exact.
 impl<T: Encoding> Encoding for BinaryHeap<T> {
-    encoding_builtin!("seq", T);
+    encoding_transparent!([T]);
 }
 
 impl<T: Pack> Pack for BinaryHeap<T> {

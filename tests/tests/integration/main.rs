@@ -5,6 +5,7 @@
 mod borrowed;
 mod damage;
 mod derive;
+mod encoding;
 mod errors;
 mod golden;
 mod graphs;

@@ -1,0 +1,430 @@
+//! One home for a type's encoding facts (`binform::Encoding`): sequences
+//! share one wire type, fingerprints follow encodings rather than
+//! spellings and reach every level, and whether a type can hold a `Weak`
+//! comes from its field types, not their names.
+
+use std::cell::RefCell;
+use std::collections::{BinaryHeap, LinkedList, VecDeque};
+use std::rc::{Rc, Weak};
+
+use binform::schema::{self, fingerprint_of};
+use binform::{Encoding, ErrorKind, Options, Packable};
+
+use crate::round_trip;
+
+// ------------------------------------------------ tolerant sequence fields
+
+mod seq_v1 {
+    #[derive(binform::Packable, Debug, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    pub struct Samples {
+        pub id: u32,
+        pub values: Vec<u32>,
+        pub tail: String,
+    }
+}
+
+mod seq_v2 {
+    use std::collections::VecDeque;
+
+    #[derive(binform::Packable, Debug, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    pub struct Samples {
+        pub id: u32,
+        pub values: VecDeque<u32>,
+        pub tail: String,
+    }
+}
+
+mod seq_v3 {
+    #[derive(binform::Packable, Debug, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    pub struct Samples {
+        pub id: u32,
+        pub values: Box<[u32]>,
+        pub tail: String,
+    }
+}
+
+#[test]
+fn tolerant_field_moves_between_sequence_types() {
+    let v1 = seq_v1::Samples {
+        id: 7,
+        values: vec![1, 300, 70_000],
+        tail: "end".into(),
+    };
+    let bytes1 = binform::to_vec(&v1).unwrap();
+
+    let v2: seq_v2::Samples = binform::from_slice(&bytes1).unwrap();
+    assert_eq!(v2.values, VecDeque::from(vec![1, 300, 70_000]));
+    assert_eq!((v2.id, v2.tail.as_str()), (7, "end"));
+    let bytes2 = binform::to_vec(&v2).unwrap();
+    assert_eq!(bytes2, bytes1, "the same bytes, so the same wire type");
+
+    let v3: seq_v3::Samples = binform::from_slice(&bytes2).unwrap();
+    assert_eq!(&*v3.values, &[1, 300, 70_000]);
+    let bytes3 = binform::to_vec(&v3).unwrap();
+    assert_eq!(bytes3, bytes1);
+
+    // And back: the oldest reader reads the newest writer.
+    let back: seq_v1::Samples = binform::from_slice(&bytes3).unwrap();
+    assert_eq!(back, v1);
+    assert_eq!(
+        seq_v1::Samples::FINGERPRINT,
+        seq_v2::Samples::FINGERPRINT,
+        "same encoding, same fingerprint"
+    );
+    assert_eq!(seq_v2::Samples::FINGERPRINT, seq_v3::Samples::FINGERPRINT);
+}
+
+#[test]
+fn every_sequence_type_has_the_slice_wire_type() {
+    let vec = <Vec<u32> as Encoding>::WIRE;
+    assert_eq!(<[u32] as Encoding>::WIRE, vec);
+    assert_eq!(<VecDeque<u32> as Encoding>::WIRE, vec);
+    assert_eq!(<LinkedList<u32> as Encoding>::WIRE, vec);
+    assert_eq!(<BinaryHeap<u32> as Encoding>::WIRE, vec);
+    assert_eq!(<Box<[u32]> as Encoding>::WIRE, vec);
+    assert_ne!(vec, binform::Wire::Framed, "integers self-delimit");
+}
+
+// ------------------------------------------------------------ spellings
+
+mod spelled_plain {
+    #[derive(binform::Packable)]
+    pub struct Note {
+        pub text: String,
+        pub tags: Vec<String>,
+        pub size: u64,
+    }
+}
+
+mod spelled_path {
+    #[derive(binform::Packable)]
+    pub struct Note {
+        pub text: std::string::String,
+        pub tags: std::collections::VecDeque<::std::string::String>,
+        pub size: usize,
+    }
+}
+
+mod spelled_alias {
+    pub type Text = String;
+    pub type Tags = Box<[Text]>;
+
+    #[derive(binform::Packable)]
+    pub struct Note {
+        pub text: Text,
+        pub tags: Tags,
+        pub size: u64,
+    }
+}
+
+#[test]
+fn spellings_and_aliases_share_a_fingerprint() {
+    let fp = spelled_plain::Note::FINGERPRINT;
+    assert_eq!(spelled_path::Note::FINGERPRINT, fp);
+    assert_eq!(spelled_alias::Note::FINGERPRINT, fp);
+    assert_eq!(
+        fingerprint_of::<String>(),
+        fingerprint_of::<spelled_alias::Text>()
+    );
+    assert_eq!(
+        fingerprint_of::<Vec<u8>>(),
+        fingerprint_of::<LinkedList<u8>>()
+    );
+    assert_eq!(
+        fingerprint_of::<Vec<u8>>(),
+        fingerprint_of::<BinaryHeap<u8>>()
+    );
+    assert_eq!(fingerprint_of::<Box<u8>>(), fingerprint_of::<u8>());
+    assert_ne!(fingerprint_of::<Vec<u8>>(), fingerprint_of::<Vec<u16>>());
+    // A header written by one spelling is read by the other.
+    let opts = Options::new().fingerprint(true);
+    let bytes = opts
+        .to_vec(&spelled_plain::Note {
+            text: "a".into(),
+            tags: vec!["b".into()],
+            size: 3,
+        })
+        .unwrap();
+    let note: spelled_alias::Note = opts.from_slice(&bytes).unwrap();
+    assert_eq!((note.text.as_str(), note.size), ("a", 3));
+}
+
+// -------------------------------------------------------- three levels down
+
+mod deep_v1 {
+    #[derive(binform::Packable, Debug, PartialEq)]
+    pub struct Root {
+        pub mid: Mid,
+    }
+    #[derive(binform::Packable, Debug, PartialEq)]
+    pub struct Mid {
+        pub leaf: Vec<Leaf>,
+    }
+    #[derive(binform::Packable, Debug, PartialEq)]
+    pub struct Leaf {
+        pub deep: Option<Deep>,
+    }
+    #[derive(binform::Packable, Debug, PartialEq)]
+    pub struct Deep {
+        pub count: u32,
+    }
+}
+
+/// `deep_v1` with `Deep::count` widened: a change three levels below `Root`.
+mod deep_v2 {
+    #[derive(binform::Packable, Debug, PartialEq)]
+    pub struct Root {
+        pub mid: Mid,
+    }
+    #[derive(binform::Packable, Debug, PartialEq)]
+    pub struct Mid {
+        pub leaf: Vec<Leaf>,
+    }
+    #[derive(binform::Packable, Debug, PartialEq)]
+    pub struct Leaf {
+        pub deep: Option<Deep>,
+    }
+    #[derive(binform::Packable, Debug, PartialEq)]
+    pub struct Deep {
+        pub count: u64,
+    }
+}
+
+/// `deep_v1` again, unchanged.
+mod deep_same {
+    #[derive(binform::Packable, Debug, PartialEq)]
+    pub struct Root {
+        pub mid: Mid,
+    }
+    #[derive(binform::Packable, Debug, PartialEq)]
+    pub struct Mid {
+        pub leaf: Vec<Leaf>,
+    }
+    #[derive(binform::Packable, Debug, PartialEq)]
+    pub struct Leaf {
+        pub deep: Option<Deep>,
+    }
+    #[derive(binform::Packable, Debug, PartialEq)]
+    pub struct Deep {
+        pub count: u32,
+    }
+}
+
+#[test]
+fn a_change_three_levels_down_changes_the_root() {
+    assert_ne!(deep_v1::Root::FINGERPRINT, deep_v2::Root::FINGERPRINT);
+    assert_eq!(deep_v1::Root::FINGERPRINT, deep_same::Root::FINGERPRINT);
+
+    let old = deep_v1::Root {
+        mid: deep_v1::Mid {
+            leaf: vec![deep_v1::Leaf {
+                deep: Some(deep_v1::Deep { count: 5 }),
+            }],
+        },
+    };
+    let opts = Options::new().fingerprint(true);
+    let bytes = opts.to_vec(&old).unwrap();
+    // Without the header, u32 and u64 varints are the same bytes and the
+    // change would pass unnoticed; with it, the reader refuses at once.
+    let err = opts.from_slice::<deep_v2::Root>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::SchemaMismatch);
+    assert_eq!(err.offset(), Some(4));
+    let same: deep_same::Root = opts.from_slice(&bytes).unwrap();
+    assert_eq!(same.mid.leaf.len(), 1);
+}
+
+// ------------------------------------------------------ mutual recursion
+
+/// `A` holds `Option<Box<B>>`, `B` holds `Vec<A>`.
+#[derive(Packable, Debug, PartialEq, Clone)]
+struct A {
+    name: String,
+    b: Option<Box<B>>,
+}
+
+#[derive(Packable, Debug, PartialEq, Clone)]
+struct B {
+    items: Vec<A>,
+}
+
+mod mutual_changed {
+    /// `A` and `B` as above, with a field added to `B`.
+    #[derive(binform::Packable)]
+    pub struct A {
+        pub name: String,
+        pub b: Option<Box<B>>,
+    }
+    #[derive(binform::Packable)]
+    pub struct B {
+        pub items: Vec<A>,
+        pub extra: bool,
+    }
+}
+
+#[test]
+fn mutually_recursive_types_derive_round_trip_and_fingerprint() {
+    let value = A {
+        name: "root".into(),
+        b: Some(Box::new(B {
+            items: vec![
+                A {
+                    name: "x".into(),
+                    b: None,
+                },
+                A {
+                    name: "y".into(),
+                    b: Some(Box::new(B { items: vec![] })),
+                },
+            ],
+        })),
+    };
+    round_trip(&value);
+    round_trip(&B {
+        items: vec![value.clone(), value],
+    });
+
+    // Stable: the constant, the run-time computation from the schema and
+    // the independent implementation of the spec agree.
+    assert_eq!(
+        A::FINGERPRINT,
+        schema::fingerprint(&binform::schema_of::<A>())
+    );
+    assert_eq!(
+        B::FINGERPRINT,
+        schema::fingerprint(&binform::schema_of::<B>())
+    );
+    assert_eq!(A::FINGERPRINT, 0x370c_4b90_26bf_1944);
+    assert_eq!(B::FINGERPRINT, 0xdf86_7ebc_8906_d1a4);
+    assert_ne!(A::FINGERPRINT, B::FINGERPRINT);
+    // A change in B shows in A, which reaches it.
+    assert_ne!(A::FINGERPRINT, mutual_changed::A::FINGERPRINT);
+}
+
+// ------------------------------------------------------------- golden
+
+#[derive(Packable)]
+struct Point {
+    x: i32,
+    y: i32,
+}
+
+#[derive(Packable)]
+struct Chain {
+    value: u8,
+    next: Option<Box<Chain>>,
+}
+
+#[derive(Packable, Default)]
+#[binform(version_tolerant, reserved = [7, 1])]
+enum Shape {
+    Circle {
+        r: f64,
+    },
+    #[binform(tag = 2)]
+    Square {
+        side: f64,
+        #[binform(tag = 5)]
+        label: Option<String>,
+    },
+    #[default]
+    #[binform(tag = 9, other)]
+    Unknown,
+}
+
+/// Values computed by `scripts/fingerprint.py`, an implementation of
+/// `docs/format.md` §13 that shares no code with the crate.
+#[test]
+fn fingerprints_match_the_specification() {
+    assert_eq!(fingerprint_of::<u32>(), 0x4d2b_df19_3e85_26d1);
+    assert_eq!(fingerprint_of::<Vec<String>>(), 0xd380_78b4_d752_4e72);
+    assert_eq!(fingerprint_of::<[u8; 4]>(), 0x8553_f13a_c5d1_3b5e);
+    assert_eq!(Point::FINGERPRINT, 0x6c04_7d66_091c_46ab);
+    assert_eq!(Chain::FINGERPRINT, 0x9bd0_6e0c_1e09_c654);
+    assert_eq!(Shape::FINGERPRINT, 0x2733_939c_031d_d741);
+    for (constant, runtime) in [
+        (
+            Point::FINGERPRINT,
+            schema::fingerprint(&binform::schema_of::<Point>()),
+        ),
+        (
+            Chain::FINGERPRINT,
+            schema::fingerprint(&binform::schema_of::<Chain>()),
+        ),
+        (
+            Shape::FINGERPRINT,
+            schema::fingerprint(&binform::schema_of::<Shape>()),
+        ),
+    ] {
+        assert_eq!(constant, runtime);
+    }
+}
+
+/// The run-time computation agrees with the constants over every std
+/// type family (the `Everything` fixture) and the seed models.
+#[test]
+fn runtime_fingerprints_agree_with_the_constants() {
+    fn check<T: Encoding + ?Sized>() {
+        assert_eq!(
+            T::FINGERPRINT,
+            schema::fingerprint(&binform::schema_of::<T>()),
+            "{}",
+            std::any::type_name::<T>()
+        );
+    }
+    check::<binform_tests::Everything>();
+    check::<binform_tests::Shape>();
+    check::<Vec<binform_tests::Person>>();
+    check::<binform_tests::CardHolder>();
+    check::<(A, Option<Rc<B>>, Weak<Chain>)>();
+    check::<seq_v1::Samples>();
+}
+
+// ------------------------------------------------------- Weak by type
+
+/// A user type named like a std type that never holds a `Weak`
+/// (`Duration`), holding a `Weak` to its parent.
+#[derive(Packable, Debug)]
+struct Duration {
+    seconds: u64,
+    parent: Weak<Session>,
+}
+
+#[derive(Packable, Debug)]
+struct Session {
+    name: String,
+    steps: RefCell<Vec<Rc<Duration>>>,
+}
+
+#[test]
+fn a_user_type_named_duration_holding_a_weak_round_trips() {
+    assert!(<Duration as Encoding>::MAY_HOLD_WEAK);
+    assert!(<Session as Encoding>::MAY_HOLD_WEAK, "through Duration");
+    assert!(!<std::time::Duration as Encoding>::MAY_HOLD_WEAK);
+
+    let session = Rc::new_cyclic(|me: &Weak<Session>| Session {
+        name: "s".into(),
+        steps: RefCell::new(
+            (1..=3)
+                .map(|seconds| {
+                    Rc::new(Duration {
+                        seconds,
+                        parent: me.clone(),
+                    })
+                })
+                .collect(),
+        ),
+    });
+    let bytes = binform::to_vec(&session).unwrap();
+    let back: Rc<Session> = binform::from_slice(&bytes).unwrap();
+    assert_eq!(back.name, "s");
+    let steps = back.steps.borrow();
+    assert_eq!(steps.len(), 3);
+    for (i, step) in steps.iter().enumerate() {
+        assert_eq!(step.seconds, i as u64 + 1);
+        let parent = step.parent.upgrade().expect("the parent is alive");
+        assert!(Rc::ptr_eq(&parent, &back), "the same allocation");
+    }
+}

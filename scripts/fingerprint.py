@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent implementation of binform's fingerprint (docs/format.md §13).
+"""An independent implementation of binform's fingerprint (docs/format.md §14).
 
 It shares no code with the Rust crate: it reads the specification's rules
 and computes the 64-bit values that tests/tests/integration/encoding.rs pins.

@@ -1,15 +1,7 @@
-//! Data for binform's benchmarks, tests and the tour example: the seed
-//! articles' types and the benchmark workloads, all generated
-//! deterministically.
+//! binform's benchmarks against peer serializers: the workloads come from
+//! `binform-fixtures`; this crate adds where the suite leaves its output.
 
-pub mod models;
-
-/// The workload types with binform's and serde's derives.
-pub mod seed {
-    crate::define_models!(
-        #[derive(binform::Packable, serde::Serialize, serde::Deserialize)]
-    );
-}
+pub use binform_fixtures::{define_models, models, seed};
 
 /// The workspace's `target` directory (or `CARGO_TARGET_DIR`).
 pub fn target_dir() -> std::path::PathBuf {

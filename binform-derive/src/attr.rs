@@ -9,7 +9,8 @@ use syn::{Attribute, LitStr, Path, Token, WherePredicate};
 use crate::ctxt::Ctxt;
 
 /// A value given by an attribute, with the span of its key for errors.
-pub struct Spanned<T> {
+/// (Not `Spanned`: that name is `syn::spanned::Spanned`'s.)
+pub struct Attr<T> {
     pub value: T,
     pub span: Span,
 }
@@ -18,7 +19,7 @@ pub struct Spanned<T> {
 struct Slot<'c, T> {
     cx: &'c Ctxt,
     name: &'static str,
-    value: Option<Spanned<T>>,
+    value: Option<Attr<T>>,
 }
 
 impl<'c, T> Slot<'c, T> {
@@ -37,14 +38,14 @@ impl<'c, T> Slot<'c, T> {
                 format!("duplicate binform attribute `{}`", self.name),
             );
         } else {
-            self.value = Some(Spanned {
+            self.value = Some(Attr {
                 value,
                 span: meta_span(meta),
             });
         }
     }
 
-    fn get(self) -> Option<Spanned<T>> {
+    fn get(self) -> Option<Attr<T>> {
         self.value
     }
 }
@@ -55,6 +56,16 @@ fn meta_span(meta: &ParseNestedMeta) -> Span {
         .first()
         .map(|s| s.ident.span())
         .unwrap_or_else(Span::call_site)
+}
+
+/// Accepts a key that takes no value (`skip`, `other`, `version_tolerant`)
+/// and records it in `slot`.
+fn flag(meta: &ParseNestedMeta, slot: &mut Slot<'_, ()>) -> syn::Result<()> {
+    if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+        return Err(meta.error(format!("`{}` takes no value", slot.name)));
+    }
+    slot.set(meta, ());
+    Ok(())
 }
 
 /// Reads `= "string"` after a key.
@@ -162,20 +173,20 @@ fn unknown(meta: &ParseNestedMeta, place: &str, known: &str) -> syn::Error {
 /// Attributes on the struct or enum itself.
 pub struct Container {
     /// `crate = "path"`: where the runtime crate lives, for re-exports.
-    pub krate: Option<Spanned<Path>>,
+    pub krate: Option<Attr<Path>>,
     /// `bound = "..."`: replaces the inferred bounds of both impls.
-    pub bound: Option<Spanned<Vec<WherePredicate>>>,
+    pub bound: Option<Attr<Vec<WherePredicate>>>,
     /// `bound(pack = "...")`: replaces the inferred bounds of `Pack`.
-    pub pack_bound: Option<Spanned<Vec<WherePredicate>>>,
+    pub pack_bound: Option<Attr<Vec<WherePredicate>>>,
     /// `bound(unpack = "...")`: replaces the inferred bounds of `Unpack`
     /// (the lifetime of the input is `'de`).
-    pub unpack_bound: Option<Spanned<Vec<WherePredicate>>>,
+    pub unpack_bound: Option<Attr<Vec<WherePredicate>>>,
     /// `version_tolerant`: fields (or variants) are tagged and length
     /// prefixed, so peers with other versions of the type can read it.
-    pub version_tolerant: Option<Spanned<()>>,
+    pub version_tolerant: Option<Attr<()>>,
     /// `reserved = [3, 5]`: tags of removed fields or variants, never to be
     /// reused.
-    pub reserved: Option<Spanned<Vec<(u32, Span)>>>,
+    pub reserved: Option<Attr<Vec<(u32, Span)>>>,
 }
 
 impl Container {
@@ -188,10 +199,7 @@ impl Container {
         let mut reserved = Slot::new(cx, "reserved");
         for_each_meta(cx, attrs, |meta| {
             if meta.path.is_ident("version_tolerant") {
-                if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
-                    return Err(meta.error("`version_tolerant` takes no value"));
-                }
-                version_tolerant.set(meta, ());
+                flag(meta, &mut version_tolerant)?;
             } else if meta.path.is_ident("reserved") {
                 reserved.set(meta, u32_list_value(meta, "reserved")?);
             } else if meta.path.is_ident("crate") {
@@ -234,14 +242,14 @@ impl Container {
 /// Attributes on one field.
 pub struct Field {
     /// `skip`: not encoded; decoded as `default` or `Default::default()`.
-    pub skip: Option<Spanned<()>>,
+    pub skip: Option<Attr<()>>,
     /// `default = "path"`: a function returning the value to use when the
     /// field is not in the payload.
-    pub default: Option<Spanned<Path>>,
+    pub default: Option<Attr<Path>>,
     /// `with = "module"`: `module::pack` and `module::unpack` encode the field.
-    pub with: Option<Spanned<Path>>,
+    pub with: Option<Attr<Path>>,
     /// `tag = N`: the field's stable tag in a version-tolerant type.
-    pub tag: Option<Spanned<u32>>,
+    pub tag: Option<Attr<u32>>,
 }
 
 impl Field {
@@ -254,10 +262,7 @@ impl Field {
             if meta.path.is_ident("tag") {
                 tag.set(meta, u32_value(meta, "tag")?.0);
             } else if meta.path.is_ident("skip") {
-                if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
-                    return Err(meta.error("`skip` takes no value"));
-                }
-                skip.set(meta, ());
+                flag(meta, &mut skip)?;
             } else if meta.path.is_ident("default") {
                 default.set(meta, path_value(meta, "default")?);
             } else if meta.path.is_ident("with") {
@@ -279,9 +284,9 @@ impl Field {
 /// Attributes on one enum variant.
 pub struct Variant {
     /// `tag = N`: the variant's stable tag in a version-tolerant enum.
-    pub tag: Option<Spanned<u32>>,
+    pub tag: Option<Attr<u32>>,
     /// `other`: the catch-all for variants this reader does not know.
-    pub other: Option<Spanned<()>>,
+    pub other: Option<Attr<()>>,
 }
 
 impl Variant {
@@ -292,10 +297,7 @@ impl Variant {
             if meta.path.is_ident("tag") {
                 tag.set(meta, u32_value(meta, "tag")?.0);
             } else if meta.path.is_ident("other") {
-                if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
-                    return Err(meta.error("`other` takes no value"));
-                }
-                other.set(meta, ());
+                flag(meta, &mut other)?;
             } else {
                 return Err(unknown(meta, "variant", "tag, other"));
             }

@@ -1,5 +1,5 @@
 //! The `Encoding` impl: the plain-data marker, the unrolled layout behind
-//! the fingerprint (as the canonical text of `docs/format.md` §13, split
+//! the fingerprint (as the canonical text of `docs/format.md` §14, split
 //! around the field types, whose values the compiler fills in), and
 //! `describe`. Every hash is computed by the runtime's `const fn`s.
 

@@ -13,7 +13,7 @@ use crate::read::{Reader, Unpack};
 use crate::write::{Pack, Writer};
 
 /// The header written with [`Options::fingerprint`]: the magic `BFM` and
-/// format version 1 (`docs/format.md` §12), then the fingerprint.
+/// format version 1 (`docs/format.md` §13), then the fingerprint.
 const HEADER_MAGIC: [u8; 4] = *b"BFM\x01";
 
 /// Encodes `value` into a new vector, with default [`Options`].

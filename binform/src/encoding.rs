@@ -64,7 +64,7 @@ pub trait Encoding {
     const PLAIN: Plain<Self> = Plain::NO;
 
     /// How a field of this type is delimited in a version-tolerant type
-    /// (`docs/format.md` §11). `Framed` is always correct; a
+    /// (`docs/format.md` §12). `Framed` is always correct; a
     /// self-delimiting encoding may name its shorter form.
     #[doc(hidden)]
     const WIRE: Wire = Wire::Framed;
@@ -109,7 +109,7 @@ pub trait Encoding {
 
     /// The schema fingerprint: a stable 64-bit hash of the type's canonical
     /// layout, everything reachable from it included (`docs/format.md`
-    /// §13). Computed at compile time; never override it.
+    /// §14). Computed at compile time; never override it.
     const FINGERPRINT: u64 = Self::UNROLLED_16.fingerprint;
 
     /// Whether a value may (transitively) hold a `Weak`, so that a weak

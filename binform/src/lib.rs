@@ -40,6 +40,46 @@
 //!   ([`Options::fingerprint`]), and schema lock files
 //!   ([`schema::assert_compatible`]); see `docs/versioning.md`.
 //!
+//! # Hand-written impls
+//!
+//! A type is encodable when it implements three traits: [`Encoding`] (what
+//! its encoding is: the facts both directions share, such as its schema
+//! and fingerprint), [`Pack`] (encode) and [`Unpack`] (decode). The derive
+//! writes all three. For a type the derive cannot see into, write them by
+//! hand; `Encoding` is one line, since its defaults are always correct:
+//!
+//! ```
+//! use binform::{Encoding, Pack, Reader, Result, Unpack, Writer};
+//!
+//! /// An angle kept in whole degrees on the wire.
+//! struct Degrees(f64);
+//!
+//! impl Encoding for Degrees {}
+//!
+//! impl Pack for Degrees {
+//!     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+//!         (self.0.round() as i16).pack(w)
+//!     }
+//! }
+//!
+//! impl<'de> Unpack<'de> for Degrees {
+//!     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+//!         Ok(Degrees(f64::from(i16::unpack(r)?)))
+//!     }
+//! }
+//!
+//! #[derive(binform::Packable)]
+//! struct Heading { name: String, angle: Degrees }
+//!
+//! let bytes = binform::to_vec(&Heading { name: "north-east".into(), angle: Degrees(45.2) })?;
+//! let back: Heading = binform::from_slice(&bytes)?;
+//! assert_eq!(back.angle.0, 45.0);
+//! # Ok::<(), binform::Error>(())
+//! ```
+//!
+//! [`Encoding::describe`] can name the layout for schemas and fingerprints
+//! (the default says `opaque`); see its documentation.
+//!
 //! # Features
 //!
 //! | feature | default | what it adds |

@@ -1,4 +1,4 @@
-//! The wire types of version-tolerant fields (`docs/format.md` §11).
+//! The wire types of version-tolerant fields (`docs/format.md` §12).
 //!
 //! Fields appear in ascending tag order, and each starts with a key,
 //! `varint(gap << 3 | wire type)`, where the gap is how many tags were

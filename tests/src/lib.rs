@@ -14,7 +14,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use binform::Packable;
 
 pub mod fuzz;
-pub use binform_benches::seed::{kate, ten_people, CardHolder, CreditCard, Person};
+pub use binform_fixtures::seed::{kate, ten_people, CardHolder, CreditCard, Person};
 
 /// An enum with every variant shape.
 #[derive(Packable, Debug, Clone, PartialEq)]

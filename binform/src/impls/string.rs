@@ -29,8 +29,7 @@ impl Pack for str {
 }
 
 impl Encoding for String {
-    encoding_builtin!("string");
-    const WIRE: Wire = Wire::Bytes;
+    encoding_transparent!(str);
 }
 
 impl Pack for String {

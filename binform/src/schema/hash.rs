@@ -1,5 +1,5 @@
 //! Fingerprints: the 64-bit hash of a type's canonical layout
-//! (`docs/format.md` §13 specifies it; this file is its one home).
+//! (`docs/format.md` §14 specifies it; this file is its one home).
 //!
 //! A type is a tree of nodes: built-in encodings with their arguments
 //! (`seq<u32>`), and derived types with their fields. Each node's value is

@@ -12,8 +12,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use binform::{Pack, Packable, UnpackOwned};
-use binform_benches::models::{graph, plain, tolerant};
-use binform_benches::seed::{
+use binform_fixtures::models::{graph, plain, tolerant};
+use binform_fixtures::seed::{
     self, CardHolder, LargeObject, LargeStruct, Mesh, Person, Primitives, SmallMessage,
 };
 

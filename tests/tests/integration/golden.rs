@@ -134,7 +134,7 @@ enum TolerantEnum {
     Data(u8),
 }
 
-/// One field of every wire type (format.md §10b).
+/// One field of every wire type (format.md §12).
 #[derive(Packable, Debug, PartialEq, Default)]
 #[binform(version_tolerant)]
 struct Wires {

@@ -11,6 +11,7 @@ mod golden;
 mod graphs;
 mod hygiene;
 mod io;
+mod module_tree;
 mod plain;
 mod props;
 mod regressions;

@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::rc::{Rc, Weak};
 use std::time::{Duration, Instant};
 
-use binform_benches::seed::{kate, ten_people, CardHolder, Person};
+use binform_fixtures::seed::{kate, ten_people, CardHolder, Person};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 

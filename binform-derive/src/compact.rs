@@ -6,7 +6,7 @@ use quote::quote;
 use syn::Lifetime;
 
 use crate::ast::{Field, Style, Variant};
-use crate::fields::{binding, pack_fn, pack_variants, pattern, unpack_field};
+use crate::fields::{self, binding, pack_fn, pack_variants, unpack_field};
 
 /// Statements that write each encoded field from its binding.
 fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
@@ -26,13 +26,7 @@ fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
 }
 
 pub fn pack_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
-    let pat = pattern(style, fields);
-    let stmts = pack_fields(krate, fields);
-    quote! {
-        let Self #pat = self;
-        #stmts
-        ::core::result::Result::Ok(())
-    }
+    fields::pack_struct(style, fields, pack_fields(krate, fields))
 }
 
 pub fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {

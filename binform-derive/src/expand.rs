@@ -69,6 +69,15 @@ fn with_lifetime(generics: &syn::Generics, de: Lifetime) -> syn::Generics {
     out
 }
 
+/// The generics with `predicates` added to their where-clause.
+fn with_predicates(
+    mut generics: syn::Generics,
+    predicates: Vec<syn::WherePredicate>,
+) -> syn::Generics {
+    generics.make_where_clause().predicates.extend(predicates);
+    generics
+}
+
 fn expand(cont: &Container) -> TokenStream {
     let krate = match &cont.attrs.krate {
         Some(path) => {
@@ -81,25 +90,18 @@ fn expand(cont: &Container) -> TokenStream {
     let name = ident.to_string();
     let de = Lifetime::new("'de", Span::call_site());
 
-    let mut encoding_generics = cont.generics.clone();
-    encoding_generics
-        .make_where_clause()
-        .predicates
-        .extend(bound::encoding_predicates(cont, &krate));
+    let encoding_generics = with_predicates(
+        cont.generics.clone(),
+        bound::encoding_predicates(cont, &krate),
+    );
     let (impl_generics, ty_generics, encoding_where) = encoding_generics.split_for_impl();
-
-    let mut pack_generics = cont.generics.clone();
-    pack_generics
-        .make_where_clause()
-        .predicates
-        .extend(bound::pack_predicates(cont, &krate));
+    let pack_generics =
+        with_predicates(cont.generics.clone(), bound::pack_predicates(cont, &krate));
     let (_, _, pack_where) = pack_generics.split_for_impl();
-
-    let mut unpack_generics = with_lifetime(cont.generics, de.clone());
-    unpack_generics
-        .make_where_clause()
-        .predicates
-        .extend(bound::unpack_predicates(cont, &krate, &de));
+    let unpack_generics = with_predicates(
+        with_lifetime(cont.generics, de.clone()),
+        bound::unpack_predicates(cont, &krate, &de),
+    );
     let (de_impl_generics, _, unpack_where) = unpack_generics.split_for_impl();
 
     let placeholder_body = match &cont.body {

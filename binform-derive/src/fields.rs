@@ -107,3 +107,14 @@ pub fn unpack_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenS
     let func = unpack_fn(krate, de, field);
     quote!(#func(__r)?)
 }
+
+/// A struct's encoder: bind the encoded fields (`let Self { .. } = self`),
+/// then `body` writes them.
+pub fn pack_struct(style: Style, fields: &[Field], body: TokenStream) -> TokenStream {
+    let pat = pattern(style, fields);
+    quote! {
+        let Self #pat = self;
+        #body
+        ::core::result::Result::Ok(())
+    }
+}

@@ -15,7 +15,7 @@ use quote::{format_ident, quote};
 use syn::Lifetime;
 
 use crate::ast::{Field, Style, Variant};
-use crate::fields::{binding, default_value, pack_fn, pack_variants, pattern, unpack_fn};
+use crate::fields::{self, binding, default_value, pack_fn, pack_variants, unpack_fn};
 
 /// Writes the encoded fields (bound to `__f<i>`) as a tolerant field list.
 fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
@@ -65,13 +65,7 @@ fn encoded_by_tag<'a, 'b>(fields: &'b [Field<'a>]) -> Vec<(usize, &'b Field<'a>)
 }
 
 pub fn pack_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
-    let pat = pattern(style, fields);
-    let body = pack_fields(krate, fields);
-    quote! {
-        let Self #pat = self;
-        #body
-        ::core::result::Result::Ok(())
-    }
+    fields::pack_struct(style, fields, pack_fields(krate, fields))
 }
 
 /// Decodes a tolerant field list into `path { ... }`; fields not in the

@@ -154,63 +154,41 @@ fn spellings_and_aliases_share_a_fingerprint() {
 
 // -------------------------------------------------------- three levels down
 
+/// Four types, each the field of the one before: `Root` -> `Mid` ->
+/// `Leaf` -> `Deep`, with `Deep::count` of the given type.
+macro_rules! deep_types {
+    ($count:ty) => {
+        #[derive(binform::Packable, Debug, PartialEq)]
+        pub struct Root {
+            pub mid: Mid,
+        }
+        #[derive(binform::Packable, Debug, PartialEq)]
+        pub struct Mid {
+            pub leaf: Vec<Leaf>,
+        }
+        #[derive(binform::Packable, Debug, PartialEq)]
+        pub struct Leaf {
+            pub deep: Option<Deep>,
+        }
+        #[derive(binform::Packable, Debug, PartialEq)]
+        pub struct Deep {
+            pub count: $count,
+        }
+    };
+}
+
 mod deep_v1 {
-    #[derive(binform::Packable, Debug, PartialEq)]
-    pub struct Root {
-        pub mid: Mid,
-    }
-    #[derive(binform::Packable, Debug, PartialEq)]
-    pub struct Mid {
-        pub leaf: Vec<Leaf>,
-    }
-    #[derive(binform::Packable, Debug, PartialEq)]
-    pub struct Leaf {
-        pub deep: Option<Deep>,
-    }
-    #[derive(binform::Packable, Debug, PartialEq)]
-    pub struct Deep {
-        pub count: u32,
-    }
+    deep_types!(u32);
 }
 
 /// `deep_v1` with `Deep::count` widened: a change three levels below `Root`.
 mod deep_v2 {
-    #[derive(binform::Packable, Debug, PartialEq)]
-    pub struct Root {
-        pub mid: Mid,
-    }
-    #[derive(binform::Packable, Debug, PartialEq)]
-    pub struct Mid {
-        pub leaf: Vec<Leaf>,
-    }
-    #[derive(binform::Packable, Debug, PartialEq)]
-    pub struct Leaf {
-        pub deep: Option<Deep>,
-    }
-    #[derive(binform::Packable, Debug, PartialEq)]
-    pub struct Deep {
-        pub count: u64,
-    }
+    deep_types!(u64);
 }
 
 /// `deep_v1` again, unchanged.
 mod deep_same {
-    #[derive(binform::Packable, Debug, PartialEq)]
-    pub struct Root {
-        pub mid: Mid,
-    }
-    #[derive(binform::Packable, Debug, PartialEq)]
-    pub struct Mid {
-        pub leaf: Vec<Leaf>,
-    }
-    #[derive(binform::Packable, Debug, PartialEq)]
-    pub struct Leaf {
-        pub deep: Option<Deep>,
-    }
-    #[derive(binform::Packable, Debug, PartialEq)]
-    pub struct Deep {
-        pub count: u32,
-    }
+    deep_types!(u32);
 }
 
 #[test]

@@ -1,0 +1,66 @@
+//! A fixed-iteration harness for instruction counts: this VM has no
+//! hardware counters and its timings are noisy, but callgrind counts are
+//! exact, so two builds compare to the instruction:
+//!
+//! ```text
+//! cargo build --release -p binform-benches --example count
+//! valgrind --tool=callgrind target/release/examples/count lst 1000   # and 11000:
+//! # (Ir(11000) - Ir(1000)) / 10000 = instructions per encode
+//! ```
+//!
+//! Cases: `lst`, `pt`, `ppl`, `ls` encode (tolerant large struct, tolerant
+//! people, people, large struct); the same with `-de` decode.
+
+use std::hint::black_box;
+fn main() {
+    let which = std::env::args().nth(1).unwrap();
+    let n: usize = std::env::args().nth(2).unwrap().parse().unwrap();
+    let lst = binform_benches::models::tolerant::large_struct();
+    let pt = binform_benches::models::tolerant::ten_people();
+    let ppl = binform_benches::seed::ten_people();
+    let ls = binform_benches::seed::large_struct();
+    let mut buf = Vec::with_capacity(4096);
+    let blst = binform::to_vec(&lst).unwrap();
+    let bpt = binform::to_vec(&pt).unwrap();
+    let bppl = binform::to_vec(&ppl).unwrap();
+    let bls = binform::to_vec(&ls).unwrap();
+    for _ in 0..n {
+        buf.clear();
+        match which.as_str() {
+            "lst" => binform::to_vec_into(&mut buf, black_box(&lst)).unwrap(),
+            "pt" => binform::to_vec_into(&mut buf, black_box(&pt)).unwrap(),
+            "ppl" => binform::to_vec_into(&mut buf, black_box(&ppl)).unwrap(),
+            "ls" => binform::to_vec_into(&mut buf, black_box(&ls)).unwrap(),
+            "lst-de" => {
+                black_box(
+                    binform::from_slice::<binform_benches::models::tolerant::LargeStruct>(
+                        black_box(&blst),
+                    )
+                    .unwrap(),
+                );
+            }
+            "pt-de" => {
+                black_box(
+                    binform::from_slice::<Vec<binform_benches::models::tolerant::Person>>(
+                        black_box(&bpt),
+                    )
+                    .unwrap(),
+                );
+            }
+            "ppl-de" => {
+                black_box(
+                    binform::from_slice::<Vec<binform_benches::seed::Person>>(black_box(&bppl))
+                        .unwrap(),
+                );
+            }
+            "ls-de" => {
+                black_box(
+                    binform::from_slice::<binform_benches::seed::LargeStruct>(black_box(&bls))
+                        .unwrap(),
+                );
+            }
+            _ => panic!(),
+        }
+        black_box(&buf);
+    }
+}

@@ -181,6 +181,9 @@ pub struct Container {
     /// `bound(unpack = "...")`: replaces the inferred bounds of `Unpack`
     /// (the lifetime of the input is `'de`).
     pub unpack_bound: Option<Attr<Vec<WherePredicate>>>,
+    /// `bound(encoding = "...")`: replaces the inferred bounds of
+    /// `Encoding` (`T: Encoding` for each parameter fields use).
+    pub encoding_bound: Option<Attr<Vec<WherePredicate>>>,
     /// `version_tolerant`: fields (or variants) are tagged and length
     /// prefixed, so peers with other versions of the type can read it.
     pub version_tolerant: Option<Attr<()>>,
@@ -195,6 +198,7 @@ impl Container {
         let mut bound = Slot::new(cx, "bound");
         let mut pack_bound = Slot::new(cx, "bound(pack)");
         let mut unpack_bound = Slot::new(cx, "bound(unpack)");
+        let mut encoding_bound = Slot::new(cx, "bound(encoding)");
         let mut version_tolerant = Slot::new(cx, "version_tolerant");
         let mut reserved = Slot::new(cx, "reserved");
         for_each_meta(cx, attrs, |meta| {
@@ -213,8 +217,10 @@ impl Container {
                             pack_bound.set(&inner, predicates_value(&inner, "pack")?);
                         } else if inner.path.is_ident("unpack") {
                             unpack_bound.set(&inner, predicates_value(&inner, "unpack")?);
+                        } else if inner.path.is_ident("encoding") {
+                            encoding_bound.set(&inner, predicates_value(&inner, "encoding")?);
                         } else {
-                            return Err(unknown(&inner, "bound", "pack, unpack"));
+                            return Err(unknown(&inner, "bound", "pack, unpack, encoding"));
                         }
                         Ok(())
                     })?;
@@ -233,6 +239,7 @@ impl Container {
             bound: bound.get(),
             pack_bound: pack_bound.get(),
             unpack_bound: unpack_bound.get(),
+            encoding_bound: encoding_bound.get(),
             version_tolerant: version_tolerant.get(),
             reserved: reserved.get(),
         }

@@ -74,12 +74,17 @@ fn skipped_defaults(cont: &Container) -> Vec<WherePredicate> {
 }
 
 /// The where-clause predicates of the `Encoding` impl (and the inherent
-/// `FINGERPRINT`): an explicit `bound`, which both directions share, else
-/// `T: Encoding` for the parameters fields use, which the inferred bounds
-/// of both directions (and any `bound(pack)`/`bound(unpack)` that names
-/// `Pack`/`Unpack`) imply.
+/// `FINGERPRINT`): an explicit `bound` (shared by every impl) or
+/// `bound(encoding)`, else `T: Encoding` for the parameters fields use,
+/// which the bounds of both directions imply whenever they name `Pack` or
+/// `Unpack`. (Not `bound(pack)`: the `Unpack` impl needs `Encoding` too.)
 pub fn encoding_predicates(cont: &Container, krate: &TokenStream) -> Vec<WherePredicate> {
-    if let Some(b) = cont.attrs.bound.as_ref() {
+    if let Some(b) = cont
+        .attrs
+        .bound
+        .as_ref()
+        .or(cont.attrs.encoding_bound.as_ref())
+    {
         return b.value.clone();
     }
     inferred(cont, &quote!(#krate::Encoding))

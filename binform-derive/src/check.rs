@@ -161,13 +161,18 @@ fn skip_and_with_conflict(cx: &Ctxt, cont: &Container) {
     }
 }
 
-/// `bound = "..."` sets both impls' bounds, so it cannot be combined with the
-/// per-direction `bound(pack = ...)` / `bound(unpack = ...)`.
+/// `bound = "..."` sets every impl's bounds, so it cannot be combined with
+/// the per-impl `bound(pack = ...)` / `bound(unpack = ...)` /
+/// `bound(encoding = ...)`.
 fn bound_forms_conflict(cx: &Ctxt, cont: &Container) {
     if cont.attrs.bound.is_some() {
-        for per_direction in [&cont.attrs.pack_bound, &cont.attrs.unpack_bound]
-            .into_iter()
-            .flatten()
+        for per_direction in [
+            &cont.attrs.pack_bound,
+            &cont.attrs.unpack_bound,
+            &cont.attrs.encoding_bound,
+        ]
+        .into_iter()
+        .flatten()
         {
             cx.syn_error(syn::Error::new(
                 per_direction.span,

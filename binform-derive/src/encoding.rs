@@ -210,9 +210,8 @@ fn describe_body(cont: &Container, krate: &TokenStream) -> TokenStream {
         }
     };
     quote! {
-        let __name = #krate::schema::short_type_name(::core::any::type_name::<Self>());
-        __b.named(&__name, |__b| #krate::schema::TypeDef {
-            name: __name.clone(),
+        __b.named(::core::any::type_name::<Self>(), |__b| #krate::schema::TypeDef {
+            name: #krate::__private::String::new(),
             tolerant: #tolerant,
             body: #body,
             reserved: #krate::__private::vec![#(#reserved),*],

@@ -2,6 +2,7 @@
 //! change in any release.
 
 pub use alloc::boxed::Box;
+pub use alloc::format;
 pub use alloc::rc::Rc;
 pub use alloc::string::String;
 pub use alloc::sync::Arc;

@@ -2,11 +2,12 @@
 //! directions, and the schema [`Builder`] its `describe` fills.
 
 use alloc::borrow::ToOwned;
+use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use crate::plain::Plain;
 use crate::schema::hash::Unrolled;
-use crate::schema::model::{Body, Schema, TypeDef, TypeRef, Types};
+use crate::schema::model::{short_type_name, Body, Schema, TypeDef, TypeRef, Types};
 use crate::wire::Wire;
 
 /// What a type's encoding is, independent of direction: the facts that
@@ -14,23 +15,19 @@ use crate::wire::Wire;
 ///
 /// `#[derive(Packable)]` implements it with everything filled in. A type
 /// written by hand needs one line, `impl Encoding for X {}`: the defaults
-/// are always correct, only less informative (the schema says `opaque`,
-/// the fingerprint covers the type's name nowhere, and shared values of
-/// it are built as if it could hold a `Weak`). A hand-written impl may
-/// describe its layout for schemas and fingerprints with
-/// [`describe`](Encoding::describe):
+/// are always correct, only less informative (schemas and fingerprints say
+/// `opaque`, and shared values of it are built as if it could hold a
+/// `Weak`). A hand-written impl may name its encoding for schemas and
+/// fingerprints with [`NAME`](Encoding::NAME):
 ///
 /// ```
-/// use binform::schema::{Builder, TypeRef};
 /// use binform::{Encoding, Pack, Reader, Result, Unpack, Writer};
 ///
 /// /// A temperature stored as tenths of a degree.
 /// struct Celsius(f32);
 ///
 /// impl Encoding for Celsius {
-///     fn describe(_: &mut Builder) -> TypeRef {
-///         TypeRef::builtin("celsius_tenths")
-///     }
+///     const NAME: &'static str = "celsius_tenths";
 /// }
 /// impl Pack for Celsius {
 ///     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
@@ -46,6 +43,10 @@ use crate::wire::Wire;
 /// let bytes = binform::to_vec(&Celsius(21.5))?;
 /// assert_eq!(binform::from_slice::<Celsius>(&bytes)?.0, 21.5);
 /// assert_eq!(binform::schema_of::<Celsius>().root.to_string(), "celsius_tenths");
+/// assert_eq!(
+///     binform::schema::fingerprint_of::<Celsius>(),
+///     binform::schema::fingerprint(&binform::schema_of::<Celsius>()),
+/// );
 /// # Ok::<(), binform::Error>(())
 /// ```
 ///
@@ -69,43 +70,49 @@ pub trait Encoding {
     #[doc(hidden)]
     const WIRE: Wire = Wire::Framed;
 
+    /// The name of this type's encoding in schemas and fingerprints: what a
+    /// hand-written impl sets to describe itself (`"celsius_tenths"`). The
+    /// default, `opaque`, says nothing; binform's own impls and the derive
+    /// describe their layout in full instead.
+    const NAME: &'static str = "opaque";
+
     /// The layout unrolled to level 0 … 16 (see [`crate::schema::hash`]):
     /// one constant per level, so that the constants of recursive types
     /// never depend on themselves.
     #[doc(hidden)]
-    const UNROLLED_0: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_0: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_1: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_1: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_2: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_2: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_3: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_3: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_4: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_4: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_5: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_5: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_6: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_6: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_7: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_7: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_8: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_8: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_9: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_9: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_10: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_10: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_11: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_11: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_12: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_12: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_13: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_13: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_14: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_14: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_15: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_15: Unrolled = Unrolled::named(Self::NAME);
     #[doc(hidden)]
-    const UNROLLED_16: Unrolled = Unrolled::OPAQUE;
+    const UNROLLED_16: Unrolled = Unrolled::named(Self::NAME);
 
     /// The schema fingerprint: a stable 64-bit hash of the type's canonical
     /// layout, everything reachable from it included (`docs/format.md`
@@ -121,10 +128,13 @@ pub trait Encoding {
 
     /// Describes the layout for [`schema_of`]: a built-in encoding with
     /// [`TypeRef::builtin_of`], or a derived type through
-    /// [`Builder::named`]. The default says `opaque`.
+    /// [`Builder::named`]. The default is [`NAME`](Encoding::NAME); a
+    /// hand-written impl that overrides it (to name type arguments, say)
+    /// changes schemas and lock files, not the fingerprint, which only
+    /// `NAME` reaches.
     fn describe(b: &mut Builder) -> TypeRef {
         let _ = b;
-        TypeRef::builtin("opaque")
+        TypeRef::builtin(Self::NAME)
     }
 }
 
@@ -133,6 +143,9 @@ pub trait Encoding {
 #[derive(Default)]
 pub struct Builder {
     types: Types,
+    /// Full type name -> the name it has in `types`: the short name, or
+    /// `Name#2`, `Name#3`, … when types of different modules share it.
+    keys: BTreeMap<String, String>,
 }
 
 impl Builder {
@@ -142,24 +155,38 @@ impl Builder {
     }
 
     /// Records a derived type unless it is already known, then returns a
-    /// reference to it by name. `define` describes the fields; it runs at
-    /// most once per name, after the name is registered.
+    /// reference to it by name. `name` identifies the type (the derive
+    /// passes its full `core::any::type_name`); the schema shows it without
+    /// module paths, and two different types with the same short name are
+    /// told apart as `Name` and `Name#2`. `define` describes the fields; it
+    /// runs at most once per type, after the type is registered, and the
+    /// name it puts in the [`TypeDef`] is replaced by the schema's.
     pub fn named(&mut self, name: &str, define: impl FnOnce(&mut Self) -> TypeDef) -> TypeRef {
-        if !self.types.contains_key(name) {
-            // Register first, so a field that mentions this type again stops.
-            self.types.insert(
-                name.to_owned(),
-                TypeDef {
-                    name: name.to_owned(),
-                    tolerant: false,
-                    body: Body::Struct(Vec::new()),
-                    reserved: Vec::new(),
-                },
-            );
-            let def = define(self);
-            self.types.insert(name.to_owned(), def);
+        if let Some(key) = self.keys.get(name) {
+            return TypeRef::Named(key.clone());
         }
-        TypeRef::Named(name.to_owned())
+        let short = short_type_name(name);
+        let mut key = short.clone();
+        let mut n = 2;
+        while self.types.contains_key(&key) {
+            key = alloc::format!("{short}#{n}");
+            n += 1;
+        }
+        self.keys.insert(name.to_owned(), key.clone());
+        // Register first, so a field that mentions this type again stops.
+        self.types.insert(
+            key.clone(),
+            TypeDef {
+                name: key.clone(),
+                tolerant: false,
+                body: Body::Struct(Vec::new()),
+                reserved: Vec::new(),
+            },
+        );
+        let mut def = define(self);
+        def.name = key.clone();
+        self.types.insert(key.clone(), def);
+        TypeRef::Named(key)
     }
 }
 
@@ -302,10 +329,12 @@ macro_rules! __binform_derived_levels {
         <$field as $crate::Encoding>::$below
     };
     // A `with` module's encoding is opaque: `with<path>` on every level.
+    // What a `with` module writes is unknown: it may hold a `Weak`.
     (@field $below:ident with ($path:literal)) => {
         $crate::__private::Unrolled::builtin(
             "with",
             &[$crate::__private::Unrolled::builtin($path, &[])],
         )
+        .or_weak(true)
     };
 }

@@ -79,7 +79,9 @@ macro_rules! polymorphic {
                     $crate::schema::TypeRef::builtin_of(
                         "dyn",
                         $crate::__private::vec![$(
-                            $crate::schema::TypeRef::builtin(::core::stringify!($tag)),
+                            $crate::schema::TypeRef::builtin(
+                                &$crate::__private::format!("{}", $tag as u64),
+                            ),
                             b.describe::<$ty>()
                         ),+],
                     )

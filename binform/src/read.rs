@@ -620,16 +620,19 @@ impl<'de> Reader<'de> {
 
     /// `Unpack::unpack_field`'s default: the plain encoding, as
     /// `Pack::pack_field` wrote it.
+    ///
+    /// A framed value is accepted whatever the reader's wire type: the frame
+    /// holds the plain encoding, which every type reads, and writers before
+    /// a type learned a shorter wire type (`VecDeque`, `LinkedList` and
+    /// `BinaryHeap` were framed before they shared `Vec`'s) framed it.
     #[inline(always)]
     pub(crate) fn read_field_plain<T: Unpack<'de>>(&mut self, tag: u32, wire: Wire) -> Result<T> {
-        self.expect_wire(tag, wire, T::WIRE)?;
-        match T::WIRE {
-            Wire::Framed => {
-                let len = self.read_len()?;
-                self.read_within(len, T::unpack)
-            }
-            _ => T::unpack(self),
+        if wire == Wire::Framed {
+            let len = self.read_len()?;
+            return self.read_within(len, T::unpack);
         }
+        self.expect_wire(tag, wire, T::WIRE)?;
+        T::unpack(self)
     }
 
     /// Reads the field count of a tolerant value, checked against the

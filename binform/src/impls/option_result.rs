@@ -72,7 +72,9 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
 
     #[inline(always)]
     fn unpack_field(r: &mut Reader<'de>, tag: u32, wire: Wire) -> Result<Self> {
-        if T::WIRE == Wire::Framed {
+        // A framed option (the contents frame themselves, or an older
+        // writer framed it) holds the option's plain encoding.
+        if T::WIRE == Wire::Framed || wire == Wire::Framed {
             return r.read_field_plain(tag, wire);
         }
         match wire {

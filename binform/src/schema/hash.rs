@@ -119,12 +119,14 @@ pub struct Unrolled {
 }
 
 impl Unrolled {
-    /// A type that describes nothing (a hand-written impl): `opaque`, and
-    /// it may hold anything, a `Weak` included.
-    pub const OPAQUE: Unrolled = Unrolled {
-        fingerprint: hash_str("opaque"),
-        holds_weak: true,
-    };
+    /// A hand-written impl's encoding, by its `Encoding::NAME`: nothing
+    /// is known of its contents, so it may hold anything, a `Weak` included.
+    pub const fn named(name: &str) -> Unrolled {
+        Unrolled {
+            fingerprint: hash_str(name),
+            holds_weak: true,
+        }
+    }
 
     /// A built-in encoding: `name`, or `name<a,b>` with its arguments'
     /// values in hex. It holds a `Weak` if an argument does.
@@ -199,9 +201,10 @@ const fn hash_str_after(h: u64, s: &str) -> u64 {
 }
 
 /// The name a derived type's text uses: its identifier, without module
-/// path or generic arguments (those enter through the fields' values).
+/// path, generic arguments (those enter through the fields) or the `#2`
+/// that tells apart types of different modules in one schema.
 pub fn type_ident(name: &str) -> &str {
-    name.split('<').next().unwrap_or(name)
+    name.split(['<', '#']).next().unwrap_or(name)
 }
 
 /// The canonical text of a derived type's definition, split around its

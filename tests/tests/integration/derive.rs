@@ -232,12 +232,41 @@ struct PerDirection<T> {
     item: T,
 }
 
+/// A field whose type is an associated type: inference would ask for
+/// `T: Encoding`, which `T` (a configuration marker) is not; each impl's
+/// bounds are given instead.
+trait Config {
+    type Value;
+}
+
+#[derive(Debug, PartialEq)]
+struct Small;
+
+impl Config for Small {
+    type Value = u16;
+}
+
+#[derive(Packable, Debug, PartialEq)]
+#[binform(bound(
+    encoding = "T::Value: binform::Encoding",
+    pack = "T::Value: binform::Pack",
+    unpack = "T::Value: binform::Unpack<'de>"
+))]
+struct Configured<T: Config> {
+    value: T::Value,
+}
+
 #[test]
 fn bound_overrides() {
     round_trip(&Bounded {
         items: vec![1u8, 2],
     });
     round_trip(&PerDirection { item: 5u64 });
+    round_trip(&Configured::<Small> { value: 300 });
+    assert_eq!(
+        Configured::<Small>::FINGERPRINT,
+        binform::schema::fingerprint(&binform::schema_of::<Configured<Small>>())
+    );
 }
 
 /// A type with a lifetime and owned data both.

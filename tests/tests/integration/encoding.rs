@@ -409,3 +409,150 @@ fn a_user_type_named_duration_holding_a_weak_round_trips() {
         assert!(Rc::ptr_eq(&parent, &back), "the same allocation");
     }
 }
+
+// ------------------------------------------------------ review follow-ups
+
+/// A payload from before `VecDeque` shared `Vec`'s wire type: its field
+/// was framed. Any framed field holds the plain encoding, so it still
+/// reads, and so does a framed `Option` of it.
+#[test]
+fn framed_sequence_fields_from_older_writers_still_read() {
+    use binform::{Pack, Writer};
+
+    #[derive(Packable, Debug, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    struct Later {
+        id: u32,
+        values: VecDeque<u32>,
+        maybe: Option<VecDeque<u32>>,
+    }
+
+    let mut old = Vec::new();
+    let mut w = Writer::new(&mut old);
+    w.write_len(3);
+    w.write_field(0, &7u32).unwrap();
+    w.write_field_with(0, |w| vec![1u32, 300].pack(w)).unwrap();
+    w.write_field_with(0, |w| Some(vec![9u32]).pack(w)).unwrap();
+    let back: Later = binform::from_slice(&old).unwrap();
+    assert_eq!(
+        back,
+        Later {
+            id: 7,
+            values: VecDeque::from(vec![1, 300]),
+            maybe: Some(VecDeque::from(vec![9])),
+        }
+    );
+}
+
+/// What a `with` module writes is unknown, so it may hold a `Weak`.
+#[test]
+fn with_fields_may_hold_a_weak() {
+    mod as_u32 {
+        use binform::{Pack, Reader, Result, Unpack, Writer};
+        pub fn pack(v: &u64, w: &mut Writer<'_>) -> Result<()> {
+            (*v as u32).pack(w)
+        }
+        pub fn unpack(r: &mut Reader<'_>) -> Result<u64> {
+            u32::unpack(r).map(u64::from)
+        }
+    }
+    #[derive(Packable)]
+    struct Opaque {
+        #[binform(with = "as_u32")]
+        value: u64,
+    }
+    fn may_hold_weak<T: Encoding>() -> bool {
+        T::MAY_HOLD_WEAK
+    }
+    assert!(may_hold_weak::<Opaque>());
+    assert!(!may_hold_weak::<Point>());
+}
+
+mod first {
+    #[derive(binform::Packable)]
+    pub struct Node {
+        pub value: u32,
+    }
+}
+
+mod second {
+    #[derive(binform::Packable)]
+    pub struct Node {
+        pub label: String,
+    }
+}
+
+/// Two types of one name from different modules are two entries of one
+/// schema, and the run-time fingerprint still equals the constant.
+#[test]
+fn same_short_name_from_two_modules() {
+    #[derive(Packable)]
+    struct Both {
+        a: first::Node,
+        b: second::Node,
+    }
+    let schema = binform::schema_of::<Both>();
+    let text = schema.to_string();
+    assert!(
+        text.contains("struct Node compact\n  field 0 value u32"),
+        "{text}"
+    );
+    assert!(
+        text.contains("struct Node#2 compact\n  field 0 label string"),
+        "{text}"
+    );
+    assert_eq!(schema::fingerprint(&schema), Both::FINGERPRINT);
+    // The lock-file text reads back as the same schema.
+    assert_eq!(schema::parse(&text).unwrap(), schema);
+}
+
+/// A hand-written impl names its encoding once, for schemas and
+/// fingerprints alike.
+#[test]
+fn hand_written_impls_name_their_encoding() {
+    struct Celsius;
+    impl Encoding for Celsius {
+        const NAME: &'static str = "celsius_tenths";
+    }
+    struct Unnamed;
+    impl Encoding for Unnamed {}
+    assert_eq!(
+        binform::schema_of::<Celsius>().root.to_string(),
+        "celsius_tenths"
+    );
+    assert_eq!(
+        fingerprint_of::<Celsius>(),
+        schema::hash_str("celsius_tenths")
+    );
+    assert_eq!(fingerprint_of::<Unnamed>(), schema::hash_str("opaque"));
+    assert_eq!(
+        fingerprint_of::<Vec<Celsius>>(),
+        schema::fingerprint(&binform::schema_of::<Vec<Celsius>>())
+    );
+}
+
+/// Tags of registered trait objects enter schemas and fingerprints as
+/// numbers, however the registration spells them.
+#[test]
+fn trait_object_tags_are_numbers() {
+    trait Animal: std::any::Any {}
+    #[derive(Packable)]
+    struct Cat {
+        lives: u8,
+    }
+    impl Animal for Cat {}
+    #[derive(Packable)]
+    struct Dog;
+    impl Animal for Dog {}
+    binform::polymorphic!(dyn Animal { 0x10 => Cat, 1_000 => Dog });
+
+    let schema = binform::schema_of::<Box<dyn Animal>>();
+    assert!(schema
+        .root
+        .to_string()
+        .starts_with("dyn<16, Cat, 1000, Dog>"));
+    assert_eq!(
+        schema::fingerprint(&schema),
+        fingerprint_of::<Box<dyn Animal>>()
+    );
+}

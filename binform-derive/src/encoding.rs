@@ -37,6 +37,9 @@ struct Canonical<'f, 'a> {
     pieces: Vec<String>,
     fields: Vec<&'f Field<'a>>,
     text: String,
+    /// An enum's variants in the text's order (by tag): their indices in
+    /// the declaration and how many fields each has.
+    variants: Vec<(usize, usize)>,
 }
 
 impl<'f, 'a> Canonical<'f, 'a> {
@@ -65,13 +68,15 @@ fn canonical<'f, 'a>(cont: &'f Container<'a>) -> Canonical<'f, 'a> {
         pieces: Vec::new(),
         fields: Vec::new(),
         text: format!("{kind} {} {mode} {{", type_ident(cont)),
+        variants: Vec::new(),
     };
     match &cont.body {
         Body::Struct(_, fields) => out.push_fields(fields),
         Body::Enum(variants) => {
-            let mut sorted: Vec<_> = variants.iter().collect();
-            sorted.sort_by_key(|v| v.tag);
-            for v in sorted {
+            let mut sorted: Vec<_> = variants.iter().enumerate().collect();
+            sorted.sort_by_key(|(_, v)| v.tag);
+            for (index, v) in sorted {
+                let before = out.fields.len();
                 let other = if v.attrs.other.is_some() {
                     " other"
                 } else {
@@ -81,6 +86,7 @@ fn canonical<'f, 'a>(cont: &'f Container<'a>) -> Canonical<'f, 'a> {
                     .push_str(&format!("{} {}{other} {{", v.tag, v.ident));
                 out.push_fields(&v.fields);
                 out.text.push_str("};");
+                out.variants.push((index, out.fields.len() - before));
             }
         }
     }
@@ -104,24 +110,54 @@ fn reserved_tags(cont: &Container) -> Vec<u32> {
         .unwrap_or_default()
 }
 
-/// The items of the `Encoding` impl, and the constant they share (placed
-/// beside the impl: the canonical text's pieces).
+/// The fields in the canonical text's order, as the runtime's level macro
+/// takes them: `ty (Type)` or `with ("path")`.
+fn entries(canon: &Canonical) -> Vec<TokenStream> {
+    canon
+        .fields
+        .iter()
+        .map(|f| match &f.attrs.with {
+            Some(with) => {
+                let path = compact_tokens(&with.value);
+                quote!(with (#path))
+            }
+            None => {
+                let ty = f.ty;
+                quote!(ty (#ty))
+            }
+        })
+        .collect()
+}
+
+/// For an enum's placeholder: a `const` expression for the position (in
+/// the returned order of declaration indices) of the variant whose
+/// placeholder costs least, computed from the field types' constants.
+pub fn cheapest_variant(cont: &Container, krate: &TokenStream) -> (TokenStream, Vec<usize>) {
+    let canon = canonical(cont);
+    let entries = entries(&canon);
+    let counts = canon.variants.iter().map(|(_, n)| n);
+    let order = canon.variants.iter().map(|(i, _)| *i).collect();
+    let expr = quote! {
+        #krate::__private::Unrolled::cheapest_variant(
+            &#krate::__binform_derived_levels!(@fields UNROLLED_15 (#(#entries),*)),
+            &[#(#counts),*],
+        )
+    };
+    (expr, order)
+}
+
+/// The items of the `Encoding` impl, and the constants they share (placed
+/// beside the impl: the canonical text's pieces and an enum's field count
+/// per variant).
 pub fn items(cont: &Container, krate: &TokenStream) -> (TokenStream, TokenStream) {
     let canon = canonical(cont);
     let pieces = &canon.pieces;
     let name = type_ident(cont);
-    let entries = canon.fields.iter().map(|f| match &f.attrs.with {
-        Some(with) => {
-            let path = compact_tokens(&with.value);
-            quote!(with (#path))
-        }
-        None => {
-            let ty = f.ty;
-            quote!(ty (#ty))
-        }
-    });
+    let entries = entries(&canon);
+    let counts = canon.variants.iter().map(|(_, n)| n);
     let shared = quote! {
-        const __BINFORM_PIECES: &[&str] = &[#(#pieces),*];
+        const __BINFORM_PIECES: &[&::core::primitive::str] = &[#(#pieces),*];
+        const __BINFORM_VARIANTS: &[::core::primitive::usize] = &[#(#counts),*];
     };
     let plain = match &cont.body {
         Body::Struct(_, fields) if !cont.is_tolerant() => plain_const(krate, fields),
@@ -130,7 +166,7 @@ pub fn items(cont: &Container, krate: &TokenStream) -> (TokenStream, TokenStream
     let describe = describe_body(cont, krate);
     let items = quote! {
         #plain
-        #krate::__binform_derived_levels!(#name, __BINFORM_PIECES, (#(#entries),*));
+        #krate::__binform_derived_levels!(#name, __BINFORM_PIECES, __BINFORM_VARIANTS, (#(#entries),*));
 
         fn describe(__b: &mut #krate::schema::Builder) -> #krate::schema::TypeRef {
             #describe

@@ -106,7 +106,10 @@ fn expand(cont: &Container) -> TokenStream {
 
     let placeholder_body = match &cont.body {
         Body::Struct(style, fields) => placeholder::placeholder_struct(&krate, &de, *style, fields),
-        Body::Enum(variants) => placeholder::placeholder_enum(&krate, &de, variants),
+        Body::Enum(variants) => {
+            let (cheapest, order) = encoding::cheapest_variant(cont, &krate);
+            placeholder::placeholder_enum(&krate, &de, variants, cheapest, &order)
+        }
     };
     let (pack_body, unpack_body, min_size) = match (&cont.body, cont.is_tolerant()) {
         (Body::Struct(style, fields), false) => (
@@ -170,8 +173,9 @@ fn expand(cont: &Container) -> TokenStream {
                 }
 
                 #[inline]
-                fn placeholder(__budget: ::core::primitive::u32) -> ::core::option::Option<Self> {
-                    let _ = __budget;
+                fn placeholder(__work: &mut ::core::primitive::u32) -> ::core::option::Option<Self> {
+                    // Each derived placeholder costs one unit of the budget.
+                    *__work = __work.checked_sub(1)?;
                     #placeholder_body
                 }
             }

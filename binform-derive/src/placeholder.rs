@@ -1,5 +1,8 @@
 //! The placeholder a derived type offers while a shared value that refers
-//! to itself is decoded: every field's own placeholder.
+//! to itself is decoded: every field's own placeholder, an enum's cheapest
+//! variant first (chosen at compile time from the field types' costs).
+//! Each derived placeholder spends one unit of the caller's work budget, so
+//! no type shape can make one cost more than a constant.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -29,7 +32,7 @@ fn placeholder_value(
         } else if f.attrs.with.is_some() {
             return None;
         } else {
-            quote!(<#ty as #krate::Unpack<#de>>::placeholder(__budget)?)
+            quote!(<#ty as #krate::Unpack<#de>>::placeholder(__work)?)
         };
         inits.push(quote!(#member: #value));
     }
@@ -48,20 +51,44 @@ pub fn placeholder_struct(
     }
 }
 
-/// The first variant that has a placeholder.
-pub fn placeholder_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]) -> TokenStream {
-    let attempts = variants.iter().filter_map(|v| {
+/// The cheapest variant that has a placeholder, then the others in
+/// order until one succeeds or the work budget runs out.
+pub fn placeholder_enum(
+    krate: &TokenStream,
+    de: &Lifetime,
+    variants: &[Variant],
+    cheapest: TokenStream,
+    order: &[usize],
+) -> TokenStream {
+    let arms = order.iter().enumerate().filter_map(|(k, &i)| {
+        let v = &variants[i];
         let ident = v.ident;
         let value = placeholder_value(krate, de, quote!(Self::#ident), v.style, &v.fields)?;
         Some(quote! {
-            let __attempt = || -> ::core::option::Option<Self> { ::core::option::Option::Some(#value) };
-            if let ::core::option::Option::Some(__value) = __attempt() {
-                return ::core::option::Option::Some(__value);
+            #k => {
+                let __attempt = |__work: &mut ::core::primitive::u32| -> ::core::option::Option<Self> {
+                    ::core::option::Option::Some(#value)
+                };
+                if let ::core::option::Option::Some(__value) = __attempt(__work) {
+                    return ::core::option::Option::Some(__value);
+                }
             }
         })
     });
+    let n = order.len();
     quote! {
-        #(#attempts)*
+        let mut __order: [::core::primitive::usize; #n] = ::core::array::from_fn(|__k| __k);
+        let __cheapest: ::core::primitive::usize = const { #cheapest };
+        if let ::core::option::Option::Some(__front) = __order.get_mut(..=__cheapest) {
+            __front.rotate_right(1);
+        }
+        for __k in __order {
+            #[allow(unreachable_patterns)]
+            match __k {
+                #(#arms)*
+                _ => {}
+            }
+        }
         ::core::option::Option::None
     }
 }

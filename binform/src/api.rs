@@ -82,13 +82,12 @@ impl Options {
     /// Decodes a `T` that is the whole of `bytes`: bytes left over are an
     /// [`ErrorKind::TrailingBytes`] error.
     pub fn from_slice<'de, T: Unpack<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        if bytes.len() > self.max_bytes {
+        if let Some(limit) = self.max_bytes.filter(|&limit| bytes.len() > limit) {
             return Err(Error::new(
                 ErrorKind::LimitExceeded,
                 format!(
-                    "input of {} bytes is over the limit of {} bytes",
+                    "input of {} bytes is over the limit of {limit} bytes (Options::max_bytes)",
                     bytes.len(),
-                    self.max_bytes
                 ),
             ));
         }
@@ -128,17 +127,25 @@ impl Options {
 
     /// Decodes a `T` from everything an `io::Read` yields up to its end.
     /// Reading stops with [`ErrorKind::LimitExceeded`] once more than
-    /// [`max_bytes`](Options::max_bytes) arrive, so an endless stream cannot
+    /// [`byte_limit`](Options::byte_limit) arrive, so an endless stream cannot
     /// exhaust memory.
     #[cfg(feature = "std")]
     pub fn from_reader<T: UnpackOwned>(&self, reader: impl std::io::Read) -> Result<T> {
         use std::io::Read;
         let mut bytes = Vec::new();
-        let limit = (self.max_bytes as u64).saturating_add(1);
+        let limit = self.byte_limit();
         reader
-            .take(limit)
+            .take((limit as u64).saturating_add(1))
             .read_to_end(&mut bytes)
             .map_err(Error::io)?;
+        if bytes.len() > limit {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "the stream is longer than the limit of {limit} bytes (Options::max_bytes)"
+                ),
+            ));
+        }
         self.from_slice(&bytes)
     }
 }

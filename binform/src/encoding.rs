@@ -220,15 +220,22 @@ pub const fn fingerprint_of<T: Encoding + ?Sized>() -> u64 {
 
 /// The `Encoding` items of a built-in encoding with type arguments: the
 /// unrolled layout at every level, and `describe`.
+///
+/// `empty` marks an encoding whose placeholder needs none of its
+/// arguments' (an empty collection, `None`); `weak` is `weak<T>`, which is
+/// also empty.
 macro_rules! encoding_builtin {
     (weak $name:expr, $arg:ty) => {
-        encoding_builtin!(@all $name, true, ($arg));
+        encoding_builtin!(@all $name, (.or_weak(true).emptiable()), ($arg));
+    };
+    (empty $name:expr $(, $arg:ty)*) => {
+        encoding_builtin!(@all $name, (.emptiable()), ($($arg),*));
     };
     ($name:expr $(, $arg:ty)*) => {
-        encoding_builtin!(@all $name, false, ($($arg),*));
+        encoding_builtin!(@all $name, (), ($($arg),*));
     };
-    (@all $name:expr, $weak:literal, ($($arg:ty),*)) => {
-        encoding_builtin!(@levels $name, $weak, ($($arg),*),
+    (@all $name:expr, $finish:tt, ($($arg:ty),*)) => {
+        encoding_builtin!(@levels $name, $finish, ($($arg),*),
             UNROLLED_0 UNROLLED_1 UNROLLED_2 UNROLLED_3 UNROLLED_4 UNROLLED_5
             UNROLLED_6 UNROLLED_7 UNROLLED_8 UNROLLED_9 UNROLLED_10 UNROLLED_11
             UNROLLED_12 UNROLLED_13 UNROLLED_14 UNROLLED_15 UNROLLED_16);
@@ -238,12 +245,14 @@ macro_rules! encoding_builtin {
             crate::schema::TypeRef::builtin_of($name, alloc::vec![$(b.describe::<$arg>()),*])
         }
     };
-    (@levels $name:expr, $weak:literal, $args:tt, $($level:ident)*) => {
+    (@levels $name:expr, $finish:tt, $args:tt, $($level:ident)*) => {
         $(
-            const $level: crate::schema::hash::Unrolled =
-                crate::schema::hash::Unrolled::builtin($name, &encoding_builtin!(@args $level $args))
-                    .or_weak($weak);
+            const $level: crate::schema::hash::Unrolled = encoding_builtin!(@finish $finish
+                crate::schema::hash::Unrolled::builtin($name, &encoding_builtin!(@args $level $args)));
         )*
+    };
+    (@finish ($($finish:tt)*) $node:expr) => {
+        $node $($finish)*
     };
     (@args $level:ident ($($arg:ty),*)) => {
         [$(<$arg as crate::Encoding>::$level),*]
@@ -273,7 +282,8 @@ macro_rules! encoding_array {
             const $level: crate::schema::hash::Unrolled = crate::schema::hash::Unrolled::builtin(
                 "array",
                 &[<$t as crate::Encoding>::$level, crate::schema::hash::Unrolled::number($n as u64)],
-            );
+            )
+            .repeated(<$t as crate::Encoding>::$level, $n as u64);
         )*
     };
 }
@@ -300,13 +310,15 @@ macro_rules! encoding_transparent {
 /// The `Encoding` levels of a derived type, for the derive: level 0 is
 /// `ref Name`, and level `n` the definition (`$pieces`, see
 /// [`Unrolled::derived`]) with the fields at level `n - 1`. `$fields` is
-/// `(ty (Type), with ("path"), ...)` in the pieces' order.
+/// `(ty (Type), with ("path"), ...)` in the pieces' order; `$variants` an
+/// enum's field count per variant, in the same order (empty for a struct).
+/// `@fields LEVEL (...)` alone gives the fields' facts at one level.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __binform_derived_levels {
-    ($name:expr, $pieces:expr, $fields:tt) => {
+    ($name:expr, $pieces:expr, $variants:expr, $fields:tt) => {
         const UNROLLED_0: $crate::__private::Unrolled = $crate::__private::Unrolled::reference($name);
-        $crate::__binform_derived_levels!(@levels $pieces, $fields,
+        $crate::__binform_derived_levels!(@levels $pieces, $variants, $fields,
             UNROLLED_1 UNROLLED_0, UNROLLED_2 UNROLLED_1, UNROLLED_3 UNROLLED_2,
             UNROLLED_4 UNROLLED_3, UNROLLED_5 UNROLLED_4, UNROLLED_6 UNROLLED_5,
             UNROLLED_7 UNROLLED_6, UNROLLED_8 UNROLLED_7, UNROLLED_9 UNROLLED_8,
@@ -314,11 +326,12 @@ macro_rules! __binform_derived_levels {
             UNROLLED_13 UNROLLED_12, UNROLLED_14 UNROLLED_13, UNROLLED_15 UNROLLED_14,
             UNROLLED_16 UNROLLED_15);
     };
-    (@levels $pieces:expr, $fields:tt, $($level:ident $below:ident),*) => {
+    (@levels $pieces:expr, $variants:expr, $fields:tt, $($level:ident $below:ident),*) => {
         $(
             const $level: $crate::__private::Unrolled = $crate::__private::Unrolled::derived(
                 $pieces,
                 &$crate::__binform_derived_levels!(@fields $below $fields),
+                $variants,
             );
         )*
     };
@@ -329,12 +342,14 @@ macro_rules! __binform_derived_levels {
         <$field as $crate::Encoding>::$below
     };
     // A `with` module's encoding is opaque: `with<path>` on every level.
-    // What a `with` module writes is unknown: it may hold a `Weak`.
+    // What a `with` module writes is unknown: it may hold a `Weak`, and it
+    // has no placeholder.
     (@field $below:ident with ($path:literal)) => {
         $crate::__private::Unrolled::builtin(
             "with",
             &[$crate::__private::Unrolled::builtin($path, &[])],
         )
         .or_weak(true)
+        .no_placeholder()
     };
 }

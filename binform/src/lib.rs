@@ -106,6 +106,7 @@ mod plain;
 mod read;
 mod refs;
 pub mod schema;
+mod stack;
 pub mod varint;
 mod wire;
 mod write;

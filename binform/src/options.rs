@@ -3,17 +3,31 @@
 
 /// Default nesting limit, in the range of serde_json's 128.
 pub const DEFAULT_MAX_DEPTH: u32 = 128;
-/// Default byte budget for one decode: 256 MiB.
+/// Default byte budget for one decode from a stream
+/// ([`from_reader`](Options::from_reader)): 256 MiB. A slice the caller
+/// already holds has no byte limit unless [`Options::max_bytes`] sets one;
+/// the memory budget bounds what decoding it builds.
 pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
 /// Default limit on one declared length: 2^28 elements.
 pub const DEFAULT_MAX_LEN: usize = 1 << 28;
+/// The default memory budget of one decode is this many bytes…
+pub const DEFAULT_MEMORY_BASE: usize = 64 << 20;
+/// …plus this many bytes per input byte: honest payloads build at most a
+/// few dozen bytes of memory per byte (an empty `HashMap` is one byte on
+/// the wire and 48 in memory), while elements that take no input (`()`,
+/// all-skipped structs) could otherwise claim gigabytes from a few bytes.
+pub const DEFAULT_MEMORY_PER_INPUT_BYTE: usize = 64;
 
 /// Settings for encoding and decoding: a builder whose methods mirror the
 /// crate-level functions.
 ///
-/// The defaults are safe for untrusted input: at most
-/// [`DEFAULT_MAX_BYTES`] of input, nesting at most [`DEFAULT_MAX_DEPTH`]
-/// levels, lengths at most [`DEFAULT_MAX_LEN`].
+/// The defaults are safe for untrusted input: nesting at most
+/// [`DEFAULT_MAX_DEPTH`] levels (shared references included), lengths at
+/// most [`DEFAULT_MAX_LEN`], at most [`DEFAULT_MEMORY_BASE`] plus
+/// [`DEFAULT_MEMORY_PER_INPUT_BYTE`] bytes per input byte of memory built,
+/// at most [`DEFAULT_MAX_BYTES`] read from a stream, and strong reference
+/// cycles rejected. `docs/security.md` lists every limit and the attack it
+/// stops.
 ///
 /// ```
 /// use binform::{ErrorKind, Options};
@@ -28,9 +42,12 @@ pub const DEFAULT_MAX_LEN: usize = 1 << 28;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    pub(crate) max_bytes: usize,
+    /// `None`: no limit for slices, [`DEFAULT_MAX_BYTES`] for streams.
+    pub(crate) max_bytes: Option<usize>,
     pub(crate) max_depth: u32,
     pub(crate) max_len: usize,
+    /// `None`: the default, in proportion to the input.
+    pub(crate) max_memory: Option<usize>,
     pub(crate) reject_cycles: bool,
     pub(crate) fingerprint: bool,
 }
@@ -45,10 +62,11 @@ impl Options {
     /// The default settings.
     pub const fn new() -> Self {
         Options {
-            max_bytes: DEFAULT_MAX_BYTES,
+            max_bytes: None,
             max_depth: DEFAULT_MAX_DEPTH,
             max_len: DEFAULT_MAX_LEN,
-            reject_cycles: false,
+            max_memory: None,
+            reject_cycles: true,
             fingerprint: false,
         }
     }
@@ -81,12 +99,35 @@ impl Options {
         self
     }
 
-    /// Rejects strong reference cycles when decoding, with
-    /// [`ErrorKind::CycleRejected`]. A decoded strong cycle (an `Rc` that
+    /// Whether a strong reference cycle in the input is an error
+    /// ([`ErrorKind::CycleRejected`]). A decoded strong cycle (an `Rc` that
     /// reaches itself through `RefCell`s) is never freed, exactly like one
-    /// built in code; a service that accepts graph types from untrusted
-    /// peers can turn this on so a peer cannot make it leak. Cycles through
-    /// `Weak` stay allowed. Off by default.
+    /// built in code, so by default a peer cannot make a decoder leak:
+    /// cycles are rejected. Decode graphs with strong cycles (built on
+    /// purpose, and freed by the caller) with `reject_cycles(false)`.
+    /// Back-links through `Weak` (trees with parent pointers, doubly linked
+    /// lists) are always allowed.
+    ///
+    /// ```
+    /// use std::cell::RefCell;
+    /// use std::rc::Rc;
+    /// use binform::{ErrorKind, Options, Packable};
+    ///
+    /// #[derive(Packable, Default)]
+    /// struct Node { next: Option<Rc<RefCell<Node>>> }
+    ///
+    /// let a = Rc::new(RefCell::new(Node::default()));
+    /// a.borrow_mut().next = Some(a.clone()); // a strong cycle
+    /// let bytes = binform::to_vec(&a)?;
+    /// a.borrow_mut().next = None; // break it, or it leaks
+    ///
+    /// let err = binform::from_slice::<Rc<RefCell<Node>>>(&bytes).err().unwrap();
+    /// assert_eq!(err.kind(), ErrorKind::CycleRejected);
+    /// let back: Rc<RefCell<Node>> = Options::new().reject_cycles(false).from_slice(&bytes)?;
+    /// assert!(Rc::ptr_eq(&back, back.borrow().next.as_ref().unwrap()));
+    /// back.borrow_mut().next = None;
+    /// # Ok::<(), binform::Error>(())
+    /// ```
     #[must_use]
     pub const fn reject_cycles(mut self, reject: bool) -> Self {
         self.reject_cycles = reject;
@@ -100,10 +141,40 @@ impl Options {
 
     /// The most input bytes one decode may read; a longer input fails with
     /// [`ErrorKind::LimitExceeded`] before any of it is decoded, and
-    /// [`from_reader`](Options::from_reader) stops reading there.
+    /// [`from_reader`](Options::from_reader) stops reading there. Without
+    /// it, slices have no byte limit (the caller already holds them; the
+    /// memory budget bounds what is built) and streams stop at
+    /// [`DEFAULT_MAX_BYTES`].
     #[must_use]
     pub const fn max_bytes(mut self, n: usize) -> Self {
-        self.max_bytes = n;
+        self.max_bytes = Some(n);
+        self
+    }
+
+    /// The most memory, in bytes, one decode may build: every vector,
+    /// box, shared value, map and list charges its in-memory size before
+    /// it is allocated, and a decode over the budget fails with
+    /// [`ErrorKind::LimitExceeded`] instead of taking the memory (or
+    /// aborting the process). Without it the budget is
+    /// [`DEFAULT_MEMORY_BASE`] plus [`DEFAULT_MEMORY_PER_INPUT_BYTE`] bytes
+    /// per input byte: a payload builds memory in proportion to its size.
+    ///
+    /// ```
+    /// use binform::{ErrorKind, Options};
+    ///
+    /// // Five bytes that declare 2^28 boxes of nothing: 2 GiB of pointers.
+    /// let bytes = [0xF7, 0xFF, 0xFF, 0xFF, 0x07];
+    /// let err = binform::from_slice::<Vec<Box<()>>>(&bytes).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    ///
+    /// let small = Options::new().max_memory(1024);
+    /// let err = small.from_slice::<Vec<u64>>(&binform::to_vec(&vec![1u64; 200])?).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    /// # Ok::<(), binform::Error>(())
+    /// ```
+    #[must_use]
+    pub const fn max_memory(mut self, n: usize) -> Self {
+        self.max_memory = Some(n);
         self
     }
 
@@ -127,9 +198,23 @@ impl Options {
         self
     }
 
-    /// The byte budget.
+    /// The byte limit of a stream: [`max_bytes`](Options::max_bytes), or
+    /// [`DEFAULT_MAX_BYTES`] if it was not set.
     pub const fn byte_limit(&self) -> usize {
-        self.max_bytes
+        match self.max_bytes {
+            Some(n) => n,
+            None => DEFAULT_MAX_BYTES,
+        }
+    }
+
+    /// The memory budget of decoding `input_len` bytes (see
+    /// [`max_memory`](Options::max_memory)).
+    pub const fn memory_limit(&self, input_len: usize) -> usize {
+        match self.max_memory {
+            Some(n) => n,
+            None => DEFAULT_MEMORY_BASE
+                .saturating_add(input_len.saturating_mul(DEFAULT_MEMORY_PER_INPUT_BYTE)),
+        }
     }
 
     /// The nesting limit.

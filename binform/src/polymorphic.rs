@@ -147,13 +147,13 @@ macro_rules! polymorphic {
                     }
                 }
 
-                fn placeholder_rc(budget: u32) -> ::core::option::Option<$crate::__private::Rc<Self>> {
-                    <$first as $crate::__private::SharedUnpack<'de>>::placeholder_rc(budget)
+                fn placeholder_rc(work: &mut u32) -> ::core::option::Option<$crate::__private::Rc<Self>> {
+                    <$first as $crate::__private::SharedUnpack<'de>>::placeholder_rc(work)
                         .map(|v| v as $crate::__private::Rc<Self>)
                 }
 
-                fn placeholder_arc(budget: u32) -> ::core::option::Option<$crate::__private::Arc<Self>> {
-                    <$first as $crate::__private::SharedUnpack<'de>>::placeholder_arc(budget)
+                fn placeholder_arc(work: &mut u32) -> ::core::option::Option<$crate::__private::Arc<Self>> {
+                    <$first as $crate::__private::SharedUnpack<'de>>::placeholder_arc(work)
                         .map(|v| v as $crate::__private::Arc<Self>)
                 }
             }

@@ -47,14 +47,14 @@ pub trait Unpack<'de>: Encoding + Sized {
 
     /// A cheap stand-in value (zeros, empty collections, `None`) used while
     /// a shared value that refers back to itself is being decoded; `None`
-    /// if the type has none. Derived for structs and enums.
-    /// `budget` is how many more pointers (`Box`, `Rc`, `Arc`) the
-    /// placeholder may go through, which ends the recursion of types that
-    /// hold themselves.
+    /// if the type has none. Derived for structs and enums, which take
+    /// their cheapest variant (chosen at compile time) and spend one unit of
+    /// `work` each: a placeholder builds at most 256 derived values
+    /// whatever the type's shape, and `None` once `work` runs out.
     #[doc(hidden)]
     #[inline]
-    fn placeholder(budget: u32) -> Option<Self> {
-        let _ = budget;
+    fn placeholder(work: &mut u32) -> Option<Self> {
+        let _ = work;
         None
     }
 
@@ -110,12 +110,17 @@ impl<T> UnpackOwned for T where T: for<'de> Unpack<'de> {}
 /// Preallocation from a declared length never exceeds this many bytes; past
 /// it, vectors grow as elements actually arrive.
 const MAX_PREALLOC_BYTES: usize = 1 << 20;
-/// How many pointer levels a placeholder may go through.
-pub(crate) const PLACEHOLDER_BUDGET: u32 = 8;
+/// How many derived values one placeholder may build: a small constant per
+/// shared value, so that no type shape (an octree's eight boxed children,
+/// say) makes placeholders cost exponential work.
+pub(crate) const PLACEHOLDER_WORK: u32 = 256;
 /// Allocations up to this size use the infallible (faster) path.
 pub(crate) const SMALL_ALLOCATION: usize = 4096;
 /// Beyond 1 MiB, preallocation may reach this many bytes per input byte left.
 const PREALLOC_PER_INPUT_BYTE: usize = 8;
+/// The keys of maps and sets may expand to one value per this many bytes
+/// of the memory budget: as many values as honest keys could fill it with.
+const KEY_EXPANSION_BYTES: usize = 16;
 
 /// The decode-side cursor handed to [`Unpack::unpack`]: a bounds-checked view
 /// of the input plus the limits of one decode call.
@@ -123,27 +128,118 @@ pub struct Reader<'de> {
     input: &'de [u8],
     pos: usize,
     depth_left: u32,
+    max_depth: u32,
     max_len: usize,
     /// Elements of `MIN_SIZE == 0` types still allowed in this decode.
     empty_budget: usize,
+    /// Bytes of memory this decode may still build (`Options::max_memory`).
+    memory_left: usize,
+    /// The deepest level reached, references counted at the depth of what
+    /// they point to, since the shared value being decoded began (or since
+    /// the start): how deep that value is.
+    high_water: u32,
+    /// Values built so far, shared values counted at every reference: what
+    /// walking everything decoded (hashing it, comparing it) would cost.
+    expansion: u64,
+    /// How much expansion the keys of maps and sets may still have.
+    key_expansion_left: u64,
     /// Shared values decoded so far; created on the first `Rc`/`Arc`.
     pub(crate) refs: Option<Box<DecodeRefs>>,
     /// Whether a strong reference cycle is an error.
     pub(crate) reject_cycles: bool,
 }
 
+/// Where a shared value began: what [`Reader::end_shared`] needs to measure
+/// it.
+pub(crate) struct SharedStart {
+    depth: u32,
+    high_water: u32,
+    expansion: u64,
+}
+
 impl<'de> Reader<'de> {
     /// A reader over `input` with the limits of `options`. The byte budget
     /// (`max_bytes`) is checked by the entry points, not here.
     pub fn new(input: &'de [u8], options: &Options) -> Self {
+        let memory = options.memory_limit(input.len());
         Reader {
             input,
             pos: 0,
             depth_left: options.depth_limit(),
+            max_depth: options.depth_limit(),
             max_len: options.len_limit(),
             empty_budget: options.len_limit(),
+            memory_left: memory,
+            high_water: 0,
+            expansion: 0,
+            key_expansion_left: (memory / KEY_EXPANSION_BYTES) as u64,
             refs: None,
             reject_cycles: options.cycles_rejected(),
+        }
+    }
+
+    /// Charges `bytes` of memory that decoding is about to build (a
+    /// vector's elements, a box, a shared value) against the memory budget
+    /// ([`Options::max_memory`]); fails with [`ErrorKind::LimitExceeded`],
+    /// before anything is allocated, once the budget is spent. binform's
+    /// own impls charge what they build; a hand-written impl that allocates
+    /// from a declared length should too.
+    #[inline(always)]
+    pub fn charge_memory(&mut self, bytes: usize) -> Result<()> {
+        match self.memory_left.checked_sub(bytes) {
+            Some(left) => {
+                self.memory_left = left;
+                Ok(())
+            }
+            None => Err(self.memory_error(bytes)),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn memory_error(&self, bytes: usize) -> Error {
+        self.error(
+            ErrorKind::LimitExceeded,
+            format!(
+                "building {bytes} more bytes of memory would exceed the memory budget \
+                 ({} bytes left; Options::max_memory)",
+                self.memory_left
+            ),
+        )
+    }
+
+    /// The current nesting depth.
+    #[inline(always)]
+    fn depth(&self) -> u32 {
+        self.max_depth - self.depth_left
+    }
+
+    /// The expansion so far (see [`charge_key`](Self::charge_key)).
+    #[inline(always)]
+    pub(crate) fn expansion(&self) -> u64 {
+        self.expansion
+    }
+
+    /// Charges the expansion since `before` (a key just decoded) against
+    /// the keys' budget: hashing and comparing a key walks all of it,
+    /// shared sub-values once per reference, so keys built from a few
+    /// shared values could otherwise cost exponential work.
+    #[inline]
+    pub(crate) fn charge_key(&mut self, before: u64, at: usize) -> Result<()> {
+        let cost = self.expansion.saturating_sub(before);
+        match self.key_expansion_left.checked_sub(cost) {
+            Some(left) => {
+                self.key_expansion_left = left;
+                Ok(())
+            }
+            None => Err(self.error_at(
+                at,
+                ErrorKind::LimitExceeded,
+                format!(
+                    "a key that expands to {cost} values (shared values counted at every \
+                     reference) exceeds the budget for hashing and comparing keys"
+                ),
+            )),
         }
     }
 
@@ -439,8 +535,10 @@ impl<'de> Reader<'de> {
     /// An empty vector with room for [`cautious_capacity`](Self::cautious_capacity)
     /// of a checked `len`. Small allocations take the infallible fast path;
     /// large ones report failure as an error instead of aborting.
+    /// The whole length is charged to the memory budget first.
     #[inline]
-    pub fn vec_with_capacity<T>(&self, len: usize) -> Result<Vec<T>> {
+    pub fn vec_with_capacity<T>(&mut self, len: usize) -> Result<Vec<T>> {
+        self.charge_memory(len.saturating_mul(core::mem::size_of::<T>()))?;
         let cap = self.cautious_capacity::<T>(len);
         if cap.saturating_mul(core::mem::size_of::<T>()) <= SMALL_ALLOCATION {
             return Ok(Vec::with_capacity(cap));
@@ -461,9 +559,62 @@ impl<'de> Reader<'de> {
             return Err(self.error(ErrorKind::LimitExceeded, "nesting depth limit reached"));
         }
         self.depth_left -= 1;
-        let out = f(self);
+        self.high_water = self.high_water.max(self.depth());
+        self.expansion = self.expansion.saturating_add(1);
+        let out = crate::stack::grow(|| f(self));
         self.depth_left += 1;
         out
+    }
+
+    /// Starts measuring a new shared value, about to be decoded at the
+    /// current depth.
+    #[inline]
+    pub(crate) fn begin_shared(&mut self) -> SharedStart {
+        let start = SharedStart {
+            depth: self.depth(),
+            high_water: self.high_water,
+            expansion: self.expansion,
+        };
+        self.high_water = start.depth;
+        start
+    }
+
+    /// Records how deep the shared value `id` begun at `start` is and how
+    /// far it expands, for the references to it that follow.
+    #[inline]
+    pub(crate) fn end_shared(&mut self, id: usize, start: SharedStart) {
+        let height = self.high_water - start.depth;
+        let expansion = self.expansion - start.expansion;
+        self.refs_mut().set_extent(id, height, expansion);
+        self.high_water = self.high_water.max(start.high_water);
+    }
+
+    /// A reference to the shared value with reference `tag`, read at
+    /// `start`: the value is as deep here as where it was decoded, so a
+    /// chain of references cannot build a value deeper than
+    /// [`Options::max_depth`] (which dropping or printing it would recurse
+    /// through), and it expands by its whole size.
+    #[inline]
+    pub(crate) fn reach_shared(&mut self, tag: u64, start: usize) -> Result<()> {
+        let (height, expansion) = self
+            .refs
+            .as_ref()
+            .map_or((0, 0), |r| r.extent(tag - TAG_ID_BASE));
+        let reach = self.depth().saturating_add(height);
+        if reach > self.max_depth {
+            return Err(self.error_at(
+                start,
+                ErrorKind::LimitExceeded,
+                format!(
+                    "a reference to shared value {} makes the value {reach} levels deep, \
+                     deeper than the depth limit (Options::max_depth)",
+                    tag - TAG_ID_BASE
+                ),
+            ));
+        }
+        self.high_water = self.high_water.max(reach);
+        self.expansion = self.expansion.saturating_add(expansion);
+        Ok(())
     }
 
     /// Runs `f` on exactly the next `len` bytes: `f` cannot read past them
@@ -542,6 +693,7 @@ impl<'de> Reader<'de> {
             .checked_mul(core::mem::size_of::<T>())
             .ok_or_else(|| self.alloc_error(len))?;
         let bytes = self.read_bytes(total)?;
+        self.charge_memory(total)?;
         match plain::vec_from_bytes(bytes, len, T::PLAIN) {
             Some(Ok(out)) => Ok(out),
             _ => Err(self.alloc_error(len)),

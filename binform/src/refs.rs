@@ -122,6 +122,11 @@ pub(crate) enum Slot {
 #[derive(Default)]
 pub(crate) struct DecodeRefs {
     slots: Vec<Slot>,
+    /// Per finished id: how many levels deep the value is, and how many
+    /// values it expands to (shared values inside counted at every
+    /// reference). Unfinished ids (references back into a value being
+    /// decoded) count as 0: a cycle does not deepen what owns it.
+    extents: Vec<(u32, u64)>,
     /// One per interior-mutable shared value: resets it to its placeholder,
     /// which drops whatever cycle runs through it.
     cleanups: Vec<Box<dyn Fn()>>,
@@ -181,5 +186,25 @@ impl DecodeRefs {
     /// How many ids are defined so far.
     pub(crate) fn defined(&self) -> usize {
         self.slots.len()
+    }
+
+    /// Records the depth and expansion of a finished value.
+    pub(crate) fn set_extent(&mut self, id: usize, height: u32, expansion: u64) {
+        if self.extents.len() <= id {
+            self.extents.resize(id + 1, (0, 0));
+        }
+        if let Some(e) = self.extents.get_mut(id) {
+            *e = (height, expansion);
+        }
+    }
+
+    /// The depth and expansion of a finished value; `(0, 0)` for one still
+    /// being decoded or not defined.
+    pub(crate) fn extent(&self, id: u64) -> (u32, u64) {
+        usize::try_from(id)
+            .ok()
+            .and_then(|id| self.extents.get(id))
+            .copied()
+            .unwrap_or((0, 0))
     }
 }

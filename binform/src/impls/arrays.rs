@@ -46,8 +46,8 @@ impl<'de, T: Unpack<'de>, const N: usize> Unpack<'de> for [T; N] {
         Ok(slots.map(|slot| slot.unwrap_or_else(|| unreachable!("every slot is filled"))))
     }
 
-    fn placeholder(budget: u32) -> Option<Self> {
-        let slots: [Option<T>; N] = core::array::from_fn(|_| T::placeholder(budget));
+    fn placeholder(work: &mut u32) -> Option<Self> {
+        let slots: [Option<T>; N] = core::array::from_fn(|_| T::placeholder(work));
         if slots.iter().any(Option::is_none) {
             return None;
         }

@@ -24,19 +24,20 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
     /// One pointer level deeper: the budget ends the recursion of types
     /// that hold themselves.
     #[inline]
-    fn placeholder(budget: u32) -> Option<Self> {
-        T::placeholder(budget.checked_sub(1)?).map(Box::new)
+    fn placeholder(work: &mut u32) -> Option<Self> {
+        T::placeholder(work).map(Box::new)
     }
 
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        r.charge_memory(core::mem::size_of::<T>())?;
         r.nested(|r| T::unpack(r).map(Box::new))
     }
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Box<[T]> {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(Box::default())
     }
 

@@ -18,7 +18,7 @@ impl Pack for Bytes {
 
 impl<'de> Unpack<'de> for Bytes {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(Bytes::new())
     }
 
@@ -44,7 +44,7 @@ impl Pack for BytesMut {
 
 impl<'de> Unpack<'de> for BytesMut {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(BytesMut::new())
     }
 

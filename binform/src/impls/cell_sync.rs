@@ -20,8 +20,8 @@ impl<T: Pack + Copy> Pack for Cell<T> {
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Cell<T> {
     #[inline]
-    fn placeholder(budget: u32) -> Option<Self> {
-        T::placeholder(budget).map(Cell::new)
+    fn placeholder(work: &mut u32) -> Option<Self> {
+        T::placeholder(work).map(Cell::new)
     }
 
     const MIN_SIZE: usize = T::MIN_SIZE;
@@ -57,13 +57,13 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for RefCell<T> {
     }
 
     #[inline]
-    fn placeholder(budget: u32) -> Option<Self> {
-        T::placeholder(budget).map(RefCell::new)
+    fn placeholder(work: &mut u32) -> Option<Self> {
+        T::placeholder(work).map(RefCell::new)
     }
 
     #[inline]
     fn shared_placeholder() -> Option<Self> {
-        Self::placeholder(crate::read::PLACEHOLDER_BUDGET)
+        Self::placeholder(&mut { crate::read::PLACEHOLDER_WORK })
     }
 
     fn shared_fill(&self, r: &mut Reader<'de>) -> Result<()> {
@@ -85,7 +85,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for RefCell<T> {
     fn shared_clear(&self) {
         if let (Ok(mut slot), Some(placeholder)) = (
             self.try_borrow_mut(),
-            T::placeholder(crate::read::PLACEHOLDER_BUDGET),
+            T::placeholder(&mut { crate::read::PLACEHOLDER_WORK }),
         ) {
             // Take the contents out first: dropping them may reach this cell.
             let contents = core::mem::replace(&mut *slot, placeholder);
@@ -127,13 +127,13 @@ mod locks {
                 }
 
                 #[inline]
-                fn placeholder(budget: u32) -> Option<Self> {
-                    T::placeholder(budget).map($lock::new)
+                fn placeholder(work: &mut u32) -> Option<Self> {
+                    T::placeholder(work).map($lock::new)
                 }
 
                 #[inline]
                 fn shared_placeholder() -> Option<Self> {
-                    Self::placeholder(crate::read::PLACEHOLDER_BUDGET)
+                    Self::placeholder(&mut { crate::read::PLACEHOLDER_WORK })
                 }
 
                 fn shared_fill(&self, r: &mut Reader<'de>) -> Result<()> {
@@ -153,7 +153,7 @@ mod locks {
                 fn shared_clear(&self) {
                     if let (Ok(mut guard), Some(placeholder)) = (
                         self.$write(),
-                        T::placeholder(crate::read::PLACEHOLDER_BUDGET),
+                        T::placeholder(&mut { crate::read::PLACEHOLDER_WORK }),
                     ) {
                         // Take the contents out first: dropping them may reach this lock.
                         let contents = core::mem::replace(&mut *guard, placeholder);

@@ -1,6 +1,11 @@
 //! Maps and sets: a length, then the entries (key then value for maps) in
 //! the collection's iteration order. Decoding rejects a repeated key, so a
 //! decoded map holds exactly the entries that were written.
+//!
+//! Inserting a key hashes or compares it, which walks all of it; a key
+//! built from shared values (`Rc`s that point at each other's halves) can
+//! be exponentially larger than its bytes, so every key's expansion is
+//! charged to a budget before it is inserted (`Reader::charge_key`).
 
 use alloc::collections::{BTreeMap, BTreeSet};
 
@@ -44,6 +49,12 @@ fn pack_set<'a, T: Pack + 'a>(
     w.nested(|w| items.into_iter().try_for_each(|item| item.pack(w)))
 }
 
+/// The memory one entry takes in a map or set: the entry, and about a
+/// pointer's worth of table or node overhead.
+const fn entry_size<E>() -> usize {
+    core::mem::size_of::<E>() + core::mem::size_of::<usize>()
+}
+
 /// Decodes map entries into an empty map through `insert`, which must
 /// return whether the key was new. `make` builds the map with room for a
 /// checked capacity, or `None` if that allocation fails.
@@ -54,12 +65,15 @@ fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M>(
     mut insert: impl FnMut(&mut M, K, V) -> bool,
 ) -> Result<M> {
     let len = r.read_len_for::<(K, V)>()?;
+    r.charge_memory(len.saturating_mul(entry_size::<(K, V)>()))?;
     let capacity = r.cautious_capacity::<(K, V)>(len);
     r.nested(|r| {
         let mut map = make(capacity).ok_or_else(|| r.alloc_error(len))?;
         for _ in 0..len {
             let at = r.position();
+            let before = r.expansion();
             let k = K::unpack(r)?;
+            r.charge_key(before, at)?;
             let v = V::unpack(r)?;
             if !insert(&mut map, k, v) {
                 return Err(duplicate(r, at, "map key"));
@@ -77,12 +91,16 @@ fn unpack_set<'de, T: Unpack<'de>, S>(
     mut insert: impl FnMut(&mut S, T) -> bool,
 ) -> Result<S> {
     let len = r.read_len_for::<T>()?;
+    r.charge_memory(len.saturating_mul(entry_size::<T>()))?;
     let capacity = r.cautious_capacity::<T>(len);
     r.nested(|r| {
         let mut set = make(capacity).ok_or_else(|| r.alloc_error(len))?;
         for _ in 0..len {
             let at = r.position();
-            if !insert(&mut set, T::unpack(r)?) {
+            let before = r.expansion();
+            let item = T::unpack(r)?;
+            r.charge_key(before, at)?;
+            if !insert(&mut set, item) {
                 return Err(duplicate(r, at, "set element"));
             }
         }
@@ -91,7 +109,7 @@ fn unpack_set<'de, T: Unpack<'de>, S>(
 }
 
 impl<K: Encoding, V: Encoding> Encoding for BTreeMap<K, V> {
-    encoding_builtin!("map", K, V);
+    encoding_builtin!(empty "map", K, V);
 }
 
 impl<K: Pack, V: Pack> Pack for BTreeMap<K, V> {
@@ -102,7 +120,7 @@ impl<K: Pack, V: Pack> Pack for BTreeMap<K, V> {
 
 impl<'de, K: Unpack<'de> + Ord, V: Unpack<'de>> Unpack<'de> for BTreeMap<K, V> {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(BTreeMap::new())
     }
 
@@ -118,7 +136,7 @@ impl<'de, K: Unpack<'de> + Ord, V: Unpack<'de>> Unpack<'de> for BTreeMap<K, V> {
 }
 
 impl<T: Encoding> Encoding for BTreeSet<T> {
-    encoding_builtin!("set", T);
+    encoding_builtin!(empty "set", T);
 }
 
 impl<T: Pack> Pack for BTreeSet<T> {
@@ -129,7 +147,7 @@ impl<T: Pack> Pack for BTreeSet<T> {
 
 impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BTreeSet<T> {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(BTreeSet::new())
     }
 
@@ -149,7 +167,7 @@ mod hashed {
     use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 
     impl<K: Encoding, V: Encoding, S> Encoding for HashMap<K, V, S> {
-        encoding_builtin!("map", K, V);
+        encoding_builtin!(empty "map", K, V);
     }
 
     impl<K: Pack, V: Pack, S> Pack for HashMap<K, V, S> {
@@ -167,7 +185,7 @@ mod hashed {
         const MIN_SIZE: usize = 1;
 
         #[inline]
-        fn placeholder(_: u32) -> Option<Self> {
+        fn placeholder(_: &mut u32) -> Option<Self> {
             Some(HashMap::default())
         }
 
@@ -186,7 +204,7 @@ mod hashed {
     }
 
     impl<T: Encoding, S> Encoding for HashSet<T, S> {
-        encoding_builtin!("set", T);
+        encoding_builtin!(empty "set", T);
     }
 
     impl<T: Pack, S> Pack for HashSet<T, S> {
@@ -203,7 +221,7 @@ mod hashed {
         const MIN_SIZE: usize = 1;
 
         #[inline]
-        fn placeholder(_: u32) -> Option<Self> {
+        fn placeholder(_: &mut u32) -> Option<Self> {
             Some(HashSet::default())
         }
 

@@ -20,7 +20,7 @@ impl<T: Pack + ToOwned + ?Sized> Pack for Cow<'_, T> {
 
 impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(Cow::Borrowed(""))
     }
 
@@ -34,7 +34,7 @@ impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
 
 impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(Cow::Owned(Vec::new()))
     }
 
@@ -48,8 +48,8 @@ impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {
 
 impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, T> {
     #[inline]
-    fn placeholder(budget: u32) -> Option<Self> {
-        T::placeholder(budget).map(Cow::Owned)
+    fn placeholder(work: &mut u32) -> Option<Self> {
+        T::placeholder(work).map(Cow::Owned)
     }
 
     const MIN_SIZE: usize = T::MIN_SIZE;

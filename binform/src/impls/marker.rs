@@ -21,7 +21,7 @@ impl<T: ?Sized> Pack for PhantomData<T> {
 
 impl<'de, T: ?Sized> Unpack<'de> for PhantomData<T> {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(PhantomData)
     }
 
@@ -54,8 +54,8 @@ macro_rules! transparent {
             }
 
             #[inline]
-            fn placeholder(budget: u32) -> Option<Self> {
-                T::placeholder(budget).map($wrapper)
+            fn placeholder(work: &mut u32) -> Option<Self> {
+                T::placeholder(work).map($wrapper)
             }
         }
     )*};
@@ -77,8 +77,8 @@ impl<T: Pack> Pack for Range<T> {
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Range<T> {
     #[inline]
-    fn placeholder(budget: u32) -> Option<Self> {
-        Some(T::placeholder(budget)?..T::placeholder(budget)?)
+    fn placeholder(work: &mut u32) -> Option<Self> {
+        Some(T::placeholder(work)?..T::placeholder(work)?)
     }
 
     const MIN_SIZE: usize = 2 * T::MIN_SIZE;
@@ -105,8 +105,8 @@ impl<T: Pack> Pack for RangeInclusive<T> {
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for RangeInclusive<T> {
     #[inline]
-    fn placeholder(budget: u32) -> Option<Self> {
-        Some(T::placeholder(budget)?..=T::placeholder(budget)?)
+    fn placeholder(work: &mut u32) -> Option<Self> {
+        Some(T::placeholder(work)?..=T::placeholder(work)?)
     }
 
     const MIN_SIZE: usize = 2 * T::MIN_SIZE;
@@ -119,7 +119,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for RangeInclusive<T> {
 
 /// Tag 0 `Included`, 1 `Excluded`, 2 `Unbounded`.
 impl<T: Encoding> Encoding for Bound<T> {
-    encoding_builtin!("bound", T);
+    encoding_builtin!(empty "bound", T);
 }
 
 impl<T: Pack> Pack for Bound<T> {
@@ -143,7 +143,7 @@ impl<T: Pack> Pack for Bound<T> {
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Bound<T> {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(Bound::Unbounded)
     }
 

@@ -19,7 +19,7 @@ impl Pack for Ipv4Addr {
 
 impl<'de> Unpack<'de> for Ipv4Addr {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(Ipv4Addr::UNSPECIFIED)
     }
 
@@ -45,7 +45,7 @@ impl Pack for Ipv6Addr {
 
 impl<'de> Unpack<'de> for Ipv6Addr {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(Ipv6Addr::UNSPECIFIED)
     }
 
@@ -71,7 +71,7 @@ impl Pack for SocketAddrV4 {
 
 impl<'de> Unpack<'de> for SocketAddrV4 {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0))
     }
 
@@ -100,7 +100,7 @@ impl Pack for SocketAddrV6 {
 
 impl<'de> Unpack<'de> for SocketAddrV6 {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(SocketAddrV6::new(Ipv6Addr::UNSPECIFIED, 0, 0, 0))
     }
 
@@ -152,7 +152,7 @@ impl Pack for IpAddr {
 
 impl<'de> Unpack<'de> for IpAddr {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
     }
 
@@ -190,7 +190,7 @@ impl Pack for SocketAddr {
 
 impl<'de> Unpack<'de> for SocketAddr {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0)))
     }
 

@@ -5,7 +5,7 @@ use crate::wire::Wire;
 use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 impl<T: Encoding> Encoding for Option<T> {
-    encoding_builtin!("option", T);
+    encoding_builtin!(empty "option", T);
 }
 
 impl<T: Pack> Pack for Option<T> {
@@ -55,7 +55,7 @@ fn bad_tag(r: &Reader<'_>, tag: u8, ty: &str) -> crate::Error {
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(None)
     }
 
@@ -106,10 +106,10 @@ impl<T: Pack, E: Pack> Pack for core::result::Result<T, E> {
 
 impl<'de, T: Unpack<'de>, E: Unpack<'de>> Unpack<'de> for core::result::Result<T, E> {
     #[inline]
-    fn placeholder(budget: u32) -> Option<Self> {
-        T::placeholder(budget)
+    fn placeholder(work: &mut u32) -> Option<Self> {
+        T::placeholder(work)
             .map(Ok)
-            .or_else(|| E::placeholder(budget).map(Err))
+            .or_else(|| E::placeholder(work).map(Err))
     }
 
     const MIN_SIZE: usize = 1 + crate::__private::min_size(T::MIN_SIZE, E::MIN_SIZE);

@@ -43,7 +43,7 @@ impl<'de> Unpack<'de> for u8 {
     }
 
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(0)
     }
 }
@@ -78,7 +78,7 @@ impl<'de> Unpack<'de> for i8 {
     }
 
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(0)
     }
 }
@@ -119,7 +119,7 @@ impl<'de> Unpack<'de> for bool {
     }
 
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(false)
     }
 }
@@ -170,7 +170,7 @@ macro_rules! unsigned_varint {
             }
 
             #[inline]
-            fn placeholder(_: u32) -> Option<Self> {
+            fn placeholder(_: &mut u32) -> Option<Self> {
                 Some(0)
             }
         }
@@ -216,7 +216,7 @@ macro_rules! signed_varint {
             }
 
             #[inline]
-            fn placeholder(_: u32) -> Option<Self> {
+            fn placeholder(_: &mut u32) -> Option<Self> {
                 Some(0)
             }
         }
@@ -266,7 +266,7 @@ impl<'de> Unpack<'de> for u128 {
     }
 
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(0)
     }
 }
@@ -297,7 +297,7 @@ impl<'de> Unpack<'de> for i128 {
     }
 
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(0)
     }
 }
@@ -336,7 +336,7 @@ macro_rules! float {
             }
 
             #[inline]
-            fn placeholder(_: u32) -> Option<Self> {
+            fn placeholder(_: &mut u32) -> Option<Self> {
                 Some(0.0)
             }
         }
@@ -377,7 +377,7 @@ impl<'de> Unpack<'de> for char {
             })
     }
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some('\0')
     }
 }
@@ -400,7 +400,7 @@ impl<'de> Unpack<'de> for () {
     }
 
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(())
     }
 }
@@ -431,7 +431,7 @@ macro_rules! nonzero {
             }
 
             #[inline]
-            fn placeholder(_: u32) -> Option<Self> {
+            fn placeholder(_: &mut u32) -> Option<Self> {
                 Some(<$nz>::MIN)
             }
         }

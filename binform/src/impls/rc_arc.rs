@@ -27,9 +27,9 @@ pub trait SharedUnpack<'de>: Encoding {
     /// Decodes a new value behind an `Arc`.
     fn build_arc(r: &mut Reader<'de>, id: usize) -> Result<Arc<Self>>;
     /// A placeholder behind a fresh `Rc` (see `Unpack::placeholder`).
-    fn placeholder_rc(budget: u32) -> Option<Rc<Self>>;
+    fn placeholder_rc(work: &mut u32) -> Option<Rc<Self>>;
     /// A placeholder behind a fresh `Arc`.
-    fn placeholder_arc(budget: u32) -> Option<Arc<Self>>;
+    fn placeholder_arc(work: &mut u32) -> Option<Arc<Self>>;
 
     /// The reference table's handle for an `Rc` of this type.
     fn rc_handle(handle: Rc<Self>) -> Handle
@@ -79,6 +79,8 @@ pub trait SharedUnpack<'de>: Encoding {
 /// 3. otherwise: the contents first, and references from inside fail.
 macro_rules! build_sized {
     ($ptr:ident, $weak:ident, $erase:ident, $r:ident, $id:ident, $t:ty) => {{
+        // The value and the two reference counts beside it.
+        $r.charge_memory(core::mem::size_of::<$t>() + 2 * core::mem::size_of::<usize>())?;
         if let Some(placeholder) = <$t as Unpack<'de>>::shared_placeholder() {
             let handle = $ptr::new(placeholder);
             $r.set_ref(
@@ -93,7 +95,7 @@ macro_rules! build_sized {
             $r.nested(|r| <$t as Unpack<'de>>::shared_fill(&handle, r))?;
             Ok(handle)
         } else if let Some(placeholder) = <$t as Encoding>::MAY_HOLD_WEAK
-            .then(|| <$t as Unpack<'de>>::placeholder(crate::read::PLACEHOLDER_BUDGET))
+            .then(|| <$t as Unpack<'de>>::placeholder(&mut { crate::read::PLACEHOLDER_WORK }))
             .flatten()
         {
             let mut failure = None;
@@ -127,8 +129,8 @@ impl<'de, T: Unpack<'de> + 'static> SharedUnpack<'de> for T {
         build_sized!(Arc, ArcWeak, arc_handle, r, id, T)
     }
 
-    fn placeholder_rc(budget: u32) -> Option<Rc<Self>> {
-        T::placeholder(budget).map(Rc::new)
+    fn placeholder_rc(work: &mut u32) -> Option<Rc<Self>> {
+        T::placeholder(work).map(Rc::new)
     }
 
     /// No box: an `Rc<T>` is already an `Rc<dyn Any>`.
@@ -143,8 +145,8 @@ impl<'de, T: Unpack<'de> + 'static> SharedUnpack<'de> for T {
         }
     }
 
-    fn placeholder_arc(budget: u32) -> Option<Arc<Self>> {
-        T::placeholder(budget).map(Arc::new)
+    fn placeholder_arc(work: &mut u32) -> Option<Arc<Self>> {
+        T::placeholder(work).map(Arc::new)
     }
 }
 
@@ -157,11 +159,11 @@ impl<'de> SharedUnpack<'de> for str {
         read_str(r).map(Arc::from)
     }
 
-    fn placeholder_rc(_: u32) -> Option<Rc<Self>> {
+    fn placeholder_rc(_: &mut u32) -> Option<Rc<Self>> {
         Some(Rc::from(""))
     }
 
-    fn placeholder_arc(_: u32) -> Option<Arc<Self>> {
+    fn placeholder_arc(_: &mut u32) -> Option<Arc<Self>> {
         Some(Arc::from(""))
     }
 }
@@ -175,11 +177,11 @@ impl<'de, T: Unpack<'de>> SharedUnpack<'de> for [T] {
         Vec::<T>::unpack(r).map(Arc::from)
     }
 
-    fn placeholder_rc(_: u32) -> Option<Rc<Self>> {
+    fn placeholder_rc(_: &mut u32) -> Option<Rc<Self>> {
         Some(Rc::from(Vec::new()))
     }
 
-    fn placeholder_arc(_: u32) -> Option<Arc<Self>> {
+    fn placeholder_arc(_: &mut u32) -> Option<Arc<Self>> {
         Some(Arc::from(Vec::new()))
     }
 }
@@ -200,7 +202,9 @@ fn strong_ref<H>(
                     start,
                     ErrorKind::CycleRejected,
                     format!(
-                        "strong reference back to shared value {} while it is decoded",
+                        "strong reference cycle: a reference back to shared value {} while it \
+                         is decoded (strong cycles are rejected by default because they are \
+                         never freed; decode with Options::reject_cycles(false) to accept them)",
                         tag - TAG_ID_BASE
                     ),
                 ));
@@ -272,10 +276,9 @@ macro_rules! shared_pointer {
         impl<'de, T: SharedUnpack<'de> + ?Sized + 'static> Unpack<'de> for $ptr<T> {
             const MIN_SIZE: usize = 1;
 
-            /// A fresh shared placeholder, one pointer level deeper; the
-            /// budget ends the recursion of types that hold themselves.
-            fn placeholder(budget: u32) -> Option<Self> {
-                T::$placeholder(budget.checked_sub(1)?)
+            /// A fresh shared placeholder of the pointee's.
+            fn placeholder(work: &mut u32) -> Option<Self> {
+                T::$placeholder(work)
             }
 
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -283,7 +286,9 @@ macro_rules! shared_pointer {
                 match tag {
                     TAG_NEW => {
                         let id = r.reserve_ref();
+                        let shared = r.begin_shared();
                         let handle = T::$build(r, id)?;
+                        r.end_shared(id, shared);
                         if r.has_handle(id) {
                             r.finish_ref(id);
                         } else {
@@ -292,7 +297,10 @@ macro_rules! shared_pointer {
                         Ok(handle)
                     }
                     TAG_NULL => Err(null_strong(r, start, $name)),
-                    _ => strong_ref(r, tag, start, $name, T::$unerase),
+                    _ => {
+                        r.reach_shared(tag, start)?;
+                        strong_ref(r, tag, start, $name, T::$unerase)
+                    }
                 }
             }
         }
@@ -329,7 +337,9 @@ macro_rules! shared_pointer {
                         // after the decode and this `Weak` dangles, as the
                         // original did once its owners were dropped.
                         let id = r.reserve_ref();
+                        let shared = r.begin_shared();
                         let handle = T::$build(r, id)?;
+                        r.end_shared(id, shared);
                         let weak = $ptr::downgrade(&handle);
                         if r.has_handle(id) {
                             r.finish_ref(id);
@@ -339,12 +349,15 @@ macro_rules! shared_pointer {
                         Ok(weak)
                     }
                     TAG_NULL => Ok($weak::new()),
-                    _ => weak_ref(r, tag, start, $weak_name, T::$unerase, $ptr::downgrade),
+                    _ => {
+                        r.reach_shared(tag, start)?;
+                        weak_ref(r, tag, start, $weak_name, T::$unerase, $ptr::downgrade)
+                    }
                 }
             }
 
             #[inline]
-            fn placeholder(_: u32) -> Option<Self> {
+            fn placeholder(_: &mut u32) -> Option<Self> {
                 Some($weak::new())
             }
         }

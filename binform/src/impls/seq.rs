@@ -9,7 +9,7 @@ use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 /// The one home of a sequence's encoding facts: every other sequence is
 /// encoded as a slice, and says so.
 impl<T: Encoding> Encoding for [T] {
-    encoding_builtin!("seq", T);
+    encoding_builtin!(empty "seq", T);
     const WIRE: crate::wire::Wire = crate::wire::Wire::seq_of(T::WIRE);
 }
 
@@ -39,7 +39,7 @@ impl<T: Pack> Pack for Vec<T> {
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(Vec::new())
     }
 
@@ -54,7 +54,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
 
 impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(&[])
     }
 
@@ -85,7 +85,7 @@ impl<T: Pack> Pack for VecDeque<T> {
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for VecDeque<T> {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(VecDeque::new())
     }
 
@@ -110,7 +110,7 @@ impl<T: Pack> Pack for LinkedList<T> {
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(LinkedList::new())
     }
 
@@ -118,6 +118,9 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
 
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         let len = r.read_len_for::<T>()?;
+        // Each element in a node of its own, with two links.
+        let node = core::mem::size_of::<T>() + 2 * core::mem::size_of::<usize>();
+        r.charge_memory(len.saturating_mul(node))?;
         r.nested(|r| {
             let mut out = LinkedList::new();
             for _ in 0..len {
@@ -128,8 +131,9 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
     }
 }
 
-/// A heap is written in its internal (heap) order, which rebuilding from
-/// the decoded vector leaves unchanged, so a round trip is byte-exact.
+/// A heap is written in its internal (heap) order; the decoder requires
+/// that order, which rebuilding from the decoded vector leaves unchanged,
+/// so a round trip is byte-exact.
 impl<T: Encoding> Encoding for BinaryHeap<T> {
     encoding_transparent!([T]);
 }
@@ -142,13 +146,28 @@ impl<T: Pack> Pack for BinaryHeap<T> {
 
 impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BinaryHeap<T> {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(BinaryHeap::new())
     }
 
     const MIN_SIZE: usize = 1;
 
+    /// The elements must be in heap order (as any heap writes them), which
+    /// makes a round trip byte-exact; comparing them walks them, so their
+    /// expansion is charged like a set's keys.
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        Vec::<T>::unpack(r).map(BinaryHeap::from)
+        let at = r.position();
+        let before = r.expansion();
+        let items = Vec::<T>::unpack(r)?;
+        r.charge_key(before, at)?;
+        let in_heap_order = (1..items.len()).all(|i| items.get((i - 1) / 2) >= items.get(i));
+        if !in_heap_order {
+            return Err(r.error_at(
+                at,
+                crate::ErrorKind::InvalidValue,
+                "BinaryHeap elements are not in heap order (each at most its parent)",
+            ));
+        }
+        Ok(BinaryHeap::from(items))
     }
 }

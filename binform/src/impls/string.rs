@@ -61,7 +61,7 @@ pub(crate) fn read_str<'de>(r: &mut Reader<'de>) -> Result<&'de str> {
 
 impl<'de: 'a, 'a> Unpack<'de> for &'a str {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some("")
     }
 
@@ -75,7 +75,7 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a str {
 
 impl<'de> Unpack<'de> for String {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(String::new())
     }
 
@@ -99,7 +99,7 @@ impl<'de> Unpack<'de> for String {
 
 impl<'de> Unpack<'de> for Box<str> {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(Box::default())
     }
 

@@ -37,7 +37,7 @@ impl Pack for Duration {
 
 impl<'de> Unpack<'de> for Duration {
     #[inline]
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(Duration::ZERO)
     }
 
@@ -93,7 +93,7 @@ mod system_time {
         const MIN_SIZE: usize = 2;
 
         #[inline]
-        fn placeholder(_: u32) -> Option<Self> {
+        fn placeholder(_: &mut u32) -> Option<Self> {
             Some(UNIX_EPOCH)
         }
 

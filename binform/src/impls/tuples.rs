@@ -25,8 +25,8 @@ macro_rules! tuple {
             }
 
             #[inline]
-            fn placeholder(budget: u32) -> Option<Self> {
-                Some(($($name::placeholder(budget)?,)+))
+            fn placeholder(work: &mut u32) -> Option<Self> {
+                Some(($($name::placeholder(work)?,)+))
             }
         }
     };

@@ -106,9 +106,11 @@ pub const fn wire_name(rust_name: &'static str) -> &'static str {
     }
 }
 
-/// What a type is at one level of the unrolled layout: its node value, and
+/// What a type is at one level of the unrolled layout: its node value,
 /// whether anything within it is a `Weak` (which decides how shared values
-/// of the type are built; see `Encoding::MAY_HOLD_WEAK`).
+/// of the type are built; see `Encoding::MAY_HOLD_WEAK`), and what the
+/// cheapest placeholder of it costs (which decides the variant a derived
+/// enum's placeholder takes).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unrolled {
@@ -116,28 +118,39 @@ pub struct Unrolled {
     pub fingerprint: u64,
     /// Whether a `Weak` was found within this many levels.
     pub holds_weak: bool,
+    /// How many values the cheapest placeholder builds, at most; [`NO_PLACEHOLDER`]
+    /// if none is known within this many levels.
+    pub placeholder_cost: u32,
 }
+
+/// The placeholder cost of a type without a known placeholder.
+pub const NO_PLACEHOLDER: u32 = u32::MAX;
 
 impl Unrolled {
     /// A hand-written impl's encoding, by its `Encoding::NAME`: nothing
-    /// is known of its contents, so it may hold anything, a `Weak` included.
+    /// is known of its contents, so it may hold anything, a `Weak`
+    /// included, and has no known placeholder.
     pub const fn named(name: &str) -> Unrolled {
         Unrolled {
             fingerprint: hash_str(name),
             holds_weak: true,
+            placeholder_cost: NO_PLACEHOLDER,
         }
     }
 
     /// A built-in encoding: `name`, or `name<a,b>` with its arguments'
-    /// values in hex. It holds a `Weak` if an argument does.
+    /// values in hex. It holds a `Weak` if an argument does; its
+    /// placeholder holds one of each argument's.
     pub const fn builtin(name: &str, args: &[Unrolled]) -> Unrolled {
         let mut h = hash_str(name);
         let mut holds_weak = false;
+        let mut cost = 1u32;
         let mut i = 0;
         while i < args.len() {
             h = hash_bytes(h, if i == 0 { b"<" } else { b"," });
             h = hash_hex(h, args[i].fingerprint);
             holds_weak |= args[i].holds_weak;
+            cost = cost.saturating_add(args[i].placeholder_cost);
             i += 1;
         }
         if !args.is_empty() {
@@ -146,6 +159,7 @@ impl Unrolled {
         Unrolled {
             fingerprint: h,
             holds_weak,
+            placeholder_cost: cost,
         }
     }
 
@@ -155,21 +169,27 @@ impl Unrolled {
         Unrolled {
             fingerprint: hash_decimal(HASH_START, n),
             holds_weak: false,
+            placeholder_cost: 0,
         }
     }
 
-    /// A derived type at level 0: `ref Name`.
+    /// A derived type at level 0: `ref Name`. Nothing is known below it:
+    /// no `Weak` found, no placeholder known.
     pub const fn reference(name: &str) -> Unrolled {
         Unrolled {
             fingerprint: hash_str_after(hash_str("ref "), name),
             holds_weak: false,
+            placeholder_cost: NO_PLACEHOLDER,
         }
     }
 
     /// A derived type's definition: `pieces[0] hex(fields[0]) pieces[1] …
     /// hex(fields[n-1]) pieces[n]`, the canonical text with its field types'
     /// values (one level down) filled in. It holds a `Weak` if a field does.
-    pub const fn derived(pieces: &[&str], fields: &[Unrolled]) -> Unrolled {
+    /// `variants` counts the fields of each variant of an enum, in the
+    /// order of the text (empty for a struct): its placeholder is the
+    /// cheapest variant's.
+    pub const fn derived(pieces: &[&str], fields: &[Unrolled], variants: &[usize]) -> Unrolled {
         let mut h = HASH_START;
         let mut holds_weak = false;
         let mut i = 0;
@@ -181,19 +201,91 @@ impl Unrolled {
             }
             i += 1;
         }
+        let cost = if variants.is_empty() {
+            sum_cost(fields, 0, fields.len())
+        } else {
+            let (_, cost) = cheapest(fields, variants);
+            cost
+        };
         Unrolled {
             fingerprint: h,
             holds_weak,
+            placeholder_cost: cost.saturating_add(1),
         }
+    }
+
+    /// The variant (by its position in the text) whose placeholder costs
+    /// least, the first of equals; `0` if none has one.
+    pub const fn cheapest_variant(fields: &[Unrolled], variants: &[usize]) -> usize {
+        cheapest(fields, variants).0
     }
 
     /// The same node, holding a `Weak` also if `weak` (`weak<T>` itself).
     pub const fn or_weak(self, weak: bool) -> Unrolled {
         Unrolled {
-            fingerprint: self.fingerprint,
             holds_weak: self.holds_weak || weak,
+            ..self
         }
     }
+
+    /// The same node, with no placeholder (a `with` field's).
+    pub const fn no_placeholder(self) -> Unrolled {
+        Unrolled {
+            placeholder_cost: NO_PLACEHOLDER,
+            ..self
+        }
+    }
+
+    /// The same node, with a placeholder that needs none of its arguments'
+    /// (an empty collection, `None`, a dangling `Weak`).
+    pub const fn emptiable(self) -> Unrolled {
+        Unrolled {
+            placeholder_cost: 1,
+            ..self
+        }
+    }
+
+    /// The same node, whose placeholder holds `n` of its argument's (an
+    /// array): `1 + n * cost`.
+    pub const fn repeated(self, element: Unrolled, n: u64) -> Unrolled {
+        let n = if n > u32::MAX as u64 {
+            u32::MAX
+        } else {
+            n as u32
+        };
+        Unrolled {
+            placeholder_cost: element.placeholder_cost.saturating_mul(n).saturating_add(1),
+            ..self
+        }
+    }
+}
+
+/// The placeholder cost of `fields[from..to]` together.
+const fn sum_cost(fields: &[Unrolled], from: usize, to: usize) -> u32 {
+    let mut cost = 0u32;
+    let mut i = from;
+    while i < to && i < fields.len() {
+        cost = cost.saturating_add(fields[i].placeholder_cost);
+        i += 1;
+    }
+    cost
+}
+
+/// The cheapest variant and its cost.
+const fn cheapest(fields: &[Unrolled], variants: &[usize]) -> (usize, u32) {
+    let (mut best, mut best_cost) = (0, NO_PLACEHOLDER);
+    let mut start = 0;
+    let mut v = 0;
+    while v < variants.len() {
+        let cost = sum_cost(fields, start, start + variants[v]);
+        if cost < best_cost {
+            best = v;
+            best_cost = cost;
+        }
+        start += variants[v];
+        v += 1;
+    }
+    (best, best_cost)
 }
 
 const fn hash_str_after(h: u64, s: &str) -> u64 {

@@ -156,7 +156,19 @@ fn body_line(body: &Body) -> String {
     }
 }
 
-/// Parses the text that `Display` for [`Schema`] writes.
+/// The deepest nesting of type arguments a lock file may have
+/// (`seq<seq<…>>`); honest schemas stay far below it.
+const MAX_TYPE_DEPTH: usize = 256;
+
+/// Parses the text that `Display` for [`Schema`] writes. Lock files are
+/// input (they arrive in pull requests), so the parser is strict, linear in
+/// the text and bounded in depth, and every error names its line and
+/// column: `line 3, column 14: expected a type, found `,``.
+///
+/// ```
+/// let err = binform::schema::parse("root seq<,>").unwrap_err();
+/// assert!(err.starts_with("line 1, column 10: expected a type"), "{err}");
+/// ```
 pub fn parse(text: &str) -> Result<Schema, String> {
     let mut root = None;
     let mut types = Types::new();
@@ -166,18 +178,39 @@ pub fn parse(text: &str) -> Result<Schema, String> {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
             continue;
         }
-        let err = |what: &str| format!("line {}: {what}: `{line}`", n + 1);
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.as_slice() {
-            ["root", rest @ ..] => root = Some(parse_schema(&rest.join(" ")).map_err(|e| err(&e))?),
-            [kind @ ("struct" | "enum"), name, mode] => {
+        let at =
+            |column: usize, what: &str| format!("line {}, column {}: {what}", n + 1, column + 1);
+        let words = Words::new(line);
+        let Some((keyword, _)) = words.word(0) else {
+            continue;
+        };
+        match keyword {
+            "root" => {
+                if root.is_some() {
+                    return Err(at(0, "a second `root` line"));
+                }
+                let (ty, offset) = words.rest(1).ok_or_else(|| at(line.len(), "expected a type"))?;
+                root = Some(parse_type(ty).map_err(|(c, e)| at(offset + c, &e))?);
+            }
+            "struct" | "enum" => {
+                let (name, _) = words.word(1).ok_or_else(|| at(line.len(), "expected a type name"))?;
+                let (mode, column) = words.word(2).ok_or_else(|| at(line.len(), "expected `compact` or `tolerant`"))?;
+                let tolerant = match mode {
+                    "compact" => false,
+                    "tolerant" => true,
+                    _ => return Err(at(column, &format!("expected `compact` or `tolerant`, found `{mode}`"))),
+                };
+                words.end(3).map_err(|c| at(c, "unexpected text after the mode"))?;
                 if let Some(def) = current.take() {
                     types.insert(def.name.clone(), def);
                 }
+                if types.contains_key(name) {
+                    return Err(at(0, &format!("type `{name}` is defined twice")));
+                }
                 current = Some(TypeDef {
-                    name: (*name).to_owned(),
-                    tolerant: *mode == "tolerant",
-                    body: if *kind == "struct" {
+                    name: name.to_owned(),
+                    tolerant,
+                    body: if keyword == "struct" {
                         Body::Struct(Vec::new())
                     } else {
                         Body::Enum(Vec::new())
@@ -185,47 +218,63 @@ pub fn parse(text: &str) -> Result<Schema, String> {
                     reserved: Vec::new(),
                 });
             }
-            ["reserved", tags @ ..] => {
-                let def = current
-                    .as_mut()
-                    .ok_or_else(|| err("reserved outside a type"))?;
-                for t in tags {
-                    def.reserved.push(t.parse().map_err(|_| err("bad tag"))?);
+            "reserved" => {
+                let def = current.as_mut().ok_or_else(|| at(0, "`reserved` outside a type"))?;
+                let mut i = 1;
+                while let Some((tag, column)) = words.word(i) {
+                    def.reserved.push(tag.parse().map_err(|_| at(column, "expected a tag (a number)"))?);
+                    i += 1;
                 }
             }
-            ["variant", tag, name, rest @ ..] => {
-                let def = current
-                    .as_mut()
-                    .ok_or_else(|| err("variant outside a type"))?;
+            "variant" => {
+                let def = current.as_mut().ok_or_else(|| at(0, "`variant` outside a type"))?;
                 let Body::Enum(variants) = &mut def.body else {
-                    return Err(err("variant in a struct"));
+                    return Err(at(0, "`variant` in a struct"));
+                };
+                let (tag, column) = words.word(1).ok_or_else(|| at(line.len(), "expected a tag"))?;
+                let tag = tag.parse().map_err(|_| at(column, "expected a tag (a number)"))?;
+                let (name, _) = words.word(2).ok_or_else(|| at(line.len(), "expected a variant name"))?;
+                let other = match words.word(3) {
+                    None => false,
+                    Some(("other", _)) => {
+                        words.end(4).map_err(|c| at(c, "unexpected text after `other`"))?;
+                        true
+                    }
+                    Some((_, c)) => return Err(at(c, "expected `other` or the end of the line")),
                 };
                 variants.push(VariantDef {
-                    tag: tag.parse().map_err(|_| err("bad tag"))?,
-                    name: (*name).to_owned(),
-                    other: rest == ["other"],
+                    tag,
+                    name: name.to_owned(),
+                    other,
                     fields: Vec::new(),
                 });
             }
-            ["field", tag, name, rest @ ..] => {
-                let def = current
-                    .as_mut()
-                    .ok_or_else(|| err("field outside a type"))?;
+            "field" => {
+                let def = current.as_mut().ok_or_else(|| at(0, "`field` outside a type"))?;
+                let (tag, column) = words.word(1).ok_or_else(|| at(line.len(), "expected a tag"))?;
+                let tag = tag.parse().map_err(|_| at(column, "expected a tag (a number)"))?;
+                let (name, _) = words.word(2).ok_or_else(|| at(line.len(), "expected a field name"))?;
+                let (ty, offset) = words.rest(3).ok_or_else(|| at(line.len(), "expected a type"))?;
                 let field = FieldDef {
-                    tag: tag.parse().map_err(|_| err("bad tag"))?,
-                    name: (*name).to_owned(),
-                    schema: parse_schema(&rest.join(" ")).map_err(|e| err(&e))?,
+                    tag,
+                    name: name.to_owned(),
+                    schema: parse_type(ty).map_err(|(c, e)| at(offset + c, &e))?,
                 };
                 match &mut def.body {
                     Body::Struct(fields) => fields.push(field),
                     Body::Enum(variants) => variants
                         .last_mut()
-                        .ok_or_else(|| err("field before any variant"))?
+                        .ok_or_else(|| at(0, "`field` before any variant"))?
                         .fields
                         .push(field),
                 }
             }
-            _ => return Err(err("unrecognized line")),
+            other => {
+                return Err(at(
+                    0,
+                    &format!("unknown line `{other}` (expected root, struct, enum, reserved, variant or field)"),
+                ))
+            }
         }
     }
     if let Some(def) = current.take() {
@@ -235,42 +284,131 @@ pub fn parse(text: &str) -> Result<Schema, String> {
     Ok(Schema { root, types })
 }
 
-/// Parses `name` or `name<arg, arg>`; a name that starts with an uppercase
-/// letter is a derived type.
-fn parse_schema(text: &str) -> Result<TypeRef, String> {
-    let text = text.trim();
-    if text.starts_with(|c: char| c.is_ascii_uppercase()) {
-        return Ok(TypeRef::Named(text.to_owned()));
+/// The words of one line, with their byte columns.
+struct Words<'l> {
+    line: &'l str,
+    words: Vec<(&'l str, usize)>,
+}
+
+impl<'l> Words<'l> {
+    fn new(line: &'l str) -> Self {
+        let mut words = Vec::new();
+        let mut start = None;
+        for (i, c) in line
+            .char_indices()
+            .chain(core::iter::once((line.len(), ' ')))
+        {
+            match (c.is_whitespace(), start) {
+                (false, None) => start = Some(i),
+                (true, Some(s)) => {
+                    words.push((&line[s..i], s));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        Words { line, words }
     }
-    let Some(open) = text.find('<') else {
-        return Ok(if text.starts_with(|c: char| c.is_ascii_uppercase()) {
-            TypeRef::Named(text.to_owned())
-        } else {
-            TypeRef::builtin(text)
-        });
-    };
-    let inner = text[open + 1..]
-        .strip_suffix('>')
-        .ok_or_else(|| format!("unbalanced `<` in `{text}`"))?;
-    let mut args = Vec::new();
-    let (mut depth, mut start) = (0usize, 0usize);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '<' => depth += 1,
-            '>' => {
-                depth = depth
-                    .checked_sub(1)
-                    .ok_or_else(|| format!("unbalanced `>` in `{text}`"))?
-            }
-            ',' if depth == 0 => {
-                args.push(parse_schema(&inner[start..i])?);
-                start = i + 1;
-            }
-            _ => {}
+
+    /// The `i`-th word and its column.
+    fn word(&self, i: usize) -> Option<(&'l str, usize)> {
+        self.words.get(i).copied()
+    }
+
+    /// Everything from the `i`-th word on, and its column.
+    fn rest(&self, i: usize) -> Option<(&'l str, usize)> {
+        let (_, column) = self.word(i)?;
+        Some((&self.line[column..], column))
+    }
+
+    /// `Ok` if there is no `i`-th word, else its column.
+    fn end(&self, i: usize) -> Result<(), usize> {
+        match self.word(i) {
+            None => Ok(()),
+            Some((_, column)) => Err(column),
         }
     }
-    args.push(parse_schema(&inner[start..])?);
-    Ok(TypeRef::builtin_of(&text[..open], args))
+}
+
+/// Parses `name` or `name<arg, arg>` in one pass with an explicit stack;
+/// a name that starts with an uppercase letter is a derived type (its own
+/// generic arguments, `Wrapper<u32>`, are part of its name). Errors carry
+/// the column.
+fn parse_type(text: &str) -> Result<TypeRef, (usize, String)> {
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    // Built-in types whose arguments are being read: name and arguments.
+    let mut open: Vec<(&str, Vec<TypeRef>)> = Vec::new();
+    let found = |pos: usize| match text[pos..].chars().next() {
+        Some(c) => format!("found `{c}`"),
+        None => "found the end of the line".into(),
+    };
+    loop {
+        while bytes.get(pos) == Some(&b' ') {
+            pos += 1;
+        }
+        let start = pos;
+        let derived = bytes.get(pos).is_some_and(u8::is_ascii_uppercase);
+        let mut depth = 0usize;
+        while let Some(&b) = bytes.get(pos) {
+            match b {
+                b'<' if derived => depth += 1,
+                b'>' if derived && depth > 0 => depth -= 1,
+                b'<' | b'>' | b',' if depth == 0 => break,
+                b' ' if !derived => break,
+                _ => {}
+            }
+            pos += 1;
+        }
+        let name = text[start..pos].trim_end();
+        if name.is_empty() {
+            return Err((start, format!("expected a type, {}", found(start))));
+        }
+        if derived && depth > 0 {
+            return Err((text.len(), format!("unbalanced `<` in `{name}`")));
+        }
+        let mut value = if !derived && bytes.get(pos) == Some(&b'<') {
+            if open.len() >= MAX_TYPE_DEPTH {
+                return Err((
+                    pos,
+                    format!("types nest deeper than {MAX_TYPE_DEPTH} levels"),
+                ));
+            }
+            open.push((name, Vec::new()));
+            pos += 1;
+            continue;
+        } else if derived {
+            TypeRef::Named(name.to_owned())
+        } else {
+            TypeRef::builtin(name)
+        };
+        // After a complete type: close argument lists or start the next.
+        loop {
+            while bytes.get(pos) == Some(&b' ') {
+                pos += 1;
+            }
+            let Some((_, args)) = open.last_mut() else {
+                if pos == text.len() {
+                    return Ok(value);
+                }
+                return Err((pos, format!("expected the end of the line, {}", found(pos))));
+            };
+            match bytes.get(pos) {
+                Some(b',') => {
+                    args.push(value);
+                    pos += 1;
+                    break;
+                }
+                Some(b'>') => {
+                    args.push(value);
+                    pos += 1;
+                    let (name, args) = open.pop().unwrap_or_default();
+                    value = TypeRef::builtin_of(name, args);
+                }
+                _ => return Err((pos, format!("expected `,` or `>`, {}", found(pos)))),
+            }
+        }
+    }
 }
 
 /// Checks `T` against the schema locked in the file at `path`, for a test:

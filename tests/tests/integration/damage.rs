@@ -186,16 +186,20 @@ fn cyclic_graph_payload_truncated_and_damaged() {
     a.borrow_mut().links.clear();
     b.borrow_mut().links.clear();
     // Every damaged value that decodes may hold cycles: break them after.
-    assert!(binform::from_slice::<Rc<RefCell<Cyclic>>>(&bytes).is_ok());
+    assert!(crate::cycles()
+        .from_slice::<Rc<RefCell<Cyclic>>>(&bytes)
+        .is_ok());
     for cut in 0..bytes.len() {
-        assert!(binform::from_slice::<Rc<RefCell<Cyclic>>>(&bytes[..cut]).is_err());
+        assert!(crate::cycles()
+            .from_slice::<Rc<RefCell<Cyclic>>>(&bytes[..cut])
+            .is_err());
     }
     let mut copy = bytes.clone();
     for i in 0..bytes.len() {
         let original = copy[i];
         for v in 0..=255u8 {
             copy[i] = v;
-            if let Ok(root) = binform::from_slice::<Rc<RefCell<Cyclic>>>(&copy) {
+            if let Ok(root) = crate::cycles().from_slice::<Rc<RefCell<Cyclic>>>(&copy) {
                 let _ = binform::to_vec(&root);
                 clear(&root, 0);
             }

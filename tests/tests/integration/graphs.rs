@@ -204,7 +204,7 @@ fn doubly_linked_list_with_strong_links() {
     let head = doubly_linked(&[1, 2, 3, 4]);
     let bytes = binform::to_vec(&head).unwrap();
     unlink(&head);
-    let back: Rc<RefCell<ListNode>> = binform::from_slice(&bytes).unwrap();
+    let back: Rc<RefCell<ListNode>> = crate::cycles().from_slice(&bytes).unwrap();
 
     // Walk forward, checking every prev link points at the node before.
     let mut seen = vec![];
@@ -254,7 +254,7 @@ fn graph_with_cycles_and_a_self_loop() {
         n.borrow_mut().edges.clear();
     }
 
-    let a2: Rc<RefCell<GraphNode>> = binform::from_slice(&bytes).unwrap();
+    let a2: Rc<RefCell<GraphNode>> = crate::cycles().from_slice(&bytes).unwrap();
     let b2 = a2.borrow().edges[0].clone();
     let c2 = a2.borrow().edges[1].clone();
     assert_eq!(
@@ -299,7 +299,7 @@ fn a_map_that_holds_itself() {
     let bytes = binform::to_vec(&Value::Map(map.clone())).unwrap();
     map.borrow_mut().clear();
 
-    let back: Value = binform::from_slice(&bytes).unwrap();
+    let back: Value = crate::cycles().from_slice(&bytes).unwrap();
     let Value::Map(outer) = &back else {
         panic!("not a map")
     };
@@ -344,7 +344,7 @@ fn arc_mutex_and_rwlock_cycles() {
     a.lock().unwrap().links.clear();
     b.lock().unwrap().links.clear();
 
-    let a2: Arc<Mutex<SyncNode>> = binform::from_slice(&bytes).unwrap();
+    let a2: Arc<Mutex<SyncNode>> = crate::cycles().from_slice(&bytes).unwrap();
     let (b2, self_link, labels_a) = {
         let g = a2.lock().unwrap();
         (g.links[0].clone(), g.links[1].clone(), g.labels.clone())
@@ -365,7 +365,7 @@ fn arc_mutex_and_rwlock_cycles() {
         .insert("one".to_string(), SyncValue::Int(1));
     let bytes = binform::to_vec(&map).unwrap();
     map.write().unwrap().clear();
-    let back: Arc<RwLock<HashMap<String, SyncValue>>> = binform::from_slice(&bytes).unwrap();
+    let back: Arc<RwLock<HashMap<String, SyncValue>>> = crate::cycles().from_slice(&bytes).unwrap();
     let inner = match back.read().unwrap().get("me") {
         Some(SyncValue::Map(m)) => m.clone(),
         _ => panic!("missing self entry"),
@@ -429,7 +429,7 @@ impl<'de> Unpack<'de> for Tracker {
         Ok(Tracker::new())
     }
 
-    fn placeholder(_: u32) -> Option<Self> {
+    fn placeholder(_: &mut u32) -> Option<Self> {
         Some(Tracker::new())
     }
 }
@@ -457,7 +457,7 @@ fn a_failed_decode_breaks_its_cycles_and_frees_everything() {
     assert_eq!(LIVE.with(Cell::get), 0);
 
     // Success keeps the cycle (it leaks, as one built in code would) ...
-    let ok: Rc<RefCell<Tracked>> = binform::from_slice(&bytes).unwrap();
+    let ok: Rc<RefCell<Tracked>> = crate::cycles().from_slice(&bytes).unwrap();
     assert_eq!(LIVE.with(Cell::get), 2);
     ok.borrow_mut().next = None;
     drop(ok);
@@ -466,7 +466,8 @@ fn a_failed_decode_breaks_its_cycles_and_frees_everything() {
     // ... while a trailing byte or a truncation frees everything built.
     bytes.push(0);
     assert_eq!(
-        binform::from_slice::<Rc<RefCell<Tracked>>>(&bytes)
+        crate::cycles()
+            .from_slice::<Rc<RefCell<Tracked>>>(&bytes)
             .unwrap_err()
             .kind(),
         ErrorKind::TrailingBytes
@@ -474,7 +475,9 @@ fn a_failed_decode_breaks_its_cycles_and_frees_everything() {
     assert_eq!(LIVE.with(Cell::get), 0);
     bytes.pop();
     for cut in 0..bytes.len() {
-        assert!(binform::from_slice::<Rc<RefCell<Tracked>>>(&bytes[..cut]).is_err());
+        assert!(crate::cycles()
+            .from_slice::<Rc<RefCell<Tracked>>>(&bytes[..cut])
+            .is_err());
         assert_eq!(LIVE.with(Cell::get), 0, "leak after cut at {cut}");
     }
 }

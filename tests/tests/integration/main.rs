@@ -25,6 +25,11 @@ use std::fmt::Debug;
 
 use binform::{Pack, UnpackOwned};
 
+/// Options that accept strong reference cycles (rejected by default).
+pub fn cycles() -> binform::Options {
+    binform::Options::new().reject_cycles(false)
+}
+
 /// Encodes, decodes, compares, and checks that re-encoding gives the same
 /// bytes; returns the bytes.
 pub fn round_trip<T: Pack + UnpackOwned + PartialEq + Debug>(value: &T) -> Vec<u8> {

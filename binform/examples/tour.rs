@@ -171,6 +171,32 @@ fn graph_scene() {
          after decoding, the two leaves are one object: {same_leaf}; the leaf's parent: {parent:?}",
         bytes.len()
     );
+
+    // A strong cycle is never freed, so by default a payload cannot make
+    // the decoder build one; a program that wants cycles asks for them.
+    let ring = Rc::new(RefCell::new(Ring { next: None }));
+    ring.borrow_mut().next = Some(ring.clone());
+    let bytes = binform::to_vec(&ring).expect("encode");
+    ring.borrow_mut().next = None;
+    let refused = binform::from_slice::<Rc<RefCell<Ring>>>(&bytes)
+        .err()
+        .expect("refused");
+    let accepted: Rc<RefCell<Ring>> = binform::Options::new()
+        .reject_cycles(false)
+        .from_slice(&bytes)
+        .expect("decode");
+    let closes = Rc::ptr_eq(&accepted, accepted.borrow().next.as_ref().expect("a link"));
+    accepted.borrow_mut().next = None;
+    println!(
+        "   a ring of strong links: refused by default ({:?}); with reject_cycles(false) it closes: {closes}",
+        refused.kind()
+    );
+}
+
+/// One node of a ring of strong links.
+#[derive(binform::Packable)]
+struct Ring {
+    next: Option<Rc<RefCell<Ring>>>,
 }
 
 /// Two versions of one record: the newer adds a field in the middle and

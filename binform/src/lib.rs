@@ -120,7 +120,10 @@ pub use api::{from_slice, to_vec, to_vec_into};
 pub use binform_derive::Packable;
 pub use encoding::{schema_of, Encoding};
 pub use error::{Error, ErrorKind, Result};
-pub use options::{Options, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LEN};
+pub use options::{
+    Options, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LEN, DEFAULT_MEMORY_BASE,
+    DEFAULT_MEMORY_PER_INPUT_BYTE,
+};
 #[doc(hidden)]
 pub use plain::Plain;
 #[doc(hidden)]

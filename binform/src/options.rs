@@ -8,8 +8,10 @@ pub const DEFAULT_MAX_DEPTH: u32 = 128;
 /// already holds has no byte limit unless [`Options::max_bytes`] sets one;
 /// the memory budget bounds what decoding it builds.
 pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
-/// Default limit on one declared length: 2^28 elements.
-pub const DEFAULT_MAX_LEN: usize = 1 << 28;
+/// Default limit on one declared length: none of its own. Every length is
+/// checked against the remaining input, and what it would build against
+/// the memory budget, so honest gigabyte payloads decode with defaults.
+pub const DEFAULT_MAX_LEN: usize = usize::MAX;
 /// The default memory budget of one decode is this many bytes…
 pub const DEFAULT_MEMORY_BASE: usize = 64 << 20;
 /// …plus this many bytes per input byte: honest payloads build at most a
@@ -22,8 +24,8 @@ pub const DEFAULT_MEMORY_PER_INPUT_BYTE: usize = 64;
 /// crate-level functions.
 ///
 /// The defaults are safe for untrusted input: nesting at most
-/// [`DEFAULT_MAX_DEPTH`] levels (shared references included), lengths at
-/// most [`DEFAULT_MAX_LEN`], at most [`DEFAULT_MEMORY_BASE`] plus
+/// [`DEFAULT_MAX_DEPTH`] levels (shared references included), at most
+/// [`DEFAULT_MEMORY_BASE`] plus
 /// [`DEFAULT_MEMORY_PER_INPUT_BYTE`] bytes per input byte of memory built,
 /// at most [`DEFAULT_MAX_BYTES`] read from a stream, and strong reference
 /// cycles rejected. `docs/security.md` lists every limit and the attack it

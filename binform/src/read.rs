@@ -535,10 +535,12 @@ impl<'de> Reader<'de> {
     /// An empty vector with room for [`cautious_capacity`](Self::cautious_capacity)
     /// of a checked `len`. Small allocations take the infallible fast path;
     /// large ones report failure as an error instead of aborting.
-    /// The whole length is charged to the memory budget first.
+    /// The whole length is charged to the memory budget first, elements
+    /// that take no memory as one byte each (building them still costs a
+    /// step each).
     #[inline]
     pub fn vec_with_capacity<T>(&mut self, len: usize) -> Result<Vec<T>> {
-        self.charge_memory(len.saturating_mul(core::mem::size_of::<T>()))?;
+        self.charge_memory(len.saturating_mul(core::mem::size_of::<T>().max(1)))?;
         let cap = self.cautious_capacity::<T>(len);
         if cap.saturating_mul(core::mem::size_of::<T>()) <= SMALL_ALLOCATION {
             return Ok(Vec::with_capacity(cap));

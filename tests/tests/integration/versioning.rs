@@ -450,12 +450,17 @@ fn hostile_sequence_counts_fail_before_skipping() {
     let err = binform::from_slice::<Implicit>(&bytes).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
     assert_eq!(err.offset(), Some(3));
-    // Beyond `max_len` it is a limit, before anything else.
+    // Beyond an explicit `max_len` it is a limit, before anything else.
     let mut bytes = vec![0x02, 0x4E, 0x00];
     let (count, n) = binform::varint::encode_u64(1 << 40);
     bytes.extend_from_slice(&count[..n]);
-    let err = binform::from_slice::<Implicit>(&bytes).unwrap_err();
+    let err = binform::Options::new()
+        .max_len(1 << 20)
+        .from_slice::<Implicit>(&bytes)
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    let err = binform::from_slice::<Implicit>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
     // Fixed-size elements: the count times the size must fit.
     let bytes = [0x02, 0x4E, 0x03, 0x04, 0, 0, 0, 0, 0, 0, 0, 0];
     let err = binform::from_slice::<Implicit>(&bytes).unwrap_err();

@@ -19,6 +19,8 @@ fn main() {
     let pt = binform_benches::models::tolerant::ten_people();
     let ppl = binform_benches::seed::ten_people();
     let ls = binform_benches::seed::large_struct();
+    let dag = binform_benches::models::graph::dag(50, 200);
+    let bdag = binform::to_vec(&dag).unwrap();
     let mut buf = Vec::with_capacity(4096);
     let blst = binform::to_vec(&lst).unwrap();
     let bpt = binform::to_vec(&pt).unwrap();
@@ -58,6 +60,10 @@ fn main() {
                     binform::from_slice::<binform_benches::seed::LargeStruct>(black_box(&bls))
                         .unwrap(),
                 );
+            }
+            "dag" => binform::to_vec_into(&mut buf, black_box(&dag)).unwrap(),
+            "dag-de" => {
+                black_box(binform::from_slice::<Vec<std::rc::Rc<binform_benches::models::graph::DagNode>>>(black_box(&bdag)).unwrap());
             }
             _ => panic!(),
         }

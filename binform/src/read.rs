@@ -561,9 +561,10 @@ impl<'de> Reader<'de> {
             return Err(self.error(ErrorKind::LimitExceeded, "nesting depth limit reached"));
         }
         self.depth_left -= 1;
-        self.high_water = self.high_water.max(self.depth());
+        let depth = self.depth();
+        self.high_water = self.high_water.max(depth);
         self.expansion = self.expansion.saturating_add(1);
-        let out = crate::stack::grow(|| f(self));
+        let out = crate::stack::grow(depth, || f(self));
         self.depth_left += 1;
         out
     }
@@ -781,12 +782,26 @@ impl<'de> Reader<'de> {
     /// `BinaryHeap` were framed before they shared `Vec`'s) framed it.
     #[inline(always)]
     pub(crate) fn read_field_plain<T: Unpack<'de>>(&mut self, tag: u32, wire: Wire) -> Result<T> {
-        if wire == Wire::Framed {
-            let len = self.read_len()?;
-            return self.read_within(len, T::unpack);
+        if T::WIRE != Wire::Framed && wire == Wire::Framed {
+            return self.read_framed_instead(T::unpack);
         }
         self.expect_wire(tag, wire, T::WIRE)?;
-        T::unpack(self)
+        match T::WIRE {
+            Wire::Framed => {
+                let len = self.read_len()?;
+                self.read_within(len, T::unpack)
+            }
+            _ => T::unpack(self),
+        }
+    }
+
+    /// A framed field whose type has a shorter wire type (an older
+    /// writer's): kept out of line, so that the usual paths stay small.
+    #[cold]
+    #[inline(never)]
+    fn read_framed_instead<T>(&mut self, unpack: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let len = self.read_len()?;
+        self.read_within(len, unpack)
     }
 
     /// Reads the field count of a tolerant value, checked against the

@@ -117,16 +117,23 @@ pub(crate) enum Slot {
     Ready(Handle),
 }
 
+/// One id: what it refers to and, once finished, how many levels deep the
+/// value is and how many values it expands to (shared values inside
+/// counted at every reference, saturating at `u32::MAX`). Unfinished ids
+/// (references back into a value being decoded) count as 0: a cycle does
+/// not deepen what owns it.
+struct Entry {
+    slot: Slot,
+    height: u32,
+    expansion: u32,
+}
+
 /// Decode side: what each id refers to, and how to break the strong cycles
 /// formed so far if the decode fails.
 #[derive(Default)]
 pub(crate) struct DecodeRefs {
-    slots: Vec<Slot>,
-    /// Per finished id: how many levels deep the value is, and how many
-    /// values it expands to (shared values inside counted at every
-    /// reference). Unfinished ids (references back into a value being
-    /// decoded) count as 0: a cycle does not deepen what owns it.
-    extents: Vec<(u32, u64)>,
+    slots: Vec<Entry>,
+
     /// One per interior-mutable shared value: resets it to its placeholder,
     /// which drops whatever cycle runs through it.
     cleanups: Vec<Box<dyn Fn()>>,
@@ -146,13 +153,17 @@ impl DecodeRefs {
 impl DecodeRefs {
     /// Reserves the next id for a new shared value.
     pub(crate) fn reserve(&mut self) -> usize {
-        self.slots.push(Slot::Reserved);
+        self.slots.push(Entry {
+            slot: Slot::Reserved,
+            height: 0,
+            expansion: 0,
+        });
         self.slots.len() - 1
     }
 
     /// Marks a value that was `Filling` as complete, keeping its handle.
     pub(crate) fn finish(&mut self, id: usize) {
-        if let Some(slot) = self.slots.get_mut(id) {
+        if let Some(Entry { slot, .. }) = self.slots.get_mut(id) {
             if let Slot::Filling(_) = slot {
                 if let Slot::Filling(handle) = core::mem::replace(slot, Slot::Reserved) {
                     *slot = Slot::Ready(handle);
@@ -163,13 +174,19 @@ impl DecodeRefs {
 
     /// Whether `id` already holds a handle (it was `Filling`).
     pub(crate) fn has_handle(&self, id: usize) -> bool {
-        matches!(self.slots.get(id), Some(Slot::Filling(_) | Slot::Ready(_)))
+        matches!(
+            self.slots.get(id),
+            Some(Entry {
+                slot: Slot::Filling(_) | Slot::Ready(_),
+                ..
+            })
+        )
     }
 
     /// Sets what `id` refers to.
     pub(crate) fn set(&mut self, id: usize, slot: Slot) {
-        if let Some(s) = self.slots.get_mut(id) {
-            *s = slot;
+        if let Some(e) = self.slots.get_mut(id) {
+            e.slot = slot;
         }
     }
 
@@ -180,7 +197,7 @@ impl DecodeRefs {
 
     /// The slot of an id, if it is defined.
     pub(crate) fn slot(&self, id: u64) -> Option<&Slot> {
-        self.slots.get(usize::try_from(id).ok()?)
+        self.slots.get(usize::try_from(id).ok()?).map(|e| &e.slot)
     }
 
     /// How many ids are defined so far.
@@ -190,11 +207,9 @@ impl DecodeRefs {
 
     /// Records the depth and expansion of a finished value.
     pub(crate) fn set_extent(&mut self, id: usize, height: u32, expansion: u64) {
-        if self.extents.len() <= id {
-            self.extents.resize(id + 1, (0, 0));
-        }
-        if let Some(e) = self.extents.get_mut(id) {
-            *e = (height, expansion);
+        if let Some(e) = self.slots.get_mut(id) {
+            e.height = height;
+            e.expansion = u32::try_from(expansion).unwrap_or(u32::MAX);
         }
     }
 
@@ -203,8 +218,7 @@ impl DecodeRefs {
     pub(crate) fn extent(&self, id: u64) -> (u32, u64) {
         usize::try_from(id)
             .ok()
-            .and_then(|id| self.extents.get(id))
-            .copied()
-            .unwrap_or((0, 0))
+            .and_then(|id| self.slots.get(id))
+            .map_or((0, 0), |e| (e.height, u64::from(e.expansion)))
     }
 }

@@ -12,26 +12,43 @@
 //! `std` (no threads to ask, and no `stacker`) and under Miri (which cannot
 //! run its stack-switching assembly), `grow` only calls `f`.
 
-/// Below this much stack left, the next level runs on a new segment. Large
-/// enough for the frames between two nesting levels of any ordinary type
-/// (a few arrays of a few KiB each).
-#[cfg(all(feature = "std", not(miri)))]
-const RED_ZONE: usize = 256 * 1024;
+/// The stack is checked every this many nesting levels: the check costs a
+/// call, and shallow values (most payloads) then never pay it.
+const EVERY: u32 = 4;
 
-/// The size of each new segment.
+/// Below this much stack left, the next levels run on a new segment:
+/// room for the frames of `EVERY` nesting levels of any ordinary type (a
+/// few arrays of a few KiB each, more in debug builds).
 #[cfg(all(feature = "std", not(miri)))]
-const SEGMENT: usize = 2 * 1024 * 1024;
+const RED_ZONE: usize = 1024 * 1024;
 
-/// Runs `f`, on a new stack segment if this one is nearly used up.
+/// The size of each new segment (reserved, committed as it is used).
+#[cfg(all(feature = "std", not(miri)))]
+const SEGMENT: usize = 4 * 1024 * 1024;
+
+/// Runs `f`, the contents of nesting level `depth`, on a new stack segment
+/// if this one is nearly used up.
 #[cfg(all(feature = "std", not(miri)))]
 #[inline(always)]
-pub(crate) fn grow<R>(f: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+pub(crate) fn grow<R>(depth: u32, f: impl FnOnce() -> R) -> R {
+    if depth % EVERY == 0 && stacker::remaining_stack().is_some_and(|left| left < RED_ZONE) {
+        return on_new_segment(f);
+    }
+    // One call site, so that `f` inlines here as it did without the check.
+    f()
+}
+
+#[cfg(all(feature = "std", not(miri)))]
+#[cold]
+#[inline(never)]
+fn on_new_segment<R>(f: impl FnOnce() -> R) -> R {
+    stacker::grow(SEGMENT, f)
 }
 
 /// Runs `f` (no stack switching without `std`, or under Miri).
 #[cfg(not(all(feature = "std", not(miri))))]
 #[inline(always)]
-pub(crate) fn grow<R>(f: impl FnOnce() -> R) -> R {
+pub(crate) fn grow<R>(depth: u32, f: impl FnOnce() -> R) -> R {
+    let _ = (depth, EVERY);
     f()
 }

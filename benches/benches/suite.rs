@@ -417,6 +417,36 @@ where
     g.finish();
 }
 
+/// Frames (`binform::io`) against plain encoding of the same value, in one
+/// group: what the length prefix and the stream plumbing cost.
+fn frames(c: &mut Criterion, sizes: &mut Sizes) {
+    let name = "people_frames";
+    let people = ten_people();
+    let mut g = c.benchmark_group(name);
+    configure(&mut g);
+    bench_binform(&mut g, sizes, name, "binform", &people);
+    let mut frame = Vec::new();
+    binform::io::write_frame(&mut frame, &people).unwrap();
+    sizes
+        .entry(name.into())
+        .or_default()
+        .insert("binform_frame", frame.len());
+    let mut buf = Vec::with_capacity(frame.len());
+    g.bench_function("serialize/binform_frame", |b| {
+        b.iter(|| {
+            buf.clear();
+            binform::io::write_frame(&mut buf, black_box(&people)).unwrap();
+        })
+    });
+    g.bench_function("deserialize/binform_frame", |b| {
+        b.iter(|| {
+            let mut reader = black_box(&frame[..]);
+            binform::io::read_frame::<Vec<Person>>(&mut reader).unwrap()
+        })
+    });
+    g.finish();
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     let mut sizes = Sizes::new();
@@ -459,6 +489,7 @@ fn main() {
 
     graphs(&mut c, &mut sizes);
     tolerant(&mut c, &mut sizes);
+    frames(&mut c, &mut sizes);
 
     c.final_summary();
     write_sizes(&sizes);

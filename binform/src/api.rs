@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::options::Options;
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", feature = "bytes"))]
 use crate::read::UnpackOwned;
 use crate::read::{Reader, Unpack};
 use crate::write::{Pack, Writer};
@@ -49,6 +49,20 @@ pub fn to_writer<T: Pack + ?Sized>(writer: impl std::io::Write, value: &T) -> Re
     Options::new().to_writer(writer, value)
 }
 
+/// Decodes a `T` from all of `bytes`, with default [`Options`]; `Bytes`
+/// fields of `T` share the input's buffer (see [`Options::from_bytes`]).
+#[cfg(feature = "bytes")]
+pub fn from_bytes<T: UnpackOwned>(bytes: bytes::Bytes) -> Result<T> {
+    Options::new().from_bytes(bytes)
+}
+
+/// Encodes `value` into a `bytes::BufMut`, with default [`Options`]; a
+/// buffer without room for it is [`ErrorKind::LimitExceeded`].
+#[cfg(feature = "bytes")]
+pub fn to_buf_mut<T: Pack + ?Sized>(buf: &mut impl bytes::BufMut, value: &T) -> Result<()> {
+    Options::new().to_buf_mut(buf, value)
+}
+
 /// Decodes a `T` from an `io::Read` read to its end, with default [`Options`].
 #[cfg(feature = "std")]
 pub fn from_reader<T: UnpackOwned>(reader: impl std::io::Read) -> Result<T> {
@@ -82,6 +96,64 @@ impl Options {
     /// Decodes a `T` that is the whole of `bytes`: bytes left over are an
     /// [`ErrorKind::TrailingBytes`] error.
     pub fn from_slice<'de, T: Unpack<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
+        self.decode(bytes, |bytes| Reader::new(bytes, self))
+    }
+
+    /// Decodes a `T` that is the whole of `bytes`, like
+    /// [`from_slice`](Options::from_slice), except that `bytes::Bytes`
+    /// fields of `T` share `bytes`' buffer instead of copying their part of
+    /// it (a reference count, no allocation).
+    ///
+    /// ```
+    /// use bytes::Bytes;
+    ///
+    /// #[derive(binform::Packable)]
+    /// struct Message { id: u32, body: Bytes }
+    ///
+    /// let wire = Bytes::from(binform::to_vec(&Message { id: 7, body: Bytes::from_static(b"hello") })?);
+    /// let message: Message = binform::from_bytes(wire.clone())?;
+    /// let range = wire.as_ptr_range();
+    /// assert!(range.contains(&message.body.as_ptr()), "the body points into the input");
+    /// # Ok::<(), binform::Error>(())
+    /// ```
+    #[cfg(feature = "bytes")]
+    pub fn from_bytes<T: UnpackOwned>(&self, bytes: bytes::Bytes) -> Result<T> {
+        self.decode(&bytes, |input| {
+            Reader::with_source(input, self, bytes.clone())
+        })
+    }
+
+    /// Encodes `value` into a `bytes::BufMut` (a `BytesMut`, a socket
+    /// buffer): the encoding is built in a vector, then put in one call.
+    #[cfg(feature = "bytes")]
+    pub fn to_buf_mut<T: Pack + ?Sized>(
+        &self,
+        buf: &mut impl bytes::BufMut,
+        value: &T,
+    ) -> Result<()> {
+        let bytes = self.to_vec(value)?;
+        if buf.remaining_mut() < bytes.len() {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "the buffer has room for {} more bytes, the value takes {}",
+                    buf.remaining_mut(),
+                    bytes.len()
+                ),
+            ));
+        }
+        buf.put_slice(&bytes);
+        Ok(())
+    }
+
+    /// The decode shared by every entry point: the byte limit, the
+    /// fingerprint header, the value, trailing bytes, and breaking the
+    /// cycles of a failed decode.
+    fn decode<'de, T: Unpack<'de>>(
+        &self,
+        bytes: &'de [u8],
+        reader: impl FnOnce(&'de [u8]) -> Reader<'de>,
+    ) -> Result<T> {
         if let Some(limit) = self.max_bytes.filter(|&limit| bytes.len() > limit) {
             return Err(Error::new(
                 ErrorKind::LimitExceeded,
@@ -96,7 +168,7 @@ impl Options {
         } else {
             bytes
         };
-        let mut reader = Reader::new(bytes, self);
+        let mut reader = reader(bytes);
         let result = T::unpack(&mut reader).and_then(|value| match reader.finish() {
             Ok(()) => Ok(value),
             Err(e) => {

@@ -84,8 +84,9 @@
 //!
 //! | feature | default | what it adds |
 //! |---------|---------|--------------|
-//! | `std`   | yes     | [`to_writer`], [`from_reader`], `HashMap`/`HashSet`, `SystemTime`, `Mutex`/`RwLock`, `std::error::Error` |
-//! | `bytes` | yes     | `bytes::Bytes` and `bytes::BytesMut` |
+//! | `std`   | yes     | [`to_writer`], [`from_reader`], [`io`] frames (many values on one stream), `HashMap`/`HashSet`, `SystemTime`, `Mutex`/`RwLock`, `std::error::Error`, stack growth on deep input |
+//! | `bytes` | yes     | `bytes::Bytes` and `bytes::BytesMut`, [`from_bytes`] (zero-copy `Bytes` fields), [`to_buf_mut`] |
+//! | `tokio` | no      | [`codec::PackCodec`], a tokio-util codec over [`io`]'s frames |
 //!
 //! Without `std` the crate needs only `core` and `alloc`.
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -97,8 +98,12 @@ extern crate alloc;
 #[macro_use]
 mod encoding;
 mod api;
+#[cfg(feature = "tokio")]
+pub mod codec;
 mod error;
 mod impls;
+#[cfg(feature = "std")]
+pub mod io;
 #[macro_use]
 mod polymorphic;
 mod options;
@@ -114,6 +119,8 @@ mod write;
 #[doc(hidden)]
 pub mod __private;
 
+#[cfg(feature = "bytes")]
+pub use api::{from_bytes, to_buf_mut};
 #[cfg(feature = "std")]
 pub use api::{from_reader, to_writer};
 pub use api::{from_slice, to_vec, to_vec_into};

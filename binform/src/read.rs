@@ -147,6 +147,10 @@ pub struct Reader<'de> {
     pub(crate) refs: Option<Box<DecodeRefs>>,
     /// Whether a strong reference cycle is an error.
     pub(crate) reject_cycles: bool,
+    /// The buffer the input is part of, when decoding from `bytes::Bytes`:
+    /// `Bytes` fields share it instead of copying.
+    #[cfg(feature = "bytes")]
+    source: Option<bytes::Bytes>,
 }
 
 /// Where a shared value began: what [`Reader::end_shared`] needs to measure
@@ -175,7 +179,27 @@ impl<'de> Reader<'de> {
             key_expansion_left: (memory / KEY_EXPANSION_BYTES) as u64,
             refs: None,
             reject_cycles: options.cycles_rejected(),
+            #[cfg(feature = "bytes")]
+            source: None,
         }
+    }
+
+    /// A reader over `input`, which is part of `source`.
+    #[cfg(feature = "bytes")]
+    pub(crate) fn with_source(input: &'de [u8], options: &Options, source: bytes::Bytes) -> Self {
+        let mut reader = Reader::new(input, options);
+        reader.source = Some(source);
+        reader
+    }
+
+    /// `slice` (just read from the input) as part of the source buffer,
+    /// without copying, when there is one.
+    #[cfg(feature = "bytes")]
+    pub(crate) fn shared_bytes(&self, slice: &[u8]) -> Option<bytes::Bytes> {
+        let source = self.source.as_ref()?;
+        let offset = (slice.as_ptr() as usize).checked_sub(source.as_ptr() as usize)?;
+        let end = offset.checked_add(slice.len())?;
+        (end <= source.len()).then(|| source.slice(offset..end))
     }
 
     /// Charges `bytes` of memory that decoding is about to build (a

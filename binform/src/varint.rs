@@ -69,6 +69,12 @@ pub const fn len_u64(v: u64) -> usize {
     extra_bytes(v) as usize + 1
 }
 
+/// How many bytes the varint whose first byte is `first` takes (1 to 9).
+#[inline]
+pub(crate) const fn encoded_len(first: u8) -> usize {
+    first.trailing_ones() as usize + 1
+}
+
 /// Decodes a `u64` from the start of `input`; returns the value and the
 /// number of bytes read.
 #[inline]

@@ -191,3 +191,40 @@ fn decode_stable<T: UnpackOwned + Pack>(data: &[u8]) {
         );
     }
 }
+
+/// Target (e): a stream of frames (`binform::io`, `binform::codec`). The
+/// first byte chooses where the rest is split into reads; the frames are
+/// decoded as card holders by `read_frame` and by the tokio codec fed one
+/// piece at a time, and both must agree on every frame they accept.
+pub fn decode_frames(data: &[u8]) {
+    use bytes::BytesMut;
+    use tokio_util::codec::Decoder;
+
+    let Some((&seed, stream)) = data.split_first() else {
+        return;
+    };
+    let limit = Options::new().max_bytes(1 << 16);
+    let mut reader = stream;
+    let mut from_io = Vec::new();
+    while let Ok(Some(frame)) = limit.read_frame::<CardHolder>(&mut reader) {
+        from_io.push(frame);
+    }
+    let mut codec = binform::codec::PackCodec::<CardHolder>::with_options(limit);
+    let mut src = BytesMut::new();
+    let mut from_codec = Vec::new();
+    let step = usize::from(seed % 7) + 1;
+    'feed: for piece in stream.chunks(step) {
+        src.extend_from_slice(piece);
+        loop {
+            match codec.decode(&mut src) {
+                Ok(Some(frame)) => from_codec.push(frame),
+                Ok(None) => break,
+                Err(_) => break 'feed,
+            }
+        }
+    }
+    assert_eq!(
+        from_io, from_codec,
+        "io and codec agree on the frames they accept"
+    );
+}

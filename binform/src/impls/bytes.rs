@@ -24,10 +24,13 @@ impl<'de> Unpack<'de> for Bytes {
 
     const MIN_SIZE: usize = 1;
 
+    /// Shares the input's buffer when decoding from `Bytes`
+    /// (`binform::from_bytes`), copies otherwise.
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         let bytes: &[u8] = Unpack::unpack(r)?;
-        Ok(Bytes::copy_from_slice(bytes))
+        Ok(r.shared_bytes(bytes)
+            .unwrap_or_else(|| Bytes::copy_from_slice(bytes)))
     }
 }
 

@@ -3,10 +3,12 @@
 #![forbid(unsafe_code)]
 
 mod borrowed;
+mod codec;
 mod damage;
 mod derive;
 mod encoding;
 mod errors;
+mod frames;
 mod golden;
 mod graphs;
 mod hygiene;

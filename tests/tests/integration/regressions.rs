@@ -29,6 +29,7 @@ fn every_recorded_fuzz_input_is_handled() {
     let total = replay("decode_seed", fuzz::decode_seed)
         + replay("decode_everything", fuzz::decode_everything)
         + replay("decode_graph", fuzz::decode_graph)
-        + replay("decode_tolerant", fuzz::decode_tolerant);
+        + replay("decode_tolerant", fuzz::decode_tolerant)
+        + replay("decode_frames", fuzz::decode_frames);
     assert!(total > 0, "the corpus is empty");
 }

@@ -3,6 +3,7 @@
 
 use alloc::borrow::ToOwned;
 use alloc::collections::BTreeMap;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::plain::Plain;

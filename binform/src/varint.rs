@@ -70,6 +70,7 @@ pub const fn len_u64(v: u64) -> usize {
 }
 
 /// How many bytes the varint whose first byte is `first` takes (1 to 9).
+#[cfg(feature = "std")]
 #[inline]
 pub(crate) const fn encoded_len(first: u8) -> usize {
     first.trailing_ones() as usize + 1

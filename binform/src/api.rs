@@ -184,17 +184,28 @@ impl Options {
         result
     }
 
-    /// Encodes `value` to an `io::Write`. The value is encoded into a buffer
-    /// first and written with one `write_all`, so a failing value writes
-    /// nothing.
+    /// Encodes `value` to an `io::Write`, streaming: what is complete goes
+    /// to `writer` in blocks of about 64 KiB, and large byte strings go
+    /// straight through, so the whole encoding is never held in memory
+    /// (a 100 MB value costs about 64 KiB of buffer, not 100 MB). Wrap an
+    /// unbuffered writer in a `BufWriter` only if values are small. A value
+    /// that fails to encode part way may have written a prefix; to write
+    /// all or nothing, encode with [`to_vec`](Options::to_vec) first.
     #[cfg(feature = "std")]
     pub fn to_writer<T: Pack + ?Sized>(
         &self,
         mut writer: impl std::io::Write,
         value: &T,
     ) -> Result<()> {
-        let bytes = self.to_vec(value)?;
-        writer.write_all(&bytes).map_err(Error::io)
+        let mut buf = Vec::with_capacity(crate::write::STREAM_BUFFER);
+        if self.fingerprint {
+            buf.extend_from_slice(&HEADER_MAGIC);
+            buf.extend_from_slice(&T::FINGERPRINT.to_le_bytes());
+        }
+        let mut stream = crate::write::Stream::new(&mut writer);
+        let mut w = Writer::streaming(&mut buf, &mut stream, self.max_depth);
+        value.pack(&mut w)?;
+        w.finish_stream()
     }
 
     /// Decodes a `T` from everything an `io::Read` yields up to its end.

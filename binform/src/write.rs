@@ -91,7 +91,54 @@ pub struct Writer<'a> {
     borrowed: u32,
     /// How many more shared values may nest inside each other.
     depth_left: u32,
+    /// Where a streaming encode ([`to_writer`](crate::to_writer)) hands
+    /// the bytes that are complete, so the whole value is never buffered.
+    /// One pointer: a bigger writer costs every encode (its fields stop
+    /// fitting in registers across a struct's fields).
+    #[cfg(feature = "std")]
+    stream: Option<&'a mut Stream<'a>>,
 }
+
+/// A streaming encode's state: the sink, the first error it reported
+/// (the encode fails with it), how much went to it, and how many length
+/// frames are open (their placeholders must stay in the buffer until they
+/// are filled in).
+#[cfg(feature = "std")]
+pub(crate) struct Stream<'a> {
+    sink: &'a mut dyn std::io::Write,
+    error: Option<std::io::Error>,
+    flushed: usize,
+    pinned: u32,
+}
+
+#[cfg(feature = "std")]
+impl<'a> Stream<'a> {
+    pub(crate) fn new(sink: &'a mut dyn std::io::Write) -> Self {
+        Stream {
+            sink,
+            error: None,
+            flushed: 0,
+            pinned: 0,
+        }
+    }
+
+    /// Writes `bytes` unless an earlier write failed.
+    fn send(&mut self, bytes: &[u8]) {
+        if self.error.is_none() {
+            if let Err(e) = self.sink.write_all(bytes) {
+                self.error = Some(e);
+            }
+        }
+        self.flushed += bytes.len();
+    }
+}
+
+/// A streaming encode hands over its buffer at about this size.
+#[cfg(feature = "std")]
+pub(crate) const STREAM_BUFFER: usize = 64 * 1024;
+/// Elements of a sequence are written this many at a time between the
+/// points where a streaming encode may hand over its buffer.
+pub(crate) const SEQUENCE_CHUNK: usize = 1024;
 
 impl<'a> Writer<'a> {
     /// A writer that appends to `buf`.
@@ -108,7 +155,65 @@ impl<'a> Writer<'a> {
             shared_ids: 0,
             borrowed: 0,
             depth_left: depth,
+            #[cfg(feature = "std")]
+            stream: None,
         }
+    }
+
+    /// A writer that gathers into `buf` and hands what is complete to the
+    /// stream's sink whenever `buf` reaches [`STREAM_BUFFER`] bytes; call
+    /// [`finish_stream`](Self::finish_stream) at the end.
+    #[cfg(feature = "std")]
+    pub(crate) fn streaming(buf: &'a mut Vec<u8>, stream: &'a mut Stream<'a>, depth: u32) -> Self {
+        let mut w = Writer::with_depth(buf, depth);
+        w.stream = Some(stream);
+        w
+    }
+
+    /// Hands the rest to the sink; the first error the sink reported, if
+    /// any.
+    #[cfg(feature = "std")]
+    pub(crate) fn finish_stream(mut self) -> Result<()> {
+        self.hand_over();
+        match self.stream.and_then(|s| s.error.take()) {
+            Some(e) => Err(Error::io(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// A point where everything written so far is final: a streaming
+    /// encode hands its buffer over here once enough has gathered.
+    #[inline(always)]
+    pub(crate) fn checkpoint(&mut self) {
+        #[cfg(feature = "std")]
+        if self.stream.is_some() && self.buf.len() >= STREAM_BUFFER {
+            self.hand_over();
+        }
+    }
+
+    /// Gives the buffer to the sink, unless a length frame is open in it.
+    #[cfg(feature = "std")]
+    #[cold]
+    #[inline(never)]
+    fn hand_over(&mut self) {
+        if let Some(stream) = self.stream.as_mut().filter(|s| s.pinned == 0) {
+            stream.send(self.buf);
+            self.buf.clear();
+        }
+    }
+
+    /// Opens (`+1`) or closes (`-1`) a length frame in the buffer.
+    #[inline(always)]
+    fn pin(&mut self, open: bool) {
+        #[cfg(feature = "std")]
+        if let Some(stream) = self.stream.as_mut() {
+            if open {
+                stream.pinned += 1;
+            } else {
+                stream.pinned -= 1;
+            }
+        }
+        let _ = open;
     }
 
     /// Runs `f` one nesting level deeper, failing with
@@ -124,6 +229,7 @@ impl<'a> Writer<'a> {
         self.depth_left -= 1;
         let result = f(self);
         self.depth_left += 1;
+        self.checkpoint();
         result
     }
 
@@ -177,13 +283,17 @@ impl<'a> Writer<'a> {
     /// held before).
     #[inline]
     pub fn len(&self) -> usize {
+        #[cfg(feature = "std")]
+        if let Some(stream) = &self.stream {
+            return stream.flushed + self.buf.len();
+        }
         self.buf.len()
     }
 
     /// Whether the underlying buffer is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.buf.is_empty()
+        self.len() == 0
     }
 
     /// Reserves room for at least `additional` more bytes.
@@ -201,6 +311,26 @@ impl<'a> Writer<'a> {
     /// Writes raw bytes, with no length prefix.
     #[inline]
     pub fn write_bytes(&mut self, bytes: &[u8]) {
+        if bytes.len() >= SEQUENCE_CHUNK {
+            return self.write_bytes_large(bytes);
+        }
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// Large blocks: straight to the sink of a streaming encode whose
+    /// buffer they would overfill. Out of line, so that `write_bytes` (one
+    /// per string) stays small enough to inline.
+    #[inline(never)]
+    fn write_bytes_large(&mut self, bytes: &[u8]) {
+        #[cfg(feature = "std")]
+        if self.buf.len().saturating_add(bytes.len()) >= STREAM_BUFFER {
+            if let Some(stream) = self.stream.as_mut().filter(|s| s.pinned == 0) {
+                stream.send(self.buf);
+                self.buf.clear();
+                stream.send(bytes);
+                return;
+            }
+        }
         self.buf.extend_from_slice(bytes);
     }
 
@@ -324,7 +454,10 @@ impl<'a> Writer<'a> {
         // Most fields are under 128 bytes: reserve one length byte and
         // widen it afterwards in the rare case it is not enough.
         self.buf.push(0);
-        f(self)?;
+        self.pin(true);
+        let result = f(self);
+        self.pin(false);
+        result?;
         let len = self.buf.len() - start - 1;
         if len < 0x80 {
             if let Some(slot) = self.buf.get_mut(start) {

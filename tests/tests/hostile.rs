@@ -571,3 +571,49 @@ fn the_dag_seed_is_the_attack() {
         Some(ErrorKind::LimitExceeded)
     );
 }
+
+/// `to_writer` streams: a 100 MB value is written with a buffer of about
+/// 64 KiB, not a second 100 MB copy, whether it is one byte string or a
+/// million short strings.
+#[test]
+fn to_writer_streams_large_values() {
+    let blob = vec![7u8; 100 * MIB];
+    let cost = on_small_stack(move || {
+        let mut counted = Counted(0);
+        binform::to_writer(&mut counted, &blob).unwrap();
+        counted.0
+    });
+    assert_eq!(cost.out, 100 * MIB + 4); // a four-byte length, then the bytes
+    assert!(cost.peak < MIB, "{} bytes buffered", cost.peak);
+    // What `to_writer` did before it streamed: the whole encoding first.
+    let blob = vec![7u8; 100 * MIB];
+    let whole = on_small_stack(move || binform::to_vec(&blob).unwrap().len());
+    assert!(whole.peak > 100 * MIB);
+    eprintln!(
+        "peak while writing 100 MiB: {} bytes streaming, {} bytes encoding to a vector first",
+        cost.peak, whole.peak
+    );
+
+    let strings: Vec<String> = (0..1_000_000).map(|i| format!("{i:0>100}")).collect();
+    let expected = binform::to_vec(&strings).unwrap().len();
+    let cost = on_small_stack(move || {
+        let mut counted = Counted(0);
+        binform::to_writer(&mut counted, &strings).unwrap();
+        counted.0
+    });
+    assert_eq!(cost.out, expected);
+    assert!(cost.peak < MIB, "{} bytes buffered", cost.peak);
+}
+
+/// Counts what is written, keeps nothing.
+struct Counted(usize);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

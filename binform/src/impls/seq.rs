@@ -4,6 +4,7 @@
 use alloc::collections::{BinaryHeap, LinkedList, VecDeque};
 use alloc::vec::Vec;
 
+use crate::write::SEQUENCE_CHUNK;
 use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 
 /// The one home of a sequence's encoding facts: every other sequence is
@@ -22,7 +23,15 @@ impl<T: Pack> Pack for [T] {
         if T::PLAIN.get() {
             return T::pack_slice(self, w);
         }
-        w.nested(|w| T::pack_slice(self, w))
+        // In chunks, so that a streaming encode can hand over its buffer
+        // between them.
+        w.nested(|w| {
+            for chunk in self.chunks(SEQUENCE_CHUNK) {
+                T::pack_slice(chunk, w)?;
+                w.checkpoint();
+            }
+            Ok(())
+        })
     }
 }
 

@@ -61,3 +61,40 @@ fn to_vec_into_appends() {
     binform::to_vec_into(&mut buf, &"x").unwrap();
     assert_eq!(buf, [0xAA, 1, 2, b'x']);
 }
+
+/// Streaming writes the very bytes `to_vec` builds, across buffer
+/// hand-overs, large blobs written through, and version-tolerant frames
+/// (whose length placeholders must stay buffered until filled in).
+#[test]
+fn streaming_writes_what_to_vec_builds() {
+    #[derive(binform::Packable, Debug, PartialEq, Default)]
+    #[binform(version_tolerant)]
+    struct Record {
+        id: u64,
+        blob: Vec<u8>,
+        names: Vec<String>,
+        inner: Vec<(u32, String)>,
+    }
+    let records: Vec<Record> = (0..300)
+        .map(|i| Record {
+            id: i,
+            blob: vec![i as u8; (i as usize * 97) % 5000],
+            names: (0..i % 7).map(|j| format!("name {j}")).collect(),
+            inner: (0..i % 5)
+                .map(|j| (j as u32, "x".repeat(j as usize * 300)))
+                .collect(),
+        })
+        .collect();
+    let big_blob = vec![3u8; 300_000];
+    let value = (records, big_blob, ten_people());
+    let mut streamed = Vec::new();
+    binform::to_writer(&mut streamed, &value).unwrap();
+    assert_eq!(streamed, binform::to_vec(&value).unwrap());
+    let opts = Options::new().fingerprint(true);
+    let mut streamed = Vec::new();
+    opts.to_writer(&mut streamed, &value).unwrap();
+    assert_eq!(streamed, opts.to_vec(&value).unwrap());
+    // A writer that fails part way fails the encode.
+    let err = binform::to_writer(Failing, &value).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Io);
+}

@@ -112,7 +112,12 @@ impl<T: UnpackOwned> Decoder for PackCodec<T> {
             )
         })?;
         let len = check_frame_len(len, self.max_frame_len)?;
-        let total = n + len;
+        let Some(total) = n.checked_add(len) else {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                "a frame longer than memory",
+            ));
+        };
         if src.len() < total {
             src.reserve((total - src.len()).min(RESERVE_AHEAD));
             return Ok(None);

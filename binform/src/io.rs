@@ -30,6 +30,10 @@ use crate::read::UnpackOwned;
 use crate::varint;
 use crate::write::Pack;
 
+/// Frames up to this size are read with one exact read; a lying length
+/// below it costs at most this much memory.
+const EXACT_READ: usize = 64 * 1024;
+
 /// Writes `value` as one frame, with default [`Options`].
 pub fn write_frame<T: Pack + ?Sized>(writer: &mut impl Write, value: &T) -> Result<()> {
     Options::new().write_frame(writer, value)
@@ -69,11 +73,26 @@ impl Options {
         };
         with_scratch(|payload| {
             payload.clear();
-            reader
-                .by_ref()
-                .take(len as u64)
-                .read_to_end(payload)
-                .map_err(Error::io)?;
+            if len <= EXACT_READ {
+                // Small frames: one exact read into the reused buffer.
+                payload.resize(len, 0);
+                if let Err(e) = reader.read_exact(payload) {
+                    if e.kind() != std::io::ErrorKind::UnexpectedEof {
+                        return Err(Error::io(e));
+                    }
+                    return Err(Error::new(
+                        ErrorKind::UnexpectedEnd,
+                        alloc::format!("the stream ends inside a frame of {len} bytes"),
+                    ));
+                }
+            } else {
+                // Large ones grow only as their bytes arrive.
+                reader
+                    .by_ref()
+                    .take(len as u64)
+                    .read_to_end(payload)
+                    .map_err(Error::io)?;
+            }
             if payload.len() < len {
                 return Err(Error::new(
                     ErrorKind::UnexpectedEnd,

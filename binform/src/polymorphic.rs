@@ -108,10 +108,10 @@ macro_rules! polymorphic {
                     let tag = r.read_tag()?;
                     match tag {
                         $(
-                            $tag => r.nested(|r| {
+                            $tag => r.charge_memory(::core::mem::size_of::<$ty>()).and_then(|()| r.nested(|r| {
                                 <$ty as $crate::Unpack<'de>>::unpack(r)
                                     .map(|v| $crate::__private::Box::new(v) as $crate::__private::Box<$dyn>)
-                            }),
+                            })),
                         )+
                         _ => ::core::result::Result::Err(r.unknown_variant(tag, $name)),
                     }

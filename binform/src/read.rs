@@ -159,6 +159,7 @@ pub(crate) struct SharedStart {
     depth: u32,
     high_water: u32,
     expansion: u64,
+    pos: usize,
 }
 
 impl<'de> Reader<'de> {
@@ -250,7 +251,12 @@ impl<'de> Reader<'de> {
     /// shared values could otherwise cost exponential work.
     #[inline]
     pub(crate) fn charge_key(&mut self, before: u64, at: usize) -> Result<()> {
-        let cost = self.expansion.saturating_sub(before);
+        // The key's own bytes, its nesting levels, and everything its
+        // references stand for.
+        let cost = self
+            .expansion
+            .saturating_sub(before)
+            .saturating_add(self.pos.saturating_sub(at) as u64);
         match self.key_expansion_left.checked_sub(cost) {
             Some(left) => {
                 self.key_expansion_left = left;
@@ -601,6 +607,7 @@ impl<'de> Reader<'de> {
             depth: self.depth(),
             high_water: self.high_water,
             expansion: self.expansion,
+            pos: self.pos,
         };
         self.high_water = start.depth;
         start
@@ -611,7 +618,9 @@ impl<'de> Reader<'de> {
     #[inline]
     pub(crate) fn end_shared(&mut self, id: usize, start: SharedStart) {
         let height = self.high_water - start.depth;
-        let expansion = self.expansion - start.expansion;
+        // Its nesting levels and its bytes: hashing or comparing it walks both.
+        let expansion =
+            (self.expansion - start.expansion).saturating_add((self.pos - start.pos) as u64);
         self.refs_mut().set_extent(id, height, expansion);
         self.high_water = self.high_water.max(start.high_water);
     }

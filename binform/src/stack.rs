@@ -12,12 +12,8 @@
 //! `std` (no threads to ask, and no `stacker`) and under Miri (which cannot
 //! run its stack-switching assembly), `grow` only calls `f`.
 
-/// The stack is checked every this many nesting levels: the check costs a
-/// call, and shallow values (most payloads) then never pay it.
-const EVERY: u32 = 4;
-
 /// Below this much stack left, the next levels run on a new segment:
-/// room for the frames of `EVERY` nesting levels of any ordinary type (a
+/// room for the frames of a nesting level of any ordinary type (a
 /// few arrays of a few KiB each, more in debug builds).
 #[cfg(all(feature = "std", not(miri)))]
 const RED_ZONE: usize = 1024 * 1024;
@@ -31,7 +27,8 @@ const SEGMENT: usize = 4 * 1024 * 1024;
 #[cfg(all(feature = "std", not(miri)))]
 #[inline(always)]
 pub(crate) fn grow<R>(depth: u32, f: impl FnOnce() -> R) -> R {
-    if depth % EVERY == 0 && stacker::remaining_stack().is_some_and(|left| left < RED_ZONE) {
+    let _ = depth;
+    if stacker::remaining_stack().is_some_and(|left| left < RED_ZONE) {
         return on_new_segment(f);
     }
     // One call site, so that `f` inlines here as it did without the check.
@@ -49,6 +46,6 @@ fn on_new_segment<R>(f: impl FnOnce() -> R) -> R {
 #[cfg(not(all(feature = "std", not(miri))))]
 #[inline(always)]
 pub(crate) fn grow<R>(depth: u32, f: impl FnOnce() -> R) -> R {
-    let _ = (depth, EVERY);
+    let _ = depth;
     f()
 }

@@ -617,3 +617,46 @@ impl std::io::Write for Counted {
         Ok(())
     }
 }
+
+/// Shared values count their bytes, not only their nesting: a key that
+/// references a large shared string many times over is charged all of it.
+#[test]
+fn keys_are_charged_the_bytes_their_references_stand_for() {
+    #[derive(Packable, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    enum TextDag {
+        Leaf(String),
+        Pair(Rc<TextDag>, Rc<TextDag>),
+    }
+    let mut at = Rc::new(TextDag::Leaf("a".repeat(64 * 1024)));
+    for _ in 0..21 {
+        at = Rc::new(TextDag::Pair(at.clone(), at));
+    }
+    let bytes = binform::to_vec(&vec![at]).unwrap();
+    let cost = on_small_stack(move || kind(&binform::from_slice::<HashSet<Rc<TextDag>>>(&bytes)));
+    assert_eq!(cost.out, Some(ErrorKind::LimitExceeded));
+    assert!(cost.time < QUICK, "{:?}", cost.time);
+
+    // Many small keys that each reference one shared megabyte.
+    let big: Rc<str> = Rc::from("a".repeat(MIB));
+    let keys: Vec<(Rc<str>, u32)> = (0..65_535).map(|i| (big.clone(), i)).collect();
+    let bytes = binform::to_vec(&keys).unwrap();
+    assert!(bytes.len() < 2 * MIB);
+    let cost =
+        on_small_stack(move || kind(&binform::from_slice::<HashSet<(Rc<str>, u32)>>(&bytes)));
+    assert_eq!(cost.out, Some(ErrorKind::LimitExceeded));
+    assert!(cost.time < QUICK, "{:?}", cost.time);
+    // Honest keys fit: their own bytes are always within the budget.
+    let honest: Vec<String> = (0..100_000).map(|i| format!("key number {i}")).collect();
+    let back: HashSet<String> = binform::from_slice(&binform::to_vec(&honest).unwrap()).unwrap();
+    assert_eq!(back.len(), 100_000);
+}
+
+/// A frame length near `usize::MAX` with an unlimited codec is an error,
+/// not an overflow.
+#[test]
+fn codec_frame_lengths_cannot_overflow() {
+    use tokio_util::codec::Decoder;
+    let mut codec = binform::codec::PackCodec::<u8>::new().max_frame_len(usize::MAX);
+    let mut src = bytes::BytesMut::from(&[0xFFu8; 9][..]);
+    assert!(codec.decode(&mut src).is_err());
+}

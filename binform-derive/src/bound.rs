@@ -79,23 +79,26 @@ fn skipped_defaults(cont: &Container) -> Vec<WherePredicate> {
 /// which the bounds of both directions imply whenever they name `Pack` or
 /// `Unpack`. (Not `bound(pack)`: the `Unpack` impl needs `Encoding` too.)
 pub fn encoding_predicates(cont: &Container, krate: &TokenStream) -> Vec<WherePredicate> {
-    if let Some(b) = cont
-        .attrs
+    given(cont, &cont.attrs.encoding_bound)
+        .unwrap_or_else(|| inferred(cont, &quote!(#krate::Encoding)))
+}
+
+/// The predicates written by hand for one impl: `bound` (every impl's) or
+/// that impl's own `bound(...)`.
+fn given(
+    cont: &Container,
+    per_impl: &Option<crate::attr::Attr<Vec<WherePredicate>>>,
+) -> Option<Vec<WherePredicate>> {
+    cont.attrs
         .bound
         .as_ref()
-        .or(cont.attrs.encoding_bound.as_ref())
-    {
-        return b.value.clone();
-    }
-    inferred(cont, &quote!(#krate::Encoding))
+        .or(per_impl.as_ref())
+        .map(|b| b.value.clone())
 }
 
 /// The where-clause predicates of the `Pack` impl.
 pub fn pack_predicates(cont: &Container, krate: &TokenStream) -> Vec<WherePredicate> {
-    if let Some(b) = cont.attrs.bound.as_ref().or(cont.attrs.pack_bound.as_ref()) {
-        return b.value.clone();
-    }
-    inferred(cont, &quote!(#krate::Pack))
+    given(cont, &cont.attrs.pack_bound).unwrap_or_else(|| inferred(cont, &quote!(#krate::Pack)))
 }
 
 /// The where-clause predicates of the `Unpack<'de>` impl.
@@ -104,13 +107,8 @@ pub fn unpack_predicates(
     krate: &TokenStream,
     de: &syn::Lifetime,
 ) -> Vec<WherePredicate> {
-    if let Some(b) = cont
-        .attrs
-        .bound
-        .as_ref()
-        .or(cont.attrs.unpack_bound.as_ref())
-    {
-        return b.value.clone();
+    if let Some(given) = given(cont, &cont.attrs.unpack_bound) {
+        return given;
     }
     let mut preds = inferred(cont, &quote!(#krate::Unpack<#de>));
     preds.extend(skipped_defaults(cont));

@@ -594,7 +594,7 @@ impl<'de> Reader<'de> {
         let depth = self.depth();
         self.high_water = self.high_water.max(depth);
         self.expansion = self.expansion.saturating_add(1);
-        let out = crate::stack::grow(depth, || f(self));
+        let out = crate::stack::grow(|| f(self));
         self.depth_left += 1;
         out
     }

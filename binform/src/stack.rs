@@ -22,12 +22,11 @@ const RED_ZONE: usize = 1024 * 1024;
 #[cfg(all(feature = "std", not(miri)))]
 const SEGMENT: usize = 4 * 1024 * 1024;
 
-/// Runs `f`, the contents of nesting level `depth`, on a new stack segment
-/// if this one is nearly used up.
+/// Runs `f`, the contents of a nesting level, on a new stack segment if
+/// this one is nearly used up.
 #[cfg(all(feature = "std", not(miri)))]
 #[inline(always)]
-pub(crate) fn grow<R>(depth: u32, f: impl FnOnce() -> R) -> R {
-    let _ = depth;
+pub(crate) fn grow<R>(f: impl FnOnce() -> R) -> R {
     if stacker::remaining_stack().is_some_and(|left| left < RED_ZONE) {
         return on_new_segment(f);
     }
@@ -45,7 +44,6 @@ fn on_new_segment<R>(f: impl FnOnce() -> R) -> R {
 /// Runs `f` (no stack switching without `std`, or under Miri).
 #[cfg(not(all(feature = "std", not(miri))))]
 #[inline(always)]
-pub(crate) fn grow<R>(depth: u32, f: impl FnOnce() -> R) -> R {
-    let _ = depth;
+pub(crate) fn grow<R>(f: impl FnOnce() -> R) -> R {
     f()
 }

@@ -660,3 +660,27 @@ fn codec_frame_lengths_cannot_overflow() {
     let mut src = bytes::BytesMut::from(&[0xFFu8; 9][..]);
     assert!(codec.decode(&mut src).is_err());
 }
+
+/// A `VecDeque` streams in chunks like a `Vec`; an `Rc<[T]>` is charged
+/// for its copy behind the pointer as well as its vector.
+#[test]
+fn deques_stream_and_shared_slices_charge_their_copy() {
+    let deque: std::collections::VecDeque<u32> = (0..2_000_000).collect();
+    let expected = binform::to_vec(&deque).unwrap().len();
+    let cost = on_small_stack(move || {
+        let mut counted = Counted(0);
+        binform::to_writer(&mut counted, &deque).unwrap();
+        counted.0
+    });
+    assert_eq!(cost.out, expected);
+    assert!(cost.peak < MIB, "{} bytes buffered", cost.peak);
+
+    let bytes = binform::to_vec(&Rc::<[u64]>::from(vec![1u64; 100])).unwrap();
+    let tight = Options::new().max_memory(1200);
+    assert_eq!(
+        kind(&tight.from_slice::<Rc<[u64]>>(&bytes)),
+        Some(ErrorKind::LimitExceeded)
+    );
+    let enough = Options::new().max_memory(2000);
+    assert_eq!(enough.from_slice::<Rc<[u64]>>(&bytes).unwrap().len(), 100);
+}

@@ -170,11 +170,11 @@ impl<'de> SharedUnpack<'de> for str {
 
 impl<'de, T: Unpack<'de>> SharedUnpack<'de> for [T] {
     fn build_rc(r: &mut Reader<'de>, _: usize) -> Result<Rc<Self>> {
-        Vec::<T>::unpack(r).map(Rc::from)
+        shared_slice(r).map(Rc::from)
     }
 
     fn build_arc(r: &mut Reader<'de>, _: usize) -> Result<Arc<Self>> {
-        Vec::<T>::unpack(r).map(Arc::from)
+        shared_slice(r).map(Arc::from)
     }
 
     fn placeholder_rc(_: &mut u32) -> Option<Rc<Self>> {
@@ -184,6 +184,15 @@ impl<'de, T: Unpack<'de>> SharedUnpack<'de> for [T] {
     fn placeholder_arc(_: &mut u32) -> Option<Arc<Self>> {
         Some(Arc::from(Vec::new()))
     }
+}
+
+/// The elements of an `Rc<[T]>`/`Arc<[T]>`, decoded into a vector that is
+/// then copied behind the pointer: the copy is charged to the memory
+/// budget too, since both exist at once.
+fn shared_slice<'de, T: Unpack<'de>>(r: &mut Reader<'de>) -> Result<Vec<T>> {
+    let items = Vec::<T>::unpack(r)?;
+    r.charge_memory(core::mem::size_of_val(items.as_slice()))?;
+    Ok(items)
 }
 
 /// A strong reference: a clone of the handle recorded for the id.

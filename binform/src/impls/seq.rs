@@ -23,16 +23,19 @@ impl<T: Pack> Pack for [T] {
         if T::PLAIN.get() {
             return T::pack_slice(self, w);
         }
-        // In chunks, so that a streaming encode can hand over its buffer
-        // between them.
-        w.nested(|w| {
-            for chunk in self.chunks(SEQUENCE_CHUNK) {
-                T::pack_slice(chunk, w)?;
-                w.checkpoint();
-            }
-            Ok(())
-        })
+        w.nested(|w| pack_elements(self, w))
     }
+}
+
+/// Writes `items` in chunks, so that a streaming encode (`to_writer`) can
+/// hand over its buffer between them.
+#[inline]
+fn pack_elements<T: Pack>(items: &[T], w: &mut Writer<'_>) -> Result<()> {
+    for chunk in items.chunks(SEQUENCE_CHUNK) {
+        T::pack_slice(chunk, w)?;
+        w.checkpoint();
+    }
+    Ok(())
 }
 
 impl<T: Encoding> Encoding for Vec<T> {
@@ -86,8 +89,8 @@ impl<T: Pack> Pack for VecDeque<T> {
         w.write_len(self.len());
         let (front, back) = self.as_slices();
         w.nested(|w| {
-            T::pack_slice(front, w)?;
-            T::pack_slice(back, w)
+            pack_elements(front, w)?;
+            pack_elements(back, w)
         })
     }
 }

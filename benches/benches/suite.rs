@@ -27,7 +27,9 @@ mod models {
             bincode::Decode,
             rkyv::Archive,
             rkyv::Serialize,
-            rkyv::Deserialize
+            rkyv::Deserialize,
+            speedy::Readable,
+            speedy::Writable
         )]
     );
 
@@ -229,6 +231,31 @@ macro_rules! bench_crate {
             b.iter(|| serde_json::from_slice::<$ty>(black_box(&bytes)).unwrap())
         });
     }};
+    (speedy, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
+        use speedy::{Readable, Writable};
+        let bytes = $v.write_to_vec().unwrap();
+        assert!(
+            <$ty>::read_from_buffer(&bytes).unwrap() == *$v,
+            "speedy round trip differs"
+        );
+        $sizes.insert("speedy", bytes.len());
+        // Into a reused buffer: speedy writes to a slice of the size it
+        // computes first.
+        let mut buf: Vec<u8> = Vec::with_capacity(bytes.len());
+        $g.bench_function("serialize/speedy", |b| {
+            b.iter(|| {
+                let v = black_box($v);
+                buf.resize(
+                    Writable::<speedy::LittleEndian>::bytes_needed(v).unwrap(),
+                    0,
+                );
+                v.write_to_buffer(&mut buf).unwrap();
+            })
+        });
+        $g.bench_function("deserialize/speedy", |b| {
+            b.iter(|| <$ty>::read_from_buffer(black_box(&bytes)).unwrap())
+        });
+    }};
     (memcpy, $g:expr, $sizes:expr, $raw:expr) => {{
         // The physical limit: copy the same number of bytes into a reused buffer.
         let raw: &[u8] = $raw;
@@ -262,7 +289,7 @@ macro_rules! workload {
 macro_rules! all_workload {
     ($c:expr, $sizes:expr, $name:expr, $value:expr, $ty:ty $(, memcpy = $raw:expr)?) => {
         workload!($c, $sizes, $name, $value, $ty,
-            [binform, bitcode, wincode, bincode, postcard, rkyv, rmp_serde, serde_json] $(, memcpy = $raw)?)
+            [binform, bitcode, wincode, speedy, bincode, postcard, rkyv, rmp_serde, serde_json] $(, memcpy = $raw)?)
     };
 }
 
@@ -447,6 +474,42 @@ fn frames(c: &mut Criterion, sizes: &mut Sizes) {
     g.finish();
 }
 
+/// The packed-sequence workloads: `Vec<i32>`, `Vec<u64>` and `Vec<i128>`
+/// of 100,000 values in three distributions, and sorted `u64` ids.
+fn integers(c: &mut Criterion, sizes: &mut Sizes) {
+    use plain::{int_values, sorted_ids, IntDist};
+    const N: usize = 100_000;
+    for (dist, label) in [
+        (IntDist::Full, "full"),
+        (IntDist::Small, "small"),
+        (IntDist::Mixed, "mixed"),
+    ] {
+        let values = |bits, signed| int_values(dist, bits, signed, N).into_iter();
+        all_workload!(
+            c,
+            sizes,
+            &format!("i32_{label}_100k"),
+            values(32, true).map(|v| v as i32).collect(),
+            Vec<i32>
+        );
+        all_workload!(
+            c,
+            sizes,
+            &format!("u64_{label}_100k"),
+            values(64, false).map(|v| v as u64).collect(),
+            Vec<u64>
+        );
+        all_workload!(
+            c,
+            sizes,
+            &format!("i128_{label}_100k"),
+            values(128, true).collect(),
+            Vec<i128>
+        );
+    }
+    all_workload!(c, sizes, "u64_sorted_ids_100k", sorted_ids(N), Vec<u64>);
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     let mut sizes = Sizes::new();
@@ -457,7 +520,7 @@ fn main() {
     all_workload!(c, sizes, "kate_10k_cards", kate(10_000), CardHolder);
     all_workload!(c, sizes, "large_object", large_object(), LargeObject);
     all_workload!(c, sizes, "primitives", primitives(), Primitives);
-    all_workload!(c, sizes, "i32_100k", plain::ints(100_000), Vec<i32>);
+    integers(&mut c, &mut sizes);
     let floats = plain::floats(100_000);
     let float_bytes: Vec<u8> = floats.iter().flat_map(|f| f.to_le_bytes()).collect();
     all_workload!(
@@ -467,13 +530,6 @@ fn main() {
         floats,
         Vec<f64>,
         memcpy = &float_bytes
-    );
-    all_workload!(
-        c,
-        sizes,
-        "decimal_100k",
-        plain::decimals(100_000),
-        Vec<i128>
     );
     all_workload!(c, sizes, "map_i32_i32_100k", plain::int_map(100_000), HashMap<i32, i32>);
     all_workload!(c, sizes, "map_string_i32_100k", plain::string_map(100_000), HashMap<String, i32>);

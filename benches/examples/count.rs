@@ -8,8 +8,9 @@
 //! # (Ir(11000) - Ir(1000)) / 10000 = instructions per encode
 //! ```
 //!
-//! Cases: `lst`, `pt`, `ppl`, `ls` encode (tolerant large struct, tolerant
-//! people, people, large struct); the same with `-de` decode.
+//! Cases: `lst`, `pt`, `ppl`, `ls`, `dag`, `i32f`, `i32s` encode (tolerant
+//! large struct, tolerant people, people, large struct, a DAG, 100,000
+//! full-range and small `i32`); the same with `-de` decode.
 
 use std::hint::black_box;
 fn main() {
@@ -21,7 +22,17 @@ fn main() {
     let ls = binform_benches::seed::large_struct();
     let dag = binform_benches::models::graph::dag(50, 200);
     let bdag = binform::to_vec(&dag).unwrap();
-    let mut buf = Vec::with_capacity(4096);
+    let ints = |dist| -> Vec<i32> {
+        binform_benches::models::plain::int_values(dist, 32, true, 100_000)
+            .into_iter()
+            .map(|v| v as i32)
+            .collect()
+    };
+    let i32f = ints(binform_benches::models::plain::IntDist::Full);
+    let i32s = ints(binform_benches::models::plain::IntDist::Small);
+    let bi32f = binform::to_vec(&i32f).unwrap();
+    let bi32s = binform::to_vec(&i32s).unwrap();
+    let mut buf = Vec::with_capacity(1 << 20);
     let blst = binform::to_vec(&lst).unwrap();
     let bpt = binform::to_vec(&pt).unwrap();
     let bppl = binform::to_vec(&ppl).unwrap();
@@ -60,6 +71,14 @@ fn main() {
                     binform::from_slice::<binform_benches::seed::LargeStruct>(black_box(&bls))
                         .unwrap(),
                 );
+            }
+            "i32f" => binform::to_vec_into(&mut buf, black_box(&i32f)).unwrap(),
+            "i32s" => binform::to_vec_into(&mut buf, black_box(&i32s)).unwrap(),
+            "i32f-de" => {
+                black_box(binform::from_slice::<Vec<i32>>(black_box(&bi32f)).unwrap());
+            }
+            "i32s-de" => {
+                black_box(binform::from_slice::<Vec<i32>>(black_box(&bi32s)).unwrap());
             }
             "dag" => binform::to_vec_into(&mut buf, black_box(&dag)).unwrap(),
             "dag-de" => {

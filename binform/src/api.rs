@@ -13,8 +13,8 @@ use crate::read::{Reader, Unpack};
 use crate::write::{Pack, Writer};
 
 /// The header written with [`Options::fingerprint`]: the magic `BFM` and
-/// format version 1 (`docs/format.md` §13), then the fingerprint.
-const HEADER_MAGIC: [u8; 4] = *b"BFM\x01";
+/// format version 2 (`docs/format.md` §13), then the fingerprint.
+const HEADER_MAGIC: [u8; 4] = *b"BFM\x02";
 
 /// Encodes `value` into a new vector, with default [`Options`].
 pub fn to_vec<T: Pack + ?Sized>(value: &T) -> Result<Vec<u8>> {

@@ -65,6 +65,11 @@ pub trait Encoding {
     #[doc(hidden)]
     const PLAIN: Plain<Self> = Plain::NO;
 
+    /// Whether sequences and arrays of this type are packed integer blocks
+    /// (`docs/format.md` §22) instead of one encoding per element.
+    #[doc(hidden)]
+    const PACKED: bool = false;
+
     /// How a field of this type is delimited in a version-tolerant type
     /// (`docs/format.md` §12). `Framed` is always correct; a
     /// self-delimiting encoding may name its shorter form.

@@ -107,6 +107,7 @@ pub mod io;
 #[macro_use]
 mod polymorphic;
 mod options;
+mod packed;
 mod plain;
 mod read;
 mod refs;

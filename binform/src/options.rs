@@ -74,7 +74,7 @@ impl Options {
     }
 
     /// Writes (and, when decoding, requires) a 12-byte header: the magic
-    /// `BFM` and format version 1, then the type's 64-bit schema
+    /// `BFM` and format version 2, then the type's 64-bit schema
     /// fingerprint, little-endian. A reader whose type definition differs
     /// from the writer's fails at once with [`ErrorKind::SchemaMismatch`],
     /// before reading any field. Both sides must turn it on. Off by default:

@@ -99,6 +99,33 @@ pub trait Unpack<'de>: Encoding + Sized {
             Ok(out)
         })
     }
+
+    /// Decodes an array of `N` values; packed integers override it to
+    /// read their blocks.
+    #[doc(hidden)]
+    #[inline]
+    fn unpack_array<const N: usize>(r: &mut Reader<'de>) -> Result<[Self; N]> {
+        // Decode into `Option`s so that the first error can stop the array
+        // without a value to fill the rest; every slot is `Some` after.
+        let mut failure: Option<Error> = None;
+        let slots: [Option<Self>; N] = core::array::from_fn(|_| {
+            if failure.is_some() {
+                return None;
+            }
+            match Self::unpack(r) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    failure = Some(e);
+                    None
+                }
+            }
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        // Without a failure, `from_fn` filled every slot.
+        Ok(slots.map(|slot| slot.unwrap_or_else(|| unreachable!("every slot is filled"))))
+    }
 }
 
 /// A type that can be decoded from input of any lifetime: it borrows nothing.
@@ -512,7 +539,11 @@ impl<'de> Reader<'de> {
 
     #[inline(always)]
     fn check_len<T: Unpack<'de>>(&mut self, len: usize, start: usize) -> Result<()> {
-        if T::MIN_SIZE == 0 {
+        if T::PACKED {
+            if crate::packed::layout::min_size(len) > self.remaining() {
+                return Err(self.short_input_error(len, 2, start));
+            }
+        } else if T::MIN_SIZE == 0 {
             if len > self.empty_budget {
                 return Err(self.empty_budget_error(len, start));
             }
@@ -921,6 +952,7 @@ impl<'de> Reader<'de> {
             return Err(self.short_input_error(count, 1, start));
         }
         let fixed = match element {
+            1 => return self.skip_packed(count),
             2 => 4,
             3 => 8,
             _ => {
@@ -932,6 +964,39 @@ impl<'de> Reader<'de> {
             }
         };
         self.skip(count.saturating_mul(fixed))
+    }
+
+    /// Skips `count` packed integers (§22) without knowing their type.
+    fn skip_packed(&mut self, count: usize) -> Result<()> {
+        use crate::packed::layout::{width, BLOCK, SHORT, VARINTS};
+        let mut left = count;
+        while left > 0 {
+            let n = left.min(BLOCK);
+            let at = self.position();
+            let header = if n < SHORT { VARINTS } else { self.read_u8()? };
+            if header == VARINTS {
+                for _ in 0..n {
+                    self.skip_field(Wire::Varint)?;
+                }
+            } else {
+                let Some(width) = width(header) else {
+                    return Err(self.error_at(
+                        at,
+                        ErrorKind::InvalidValue,
+                        format!("packed block header {header} is not 0 to 6"),
+                    ));
+                };
+                // The base: a varint in the `u64` forms, or the `u128` long
+                // form (`0xFF`, a length byte of 8 to 16, that many bytes).
+                match self.rest() {
+                    [0xFF, len @ 8..=16, ..] => self.skip(2 + usize::from(*len))?,
+                    _ => self.skip_field(Wire::Varint)?,
+                }
+                self.skip(n * width)?;
+            }
+            left -= n;
+        }
+        Ok(())
     }
 
     /// Fails with [`ErrorKind::TrailingBytes`] unless all input was read.

@@ -16,6 +16,10 @@
 //! version matches, after which the field decodes with its wire type a
 //! constant), then fall back to a general loop for anything else.
 
+/// The element byte of a `Seq` of packed integers (§22); the other element
+/// bytes are the elements' own wire types.
+pub const PACKED_ELEMENT: u8 = 1;
+
 /// How a tolerant field's value is delimited on the wire.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +50,15 @@ impl Wire {
     /// elements make it `Bytes`, other self-delimiting elements `Seq`,
     /// anything else needs a frame.
     pub const fn seq_of(element: Wire) -> Wire {
+        Wire::seq_of_packed(element, false)
+    }
+
+    /// The wire type of a sequence whose elements may be packed integers
+    /// (§22): those take the element byte [`PACKED_ELEMENT`].
+    pub const fn seq_of_packed(element: Wire, packed: bool) -> Wire {
+        if packed && matches!(element, Wire::Varint) {
+            return Wire::Seq(PACKED_ELEMENT);
+        }
         match element {
             Wire::Byte => Wire::Bytes,
             Wire::Varint | Wire::Fixed4 | Wire::Fixed8 | Wire::Bytes => Wire::Seq(element.bits()),
@@ -90,7 +103,7 @@ impl Wire {
     #[inline(always)]
     pub(crate) const fn seq(element: u8) -> Option<Wire> {
         match element {
-            0 | 2 | 3 | 4 => Some(Wire::Seq(element)),
+            0..=4 => Some(Wire::Seq(element)),
             _ => None,
         }
     }
@@ -105,6 +118,7 @@ impl Wire {
             Wire::Framed => "framed",
             Wire::Null => "null",
             Wire::Seq(0) => "sequence of varints",
+            Wire::Seq(PACKED_ELEMENT) => "sequence of packed integers",
             Wire::Seq(2) => "sequence of fixed4",
             Wire::Seq(3) => "sequence of fixed8",
             Wire::Seq(_) => "sequence of bytes",

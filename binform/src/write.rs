@@ -76,6 +76,25 @@ pub trait Pack: Encoding {
         }
         Ok(())
     }
+
+    /// Appends the elements of a sequence that is not one slice (a
+    /// `VecDeque` split in two, a `LinkedList`): the same bytes as
+    /// [`pack_slice`](Pack::pack_slice) of all of them. Packed integers
+    /// override it to gather their blocks.
+    #[doc(hidden)]
+    #[inline]
+    fn pack_all<'a>(items: impl Iterator<Item = &'a Self>, w: &mut Writer<'_>) -> Result<()>
+    where
+        Self: Sized + 'a,
+    {
+        for (i, item) in items.enumerate() {
+            item.pack(w)?;
+            if i % SEQUENCE_CHUNK == SEQUENCE_CHUNK - 1 {
+                w.checkpoint();
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The encode-side buffer handed to [`Pack::pack`]: it appends to a
@@ -332,6 +351,15 @@ impl<'a> Writer<'a> {
             }
         }
         self.buf.extend_from_slice(bytes);
+    }
+
+    /// Appends `n` zero bytes and returns them to be overwritten (packed
+    /// blocks fill their offsets in one loop).
+    #[inline]
+    pub(crate) fn extend_zeroed(&mut self, n: usize) -> &mut [u8] {
+        let start = self.buf.len();
+        self.buf.resize(start + n, 0);
+        self.buf.get_mut(start..).unwrap_or_default()
     }
 
     /// Writes an unsigned integer as a varint (see `docs/format.md`).

@@ -124,6 +124,44 @@ impl<'de> Unpack<'de> for bool {
     }
 }
 
+/// The `Pack` hooks of an integer whose sequences are packed blocks
+/// (`crate::packed`).
+macro_rules! packed_hooks {
+    () => {
+        #[inline]
+        fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
+            crate::packed::pack_slice(items, w);
+            Ok(())
+        }
+
+        #[inline]
+        fn pack_all<'a>(items: impl Iterator<Item = &'a Self>, w: &mut Writer<'_>) -> Result<()>
+        where
+            Self: 'a,
+        {
+            crate::packed::pack_iter(items.copied(), w);
+            Ok(())
+        }
+    };
+}
+
+/// The `Unpack` hooks of an integer whose sequences are packed blocks.
+macro_rules! unpacked_hooks {
+    () => {
+        #[inline]
+        fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<alloc::vec::Vec<Self>> {
+            crate::packed::unpack_vec(r, len)
+        }
+
+        #[inline]
+        fn unpack_array<const N: usize>(r: &mut Reader<'de>) -> Result<[Self; N]> {
+            let mut out = [0; N];
+            crate::packed::unpack_into(r, &mut out)?;
+            Ok(out)
+        }
+    };
+}
+
 #[cold]
 #[inline(never)]
 fn overflow(r: &Reader<'_>, v: impl core::fmt::Display, ty: &str) -> Error {
@@ -134,10 +172,11 @@ fn overflow(r: &Reader<'_>, v: impl core::fmt::Display, ty: &str) -> Error {
 }
 
 macro_rules! unsigned_varint {
-    ($($ty:ty => $max:expr),*) => {$(
+    ($($ty:ty),*) => {$(
         impl Encoding for $ty {
             encoding_builtin!(crate::schema::wire_name(stringify!($ty)));
             const WIRE: Wire = Wire::Varint;
+            const PACKED: bool = true;
         }
 
         impl Pack for $ty {
@@ -153,15 +192,12 @@ macro_rules! unsigned_varint {
                 Ok(())
             }
 
-            #[inline]
-            fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
-                w.write_varints($max, items.iter().map(|&x| x as u64));
-                Ok(())
-            }
+            packed_hooks!();
         }
 
         impl<'de> Unpack<'de> for $ty {
             const MIN_SIZE: usize = 1;
+            unpacked_hooks!();
 
             #[inline(always)]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -177,13 +213,14 @@ macro_rules! unsigned_varint {
     )*};
 }
 
-unsigned_varint!(u16 => 3, u32 => 5, u64 => 9, usize => 9);
+unsigned_varint!(u16, u32, u64, usize);
 
 macro_rules! signed_varint {
-    ($($ty:ty => $max:expr),*) => {$(
+    ($($ty:ty),*) => {$(
         impl Encoding for $ty {
             encoding_builtin!(crate::schema::wire_name(stringify!($ty)));
             const WIRE: Wire = Wire::Varint;
+            const PACKED: bool = true;
         }
 
         impl Pack for $ty {
@@ -199,15 +236,12 @@ macro_rules! signed_varint {
                 Ok(())
             }
 
-            #[inline]
-            fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
-                w.write_varints($max, items.iter().map(|&x| crate::varint::zigzag_i64(x as i64)));
-                Ok(())
-            }
+            packed_hooks!();
         }
 
         impl<'de> Unpack<'de> for $ty {
             const MIN_SIZE: usize = 1;
+            unpacked_hooks!();
 
             #[inline(always)]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -223,10 +257,11 @@ macro_rules! signed_varint {
     )*};
 }
 
-signed_varint!(i16 => 3, i32 => 5, i64 => 9, isize => 9);
+signed_varint!(i16, i32, i64, isize);
 
 impl Encoding for u128 {
     encoding_builtin!("u128");
+    const PACKED: bool = true;
 }
 
 impl Pack for u128 {
@@ -236,29 +271,12 @@ impl Pack for u128 {
         Ok(())
     }
 
-    #[inline]
-    fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
-        pack_u128_slice(w, items.iter().copied())
-    }
-}
-
-/// Slices of 128-bit integers whose values all stay below 2^56 (decimal
-/// amounts, ids) take the batched path of 64-bit integers; the same bytes.
-#[inline]
-fn pack_u128_slice(
-    w: &mut Writer<'_>,
-    values: impl ExactSizeIterator<Item = u128> + Clone,
-) -> Result<()> {
-    if values.clone().all(|v| v < 1 << 56) {
-        w.write_varints(8, values.map(|v| v as u64));
-    } else {
-        values.for_each(|v| w.write_varint_u128(v));
-    }
-    Ok(())
+    packed_hooks!();
 }
 
 impl<'de> Unpack<'de> for u128 {
     const MIN_SIZE: usize = 1;
+    unpacked_hooks!();
 
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -273,6 +291,7 @@ impl<'de> Unpack<'de> for u128 {
 
 impl Encoding for i128 {
     encoding_builtin!("i128");
+    const PACKED: bool = true;
 }
 
 impl Pack for i128 {
@@ -282,14 +301,12 @@ impl Pack for i128 {
         Ok(())
     }
 
-    #[inline]
-    fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
-        pack_u128_slice(w, items.iter().map(|&v| crate::varint::zigzag_i128(v)))
-    }
+    packed_hooks!();
 }
 
 impl<'de> Unpack<'de> for i128 {
     const MIN_SIZE: usize = 1;
+    unpacked_hooks!();
 
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
@@ -410,12 +427,39 @@ macro_rules! nonzero {
         impl Encoding for $nz {
             encoding_builtin!("nonzero", $ty);
             const WIRE: Wire = <$ty as Encoding>::WIRE;
+            const PACKED: bool = <$ty as Encoding>::PACKED;
         }
 
         impl Pack for $nz {
             #[inline]
             fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
                 self.get().pack(w)
+            }
+
+            /// As the integers, in blocks gathered from the values.
+            #[inline]
+            fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
+                Self::pack_all(items.iter(), w)
+            }
+
+            fn pack_all<'a>(items: impl Iterator<Item = &'a Self>, w: &mut Writer<'_>) -> Result<()>
+            where
+                Self: 'a,
+            {
+                let mut buf = [0 as $ty; crate::packed::BLOCK];
+                let mut n = 0;
+                for item in items {
+                    if let Some(slot) = buf.get_mut(n) {
+                        *slot = item.get();
+                    }
+                    n += 1;
+                    if n == buf.len() {
+                        <$ty>::pack_slice(&buf, w)?;
+                        w.checkpoint();
+                        n = 0;
+                    }
+                }
+                <$ty>::pack_slice(buf.get(..n).unwrap_or_default(), w)
             }
         }
 
@@ -433,6 +477,26 @@ macro_rules! nonzero {
             #[inline]
             fn placeholder(_: &mut u32) -> Option<Self> {
                 Some(<$nz>::MIN)
+            }
+
+            fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<alloc::vec::Vec<Self>> {
+                let start = r.position();
+                let values = <$ty>::unpack_vec(r, len)?;
+                // In place: the two types have one layout.
+                values
+                    .into_iter()
+                    .map(<$nz>::new)
+                    .collect::<Option<alloc::vec::Vec<_>>>()
+                    .ok_or_else(|| r.error_at(start, ErrorKind::InvalidValue, concat!("zero in a sequence of ", stringify!($nz))))
+            }
+
+            fn unpack_array<const N: usize>(r: &mut Reader<'de>) -> Result<[Self; N]> {
+                let start = r.position();
+                let values = <$ty>::unpack_array::<N>(r)?;
+                if values.contains(&0) {
+                    return Err(r.error_at(start, ErrorKind::InvalidValue, concat!("zero in an array of ", stringify!($nz))));
+                }
+                Ok(values.map(|v| <$nz>::new(v).unwrap_or(<$nz>::MIN)))
             }
         }
     )*};

@@ -11,7 +11,7 @@ use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 /// encoded as a slice, and says so.
 impl<T: Encoding> Encoding for [T] {
     encoding_builtin!(empty "seq", T);
-    const WIRE: crate::wire::Wire = crate::wire::Wire::seq_of(T::WIRE);
+    const WIRE: crate::wire::Wire = crate::wire::Wire::seq_of_packed(T::WIRE, T::PACKED);
 }
 
 impl<T: Pack> Pack for [T] {
@@ -87,6 +87,10 @@ impl<T: Pack> Pack for VecDeque<T> {
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
+        if T::PACKED {
+            // Blocks count from the front, across the two halves.
+            return w.nested(|w| T::pack_all(self.iter(), w));
+        }
         let (front, back) = self.as_slices();
         w.nested(|w| {
             pack_elements(front, w)?;
@@ -116,7 +120,7 @@ impl<T: Encoding> Encoding for LinkedList<T> {
 impl<T: Pack> Pack for LinkedList<T> {
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
-        w.nested(|w| self.iter().try_for_each(|item| item.pack(w)))
+        w.nested(|w| T::pack_all(self.iter(), w))
     }
 }
 
@@ -133,6 +137,12 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
         // Each element in a node of its own, with two links.
         let node = core::mem::size_of::<T>() + 2 * core::mem::size_of::<usize>();
         r.charge_memory(len.saturating_mul(node))?;
+        if T::PACKED {
+            // Blocks decode as a vector, then move into their nodes.
+            return r
+                .nested(|r| T::unpack_vec(r, len))
+                .map(LinkedList::from_iter);
+        }
         r.nested(|r| {
             let mut out = LinkedList::new();
             for _ in 0..len {

@@ -69,9 +69,34 @@ fn section_strings_and_sequences() {
     row(Vec::<u16>::new(), &[0x00]);
     row(vec![300u16], &[0x02, 0xB1, 0x04]);
     row([1u16, 2], &[0x02, 0x04]);
+    row(vec![1u16, 2], &[0x04, 0x02, 0x04]);
     row([[1u8, 2], [3, 4]], &[1, 2, 3, 4]);
     row((1u8, true), &[0x01, 0x01]);
     row(Box::new(7u8), &[0x07]);
+}
+
+#[test]
+fn section_packed_integers() {
+    row(vec![300u16], &[0x02, 0xB1, 0x04]);
+    row(vec![42u32; 8], &[0x10, 0x01, 0x54]);
+    row([42u32; 8], &[0x01, 0x54]);
+    row(
+        (1000..1008u32).collect::<Vec<_>>(),
+        &[0x10, 0x02, 0xA1, 0x0F, 0, 1, 2, 3, 4, 5, 6, 7],
+    );
+    row(
+        vec![-4i32, -3, -2, -1, 0, 1, 2, 3],
+        &[0x10, 0x00, 0x0E, 0x0A, 0x06, 0x02, 0x00, 0x04, 0x08, 0x0C],
+    );
+    let mut extremes = vec![0x10, 0x03, 0xFB, 0xFF, 0x07];
+    for _ in 0..4 {
+        extremes.extend_from_slice(&[0x00, 0x00, 0xFF, 0xFF]);
+    }
+    row([i16::MIN, i16::MAX].repeat(4), &extremes);
+    let mut top = vec![0x10, 0x02, 0xFF, 0xF8];
+    top.extend_from_slice(&[0xFF; 7]);
+    top.extend_from_slice(&[7, 6, 5, 4, 3, 2, 1, 0]);
+    row((0..8).map(|i| u64::MAX - i).collect::<Vec<_>>(), &top);
 }
 
 #[test]
@@ -183,7 +208,7 @@ fn section_tolerant() {
         0x08, 0x02, 0x09,                               // f: bytes (Vec<u8>)
         0x0C,                                           // g: null (None)
         0x00, 0x0A,                                     // h: Some(5), as a varint
-        0x0E, 0x00, 0x04, 0x02, 0x04,                   // i: sequence of varints
+        0x0E, 0x01, 0x04, 0x02, 0x04,                   // i: sequence of packed integers
         0x0A, 0x04, 0x01, 0x02,                         // j: framed, 2 bytes
         0x85, 0x02, 0x03,                               // k: tag 30, gap 20: key 161 (two bytes)
     ];

@@ -14,6 +14,7 @@ mod graphs;
 mod hygiene;
 mod io;
 mod module_tree;
+mod packed;
 mod plain;
 mod props;
 mod regressions;

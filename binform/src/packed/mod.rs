@@ -1,0 +1,538 @@
+//! Packed integer sequences (`docs/format.md` §22): the elements of a
+//! sequence or array of integers go in blocks of [`BLOCK`] values, each
+//! written either as today's varints or as fixed-width offsets from the
+//! block's minimum, whichever is smaller.
+//!
+//! Why blocks: one varint per value is a serial chain of length decisions
+//! that no compiler vectorizes, and full-range values cost a fifth more
+//! than their width. Fixed-width offsets are a plain widen-and-add loop in
+//! both directions, and narrow whenever a block's values lie close together
+//! (ids, timestamps, counters), however large they are. Choosing per block
+//! keeps an outlier's cost inside its own block, and the varint form keeps
+//! small mixed values as compact as before: a block is never more than its
+//! one header byte larger than the varints of the same values.
+//!
+//! Offsets are taken in an *ordered key* space (the value's bits, with the
+//! sign bit flipped for signed types), where subtraction from the minimum
+//! never wraps and the key order is the value order.
+
+use alloc::vec::Vec;
+
+use crate::{ErrorKind, Reader, Result, Writer};
+
+pub(crate) use layout::BLOCK;
+use layout::{SHORT, VARINTS, WIDTHS};
+
+pub(crate) mod layout;
+
+/// An unsigned key type: the arithmetic of offsets.
+pub(crate) trait Key: Copy + Ord {
+    const ZERO: Self;
+    /// The varint length of a value (a zig-zagged one for signed types)
+    /// held in this width: one byte plus one per 7 bits passed, counted by
+    /// comparisons in the key's own width so that a loop over a block
+    /// vectorizes (values from 2^56 take the 9-byte form).
+    fn varint_len(self) -> u32;
+    fn wrapping_sub(self, other: Self) -> Self;
+    fn wrapping_add(self, other: Self) -> Self;
+    /// The low 64 bits.
+    fn low64(self) -> u64;
+    fn to_u128(self) -> u128;
+    /// From a value that fits (an offset no wider than the key).
+    fn from_u128(v: u128) -> Self;
+    fn from_u64(v: u64) -> Self;
+}
+
+macro_rules! key {
+    ($($k:ty),*) => {$(
+        impl Key for $k {
+            const ZERO: Self = 0;
+            #[inline(always)]
+            fn varint_len(self) -> u32 {
+                // Thresholds below the width, and at most 2^56 (the
+                // 9-byte form).
+                let last = if <$k>::BITS > 56 { 56 } else { <$k>::BITS - 1 };
+                let mut len = 1;
+                let mut shift = 7;
+                while shift <= last {
+                    len += u32::from(self >> shift != 0);
+                    shift += 7;
+                }
+                len
+            }
+            #[inline(always)]
+            fn wrapping_sub(self, other: Self) -> Self { <$k>::wrapping_sub(self, other) }
+            #[inline(always)]
+            fn wrapping_add(self, other: Self) -> Self { <$k>::wrapping_add(self, other) }
+            #[inline(always)]
+            fn low64(self) -> u64 { self as u64 }
+            #[inline(always)]
+            fn to_u128(self) -> u128 { self as u128 }
+            #[inline(always)]
+            fn from_u128(v: u128) -> Self { v as $k }
+            #[inline(always)]
+            fn from_u64(v: u64) -> Self { v as $k }
+        }
+    )*};
+}
+
+key!(u16, u32, u64);
+
+/// An integer type whose sequences are packed.
+pub(crate) trait Lane: Copy + Default {
+    /// The ordered key space: the value's width, unsigned.
+    type Key: Key;
+    /// The largest key (that of the type's largest value).
+    const KEY_MAX: Self::Key;
+    /// The value's key: order-preserving and invertible.
+    fn key(self) -> Self::Key;
+    /// The value of a key between those of the type's least and greatest
+    /// values.
+    fn from_key(key: Self::Key) -> Self;
+    /// The length of the value's scalar encoding (its varint).
+    fn scalar_len(self) -> u32;
+    /// Writes the scalar encodings of `items` (a block's varint form).
+    fn write_scalars(items: &[Self], w: &mut Writer<'_>);
+    /// Writes one scalar encoding (a block's base).
+    fn write_scalar(self, w: &mut Writer<'_>);
+    /// Reads one scalar encoding, checked against the type's range.
+    fn read_scalar(r: &mut Reader<'_>) -> Result<Self>;
+}
+
+/// The header and width of the narrowest fixed form holding `range`.
+#[inline]
+fn narrowest<K: Key>(range: K) -> (u8, usize) {
+    let range = range.to_u128();
+    let mut code = 1;
+    for width in WIDTHS {
+        if width >= 16 || range >> (8 * width) == 0 {
+            return (code, width);
+        }
+        code += 1;
+    }
+    (code - 1, 16)
+}
+
+/// Writes `items` as packed blocks.
+#[inline]
+pub(crate) fn pack_slice<T: Lane>(items: &[T], w: &mut Writer<'_>) {
+    for block in items.chunks(BLOCK) {
+        pack_block(block, w);
+    }
+}
+
+/// Writes the values of `items` as packed blocks, gathering each block in
+/// a buffer first (for sequences that are not one slice).
+pub(crate) fn pack_iter<T: Lane>(items: impl Iterator<Item = T>, w: &mut Writer<'_>) {
+    let mut buf = [T::default(); BLOCK];
+    let mut n = 0;
+    for item in items {
+        if let Some(slot) = buf.get_mut(n) {
+            *slot = item;
+        }
+        n += 1;
+        if n == BLOCK {
+            pack_block(&buf, w);
+            w.checkpoint();
+            n = 0;
+        }
+    }
+    if let Some(rest) = buf.get(..n).filter(|rest| !rest.is_empty()) {
+        pack_block(rest, w);
+    }
+}
+
+/// Writes one block (1 to [`BLOCK`] values) in its smaller form; a tie
+/// goes to the fixed form, which decodes faster.
+#[inline]
+fn pack_block<T: Lane>(block: &[T], w: &mut Writer<'_>) {
+    if block.len() < SHORT {
+        T::write_scalars(block, w);
+        return;
+    }
+    let mut lo = T::KEY_MAX;
+    let mut hi = <T::Key as Key>::ZERO;
+    let mut varints = 0u32;
+    for &x in block {
+        let k = x.key();
+        lo = lo.min(k);
+        hi = hi.max(k);
+        varints += x.scalar_len();
+    }
+    let (code, width) = narrowest(hi.wrapping_sub(lo));
+    let base = T::from_key(lo);
+    if base.scalar_len() as usize + block.len() * width > varints as usize {
+        w.write_u8(VARINTS);
+        T::write_scalars(block, w);
+        return;
+    }
+    w.write_u8(code);
+    base.write_scalar(w);
+    let out = w.extend_zeroed(block.len() * width);
+    match width {
+        0 => {}
+        1 => put::<T, 1>(block, lo, out),
+        2 => put::<T, 2>(block, lo, out),
+        4 => put::<T, 4>(block, lo, out),
+        8 => put::<T, 8>(block, lo, out),
+        _ => put::<T, 16>(block, lo, out),
+    }
+}
+
+/// Stores each value's offset from `lo` in `W` little-endian bytes.
+#[inline(always)]
+fn put<T: Lane, const W: usize>(block: &[T], lo: T::Key, out: &mut [u8]) {
+    for (dst, &x) in out.chunks_exact_mut(W).zip(block) {
+        let off = x.key().wrapping_sub(lo);
+        if W <= 8 {
+            if let Some(src) = off.low64().to_le_bytes().get(..W) {
+                dst.copy_from_slice(src);
+            }
+        } else if let Some(src) = off.to_u128().to_le_bytes().get(..W) {
+            dst.copy_from_slice(src);
+        }
+    }
+}
+
+/// Decodes a vector of `len` packed values; `len` was checked against the
+/// input with [`min_size`], and the whole vector is charged to the memory
+/// budget before anything is allocated.
+pub(crate) fn unpack_vec<T: Lane>(r: &mut Reader<'_>, len: usize) -> Result<Vec<T>> {
+    let mut out: Vec<T> = r.vec_with_capacity(len)?;
+    let mut left = len;
+    while left > 0 {
+        let n = left.min(BLOCK);
+        let start = out.len();
+        out.resize(start + n, T::default());
+        if let Some(block) = out.get_mut(start..) {
+            unpack_block(r, block)?;
+        }
+        left -= n;
+    }
+    Ok(out)
+}
+
+/// Decodes `out.len()` packed values into `out` (an array).
+pub(crate) fn unpack_into<T: Lane>(r: &mut Reader<'_>, out: &mut [T]) -> Result<()> {
+    for block in out.chunks_mut(BLOCK) {
+        unpack_block(r, block)?;
+    }
+    Ok(())
+}
+
+/// Decodes one block of `out.len()` values.
+#[inline]
+fn unpack_block<T: Lane>(r: &mut Reader<'_>, out: &mut [T]) -> Result<()> {
+    let at = r.position();
+    let header = if out.len() < SHORT {
+        VARINTS
+    } else {
+        r.read_u8()?
+    };
+    if header == VARINTS {
+        for slot in out.iter_mut() {
+            *slot = T::read_scalar(r)?;
+        }
+        return Ok(());
+    }
+    let width = match layout::width(header) {
+        Some(width) if width <= core::mem::size_of::<T::Key>() => width,
+        Some(width) => {
+            return Err(r.error_at(
+                at,
+                ErrorKind::InvalidValue,
+                alloc::format!(
+                    "packed block of {width}-byte offsets for a {}-byte integer",
+                    core::mem::size_of::<T::Key>()
+                ),
+            ))
+        }
+        None => {
+            return Err(r.error_at(
+                at,
+                ErrorKind::InvalidValue,
+                alloc::format!("packed block header {header} is not 0 to 6"),
+            ))
+        }
+    };
+    let base = T::read_scalar(r)?;
+    // At most 256 values of 16 bytes: no overflow.
+    let bytes = r.read_bytes(out.len() * width)?;
+    let base = base.key();
+    let max = match width {
+        0 => <T::Key as Key>::ZERO,
+        1 => max_offset::<T::Key, 1>(bytes),
+        2 => max_offset::<T::Key, 2>(bytes),
+        4 => max_offset::<T::Key, 4>(bytes),
+        8 => max_offset::<T::Key, 8>(bytes),
+        _ => max_offset::<T::Key, 16>(bytes),
+    };
+    // Every value is at least the base (a valid value), so checking the
+    // largest against the type's top keeps all of them in range.
+    if max > T::KEY_MAX.wrapping_sub(base) {
+        return Err(r.error_at(
+            at,
+            ErrorKind::IntegerOverflow,
+            alloc::format!(
+                "packed block offset {} from base key {} overflows the integer type",
+                max.to_u128(),
+                base.to_u128()
+            ),
+        ));
+    }
+    match width {
+        0 => out.fill(T::from_key(base)),
+        1 => get::<T, 1>(bytes, base, out),
+        2 => get::<T, 2>(bytes, base, out),
+        4 => get::<T, 4>(bytes, base, out),
+        8 => get::<T, 8>(bytes, base, out),
+        _ => get::<T, 16>(bytes, base, out),
+    }
+    Ok(())
+}
+
+/// Reads one `W`-byte little-endian offset.
+#[inline(always)]
+fn offset<K: Key, const W: usize>(src: &[u8]) -> K {
+    if W <= 8 {
+        let mut raw = [0u8; 8];
+        if let Some(dst) = raw.get_mut(..W) {
+            dst.copy_from_slice(src);
+        }
+        K::from_u64(u64::from_le_bytes(raw))
+    } else {
+        let mut raw = [0u8; 16];
+        if let Some(dst) = raw.get_mut(..W) {
+            dst.copy_from_slice(src);
+        }
+        K::from_u128(u128::from_le_bytes(raw))
+    }
+}
+
+/// The largest offset of a block (a separate pass, so both it and the
+/// widening loop vectorize).
+#[inline(always)]
+fn max_offset<K: Key, const W: usize>(bytes: &[u8]) -> K {
+    bytes
+        .chunks_exact(W)
+        .map(offset::<K, W>)
+        .fold(K::ZERO, K::max)
+}
+
+/// Widens each offset and adds the base.
+#[inline(always)]
+fn get<T: Lane, const W: usize>(bytes: &[u8], base: T::Key, out: &mut [T]) {
+    for (slot, src) in out.iter_mut().zip(bytes.chunks_exact(W)) {
+        *slot = T::from_key(base.wrapping_add(offset::<T::Key, W>(src)));
+    }
+}
+
+/// `Lane` for the integer types up to 64 bits, whose scalars are `u64`
+/// varints (zig-zag for signed).
+macro_rules! lane64 {
+    (unsigned $($ty:ty => $key:ty, $max:expr;)*) => {$(
+        impl Lane for $ty {
+            type Key = $key;
+            const KEY_MAX: $key = <$ty>::MAX as $key;
+            #[inline(always)]
+            fn key(self) -> $key { self as $key }
+            #[inline(always)]
+            fn from_key(key: $key) -> Self { key as $ty }
+            #[inline(always)]
+            fn scalar_len(self) -> u32 { (self as $key).varint_len() }
+            #[inline]
+            fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
+                w.write_varints($max, items.iter().map(|&x| x as u64));
+            }
+            #[inline(always)]
+            fn write_scalar(self, w: &mut Writer<'_>) { w.write_varint(self as u64) }
+            #[inline(always)]
+            fn read_scalar(r: &mut Reader<'_>) -> Result<Self> {
+                <$ty as crate::Unpack<'_>>::unpack(r)
+            }
+        }
+    )*};
+    (signed $($ty:ty => $key:ty, $wide:ty, $max:expr;)*) => {$(
+        impl Lane for $ty {
+            type Key = $key;
+            const KEY_MAX: $key = (<$ty>::MAX as $key) ^ (1 << (<$key>::BITS - 1));
+            #[inline(always)]
+            fn key(self) -> $key { (self as $key) ^ (1 << (<$key>::BITS - 1)) }
+            #[inline(always)]
+            fn from_key(key: $key) -> Self { (key ^ (1 << (<$key>::BITS - 1))) as $ty }
+            #[inline(always)]
+            fn scalar_len(self) -> u32 {
+                // Zig-zag in the key's width, as the varint writes it.
+                let v = self as $wide;
+                (((v << 1) ^ (v >> (<$key>::BITS - 1))) as $key).varint_len()
+            }
+            #[inline]
+            fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
+                w.write_varints($max, items.iter().map(|&x| crate::varint::zigzag_i64(x as i64)));
+            }
+            #[inline(always)]
+            fn write_scalar(self, w: &mut Writer<'_>) { w.write_varint_signed(self as i64) }
+            #[inline(always)]
+            fn read_scalar(r: &mut Reader<'_>) -> Result<Self> {
+                <$ty as crate::Unpack<'_>>::unpack(r)
+            }
+        }
+    )*};
+}
+
+lane64!(unsigned u16 => u16, 3; u32 => u32, 5; u64 => u64, 9; usize => u64, 9;);
+lane64!(signed i16 => u16, i16, 3; i32 => u32, i32, 5; i64 => u64, i64, 9; isize => u64, i64, 9;);
+
+/// The length of a `u128` varint.
+#[inline(always)]
+fn u128_len(v: u128) -> u32 {
+    if v < 1 << 56 {
+        (v as u64).varint_len()
+    } else {
+        crate::varint::encode_u128(v).1 as u32
+    }
+}
+
+impl Key for u128 {
+    const ZERO: Self = 0;
+    fn varint_len(self) -> u32 {
+        u128_len(self)
+    }
+    #[inline(always)]
+    fn wrapping_sub(self, other: Self) -> Self {
+        u128::wrapping_sub(self, other)
+    }
+    #[inline(always)]
+    fn wrapping_add(self, other: Self) -> Self {
+        u128::wrapping_add(self, other)
+    }
+    #[inline(always)]
+    fn low64(self) -> u64 {
+        self as u64
+    }
+    #[inline(always)]
+    fn to_u128(self) -> u128 {
+        self
+    }
+    #[inline(always)]
+    fn from_u128(v: u128) -> Self {
+        v
+    }
+    #[inline(always)]
+    fn from_u64(v: u64) -> Self {
+        u128::from(v)
+    }
+}
+
+impl Lane for u128 {
+    type Key = u128;
+    const KEY_MAX: u128 = u128::MAX;
+    #[inline(always)]
+    fn key(self) -> u128 {
+        self
+    }
+    #[inline(always)]
+    fn from_key(key: u128) -> Self {
+        key
+    }
+    #[inline(always)]
+    fn scalar_len(self) -> u32 {
+        u128_len(self)
+    }
+    fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
+        items.iter().for_each(|&v| w.write_varint_u128(v));
+    }
+    #[inline(always)]
+    fn write_scalar(self, w: &mut Writer<'_>) {
+        w.write_varint_u128(self)
+    }
+    #[inline(always)]
+    fn read_scalar(r: &mut Reader<'_>) -> Result<Self> {
+        r.read_varint_u128()
+    }
+}
+
+impl Lane for i128 {
+    type Key = u128;
+    const KEY_MAX: u128 = (i128::MAX as u128) ^ (1 << 127);
+    #[inline(always)]
+    fn key(self) -> u128 {
+        (self as u128) ^ (1 << 127)
+    }
+    #[inline(always)]
+    fn from_key(key: u128) -> Self {
+        (key ^ (1 << 127)) as i128
+    }
+    #[inline(always)]
+    fn scalar_len(self) -> u32 {
+        u128_len(crate::varint::zigzag_i128(self))
+    }
+    fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
+        items
+            .iter()
+            .for_each(|&v| w.write_varint_u128(crate::varint::zigzag_i128(v)));
+    }
+    #[inline(always)]
+    fn write_scalar(self, w: &mut Writer<'_>) {
+        w.write_varint_u128(crate::varint::zigzag_i128(self))
+    }
+    #[inline(always)]
+    fn read_scalar(r: &mut Reader<'_>) -> Result<Self> {
+        r.read_varint_u128().map(crate::varint::unzigzag_i128)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varint_len_matches_the_encoder() {
+        for shift in 0..64 {
+            for v in [1u64 << shift, (1u64 << shift) - 1, (1u64 << shift) + 1] {
+                assert_eq!(v.varint_len() as usize, crate::varint::len_u64(v), "{v}");
+                if let Ok(small) = u32::try_from(v) {
+                    assert_eq!(small.varint_len() as usize, crate::varint::len_u64(v));
+                }
+                let signed = v as i64;
+                assert_eq!(
+                    signed.scalar_len() as usize,
+                    crate::varint::len_u64(crate::varint::zigzag_i64(signed))
+                );
+                let signed = v as i32;
+                assert_eq!(
+                    signed.scalar_len() as usize,
+                    crate::varint::len_u64(crate::varint::zigzag_i64(signed.into()))
+                );
+            }
+        }
+        for v in [0u128, 1 << 56, (1 << 64) + 5, u128::MAX] {
+            assert_eq!(u128_len(v) as usize, crate::varint::encode_u128(v).1);
+        }
+    }
+
+    #[test]
+    fn keys_keep_order_and_invert() {
+        let values = [i32::MIN, -5, -1, 0, 1, 7, i32::MAX];
+        for pair in values.windows(2) {
+            assert!(pair[0].key() < pair[1].key());
+        }
+        for v in values {
+            assert_eq!(i32::from_key(v.key()), v);
+        }
+        assert_eq!(i32::MAX.key(), i32::KEY_MAX);
+        assert_eq!(i128::MAX.key(), i128::KEY_MAX);
+        assert_eq!(isize::MAX.key(), isize::KEY_MAX);
+        assert_eq!(usize::MAX.key(), usize::KEY_MAX);
+    }
+
+    #[test]
+    fn narrowest_width() {
+        assert_eq!(narrowest(0u32), (1, 0));
+        assert_eq!(narrowest(255u32), (2, 1));
+        assert_eq!(narrowest(256u32), (3, 2));
+        assert_eq!(narrowest(65_536u32), (4, 4));
+        assert_eq!(narrowest(u64::MAX), (5, 8));
+        assert_eq!(narrowest(u128::MAX), (6, 16));
+    }
+}

@@ -1,0 +1,288 @@
+//! Packed integer sequences (docs/format.md §22): every integer type and
+//! container round-trips across block boundaries and forms, a block is
+//! never more than its header above one varint per value, and damaged
+//! blocks are errors of the right kind.
+
+use std::collections::{BinaryHeap, LinkedList, VecDeque};
+use std::fmt::Debug;
+use std::num::{NonZeroI64, NonZeroU32};
+use std::rc::Rc;
+
+use binform::{ErrorKind, Pack, Packable, UnpackOwned};
+use binform_fixtures::models::Rng;
+
+use crate::round_trip;
+
+/// Sequence lengths around every boundary: short blocks, one block, a
+/// block and a short tail, a block and a long tail.
+const LENGTHS: [usize; 12] = [0, 1, 7, 8, 9, 255, 256, 257, 263, 264, 600, 1030];
+
+/// Values of one distribution, as `i128` to be cast to each type.
+fn values(kind: u32, n: usize, seed: u64) -> Vec<i128> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|i| match kind {
+            0 => 42,                                 // constant
+            1 => rng.below(1000) as i128,            // small
+            2 => rng.signed(62) as i128,             // mixed magnitudes
+            3 => rng.next_u64() as i128,             // full range (bits)
+            4 => 1_700_000_000_000 + 37 * i as i128, // sorted ids
+            5 => {
+                if i % 100 == 7 {
+                    -1
+                } else {
+                    1 << 40
+                }
+            } // an outlier per block
+            _ => ((rng.next_u64() as i128) << 64) | rng.next_u64() as i128,
+        })
+        .collect()
+}
+
+/// One varint per value: the size before packing, the bound a block may
+/// exceed by its header byte only.
+fn varint_size<T: Pack>(items: &[T]) -> usize {
+    items
+        .iter()
+        .map(|v| binform::to_vec(v).unwrap().len())
+        .sum()
+}
+
+fn check<T>(cast: impl Fn(i128) -> T)
+where
+    T: Pack + UnpackOwned + PartialEq + Debug + Clone + Ord + 'static,
+{
+    for kind in 0..7 {
+        for (i, &n) in LENGTHS.iter().enumerate() {
+            let items: Vec<T> = values(kind, n, i as u64).into_iter().map(&cast).collect();
+            let bytes = round_trip(&items);
+            let prefix = binform::to_vec(&n).unwrap().len();
+            let headers = n / 256 + usize::from(n % 256 >= 8);
+            assert!(
+                bytes.len() <= prefix + varint_size(&items) + headers,
+                "{} values of kind {kind}: {} bytes, varints take {}",
+                n,
+                bytes.len(),
+                prefix + varint_size(&items)
+            );
+            // Every container of the sequence writes the same bytes.
+            let deque: VecDeque<T> = items.iter().cloned().collect();
+            assert_eq!(binform::to_vec(&deque).unwrap(), bytes);
+            assert_eq!(round_trip(&deque), bytes);
+            let list: LinkedList<T> = items.iter().cloned().collect();
+            assert_eq!(round_trip(&list), bytes);
+            let boxed: Box<[T]> = items.clone().into_boxed_slice();
+            assert_eq!(round_trip(&boxed), bytes);
+            let shared: Rc<[T]> = items.clone().into();
+            let back: Rc<[T]> = binform::from_slice(&binform::to_vec(&shared).unwrap()).unwrap();
+            assert_eq!(&back[..], &items[..]);
+            let heap: BinaryHeap<T> = items.iter().cloned().collect();
+            let back: BinaryHeap<T> =
+                binform::from_slice(&binform::to_vec(&heap).unwrap()).unwrap();
+            assert_eq!(back.into_sorted_vec(), heap.into_sorted_vec());
+            // Every proper prefix is an error.
+            for cut in (0..bytes.len()).step_by(1 + bytes.len() / 97) {
+                assert!(binform::from_slice::<Vec<T>>(&bytes[..cut]).is_err());
+            }
+        }
+    }
+}
+
+#[test]
+fn every_integer_type_round_trips_in_every_form() {
+    check(|v| v as u16);
+    check(|v| v as i16);
+    check(|v| v as u32);
+    check(|v| v as i32);
+    check(|v| v as u64);
+    check(|v| v as i64);
+    check(|v| v as usize);
+    check(|v| v as isize);
+    check(|v| v as u128);
+    check(|v| v);
+}
+
+#[test]
+fn a_deque_split_across_its_buffer_writes_the_same_blocks() {
+    // Pushing at the front wraps the ring buffer, so the deque's two halves
+    // split a block.
+    let mut deque: VecDeque<u32> = VecDeque::with_capacity(1024);
+    for i in 0..300u32 {
+        deque.push_back(1_000_000 + i);
+    }
+    for i in 0..400u32 {
+        deque.push_front(i);
+    }
+    let (front, back) = deque.as_slices();
+    assert!(!front.is_empty() && !back.is_empty(), "the deque is split");
+    let flat: Vec<u32> = deque.iter().copied().collect();
+    assert_eq!(
+        binform::to_vec(&deque).unwrap(),
+        binform::to_vec(&flat).unwrap()
+    );
+    assert_eq!(round_trip(&deque), binform::to_vec(&flat).unwrap());
+}
+
+#[test]
+fn arrays_pack_too() {
+    let mut rng = Rng::new(9);
+    let big: [u64; 300] = std::array::from_fn(|_| rng.next_u64() >> 8);
+    let bytes = round_trip(&big);
+    let as_vec = binform::to_vec(&big.to_vec()).unwrap();
+    // The same elements as the vector's, without its length.
+    assert_eq!(
+        bytes[..],
+        as_vec[binform::to_vec(&300usize).unwrap().len()..]
+    );
+    round_trip(&[[7i32; 10]; 3]);
+    round_trip(&[0u16; 0]);
+    // A vector of arrays of constant blocks: the length check counts two
+    // bytes a block, not one a value.
+    let zeros = vec![[0u32; 512]; 100];
+    let bytes = round_trip(&zeros);
+    assert!(bytes.len() < 500, "{} bytes", bytes.len());
+}
+
+#[test]
+fn nonzero_sequences_pack_and_reject_zero() {
+    let ids: Vec<NonZeroU32> = (1..=700).filter_map(NonZeroU32::new).collect();
+    let bytes = round_trip(&ids);
+    let plain: Vec<u32> = ids.iter().map(|v| v.get()).collect();
+    assert_eq!(bytes, binform::to_vec(&plain).unwrap());
+    let arr: [NonZeroI64; 9] = std::array::from_fn(|i| NonZeroI64::new(i as i64 - 20).unwrap());
+    round_trip(&arr);
+    let list: LinkedList<NonZeroU32> = ids.iter().copied().collect();
+    round_trip(&list);
+
+    let mut zeros = plain.clone();
+    zeros[300] = 0;
+    let err =
+        binform::from_slice::<Vec<NonZeroU32>>(&binform::to_vec(&zeros).unwrap()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    let err =
+        binform::from_slice::<[NonZeroU32; 9]>(&binform::to_vec(&[0u32; 9]).unwrap()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+}
+
+/// Eight values in one fixed-width block: `varint(8)`, the header, the
+/// base, the offsets.
+fn fixed_block(header: u8, base: &[u8], offsets: &[u8]) -> Vec<u8> {
+    let mut bytes = vec![0x10, header];
+    bytes.extend_from_slice(base);
+    bytes.extend_from_slice(offsets);
+    bytes
+}
+
+#[test]
+fn damaged_blocks_are_errors_of_their_kind() {
+    let kind = |bytes: &[u8]| binform::from_slice::<Vec<u32>>(bytes).unwrap_err().kind();
+    // Header 7 does not exist.
+    assert_eq!(kind(&fixed_block(7, &[0], &[])), ErrorKind::InvalidValue);
+    // 8-byte offsets for a 4-byte integer.
+    assert_eq!(
+        kind(&fixed_block(5, &[0], &[0; 64])),
+        ErrorKind::InvalidValue
+    );
+    // An offset that takes the value past u32::MAX.
+    let mut offsets = [0u8; 32];
+    offsets[28..].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert_eq!(
+        kind(&fixed_block(4, &[0x02], &offsets)),
+        ErrorKind::IntegerOverflow
+    );
+    // The same offsets from base 0 are u32::MAX exactly: valid.
+    let back: Vec<u32> = binform::from_slice(&fixed_block(4, &[0x00], &offsets)).unwrap();
+    assert_eq!(back[7], u32::MAX);
+    // Signed: the top of i8's range... of i16's: base i16::MAX - 1, offset 2.
+    let base = binform::to_vec(&(i16::MAX - 1)).unwrap();
+    let mut offsets = [0u8; 8];
+    offsets[7] = 2;
+    let err = binform::from_slice::<Vec<i16>>(&fixed_block(2, &base, &offsets)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::IntegerOverflow);
+    offsets[7] = 1;
+    let back: Vec<i16> = binform::from_slice(&fixed_block(2, &base, &offsets)).unwrap();
+    assert_eq!(back[7], i16::MAX);
+    // A base out of the type's range.
+    let err =
+        binform::from_slice::<Vec<u16>>(&fixed_block(1, &[0x03, 0x00, 0x08], &[])).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::IntegerOverflow);
+    // Offsets cut short.
+    assert_eq!(
+        kind(&fixed_block(2, &[0], &[1, 2, 3])),
+        ErrorKind::UnexpectedEnd
+    );
+}
+
+#[test]
+fn lying_lengths_fail_before_allocating() {
+    // 2^40 values claimed by a few bytes: more blocks than the input holds.
+    let mut bytes = binform::to_vec(&(1usize << 40)).unwrap();
+    bytes.extend_from_slice(&[1, 0]);
+    let err = binform::from_slice::<Vec<u64>>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+    // Constant blocks expand 256 values from two bytes: the memory budget
+    // stops a payload that would build far more than it is worth.
+    let n = 1usize << 23;
+    let mut bytes = binform::to_vec(&n).unwrap();
+    for _ in 0..n / 256 {
+        bytes.extend_from_slice(&[1, 0]);
+    }
+    let err = binform::from_slice::<Vec<u128>>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    // Within the budget the same shape decodes.
+    let zeros: Vec<u32> = binform::from_slice(&bytes).unwrap();
+    assert_eq!(zeros.len(), n);
+    assert!(zeros.iter().all(|&v| v == 0));
+}
+
+#[derive(Packable, Debug, PartialEq)]
+#[binform(version_tolerant)]
+struct WithIds {
+    #[binform(tag = 0)]
+    name: String,
+    #[binform(tag = 1)]
+    ids: Vec<u64>,
+    #[binform(tag = 2)]
+    deltas: Vec<i16>,
+    #[binform(tag = 3)]
+    after: u32,
+}
+
+#[derive(Packable, Debug, PartialEq)]
+#[binform(version_tolerant)]
+struct WithoutIds {
+    #[binform(tag = 0)]
+    name: String,
+    #[binform(tag = 3)]
+    after: u32,
+}
+
+#[test]
+fn tolerant_readers_skip_packed_fields() {
+    let mut rng = Rng::new(3);
+    let value = WithIds {
+        name: "n".into(),
+        ids: (0..700).map(|i| (1 << 50) | (i * 3)).collect(),
+        deltas: (0..300).map(|_| rng.signed(15) as i16).collect(),
+        after: 77,
+    };
+    let bytes = round_trip(&value);
+    let old: WithoutIds = binform::from_slice(&bytes).unwrap();
+    assert_eq!(
+        old,
+        WithoutIds {
+            name: "n".into(),
+            after: 77
+        }
+    );
+    // A corrupt header in a skipped field is still an error.
+    let ids = binform::to_vec(&value.ids).unwrap();
+    let at = bytes
+        .windows(ids.len())
+        .position(|w| w == &ids[..])
+        .unwrap();
+    let header = at + binform::to_vec(&700usize).unwrap().len();
+    let mut bad = bytes.clone();
+    bad[header] = 9;
+    assert!(binform::from_slice::<WithoutIds>(&bad).is_err());
+}

@@ -259,34 +259,20 @@ fn unpack_block<T: Lane>(r: &mut Reader<'_>, out: &mut [T]) -> Result<()> {
     // At most 256 values of 16 bytes: no overflow.
     let bytes = r.read_bytes(out.len() * width)?;
     let base = base.key();
-    let max = match width {
-        0 => <T::Key as Key>::ZERO,
-        1 => max_offset::<T::Key, 1>(bytes),
-        2 => max_offset::<T::Key, 2>(bytes),
-        4 => max_offset::<T::Key, 4>(bytes),
-        8 => max_offset::<T::Key, 8>(bytes),
-        _ => max_offset::<T::Key, 16>(bytes),
-    };
-    // Every value is at least the base (a valid value), so checking the
-    // largest against the type's top keeps all of them in range.
-    if max > T::KEY_MAX.wrapping_sub(base) {
-        return Err(r.error_at(
-            at,
-            ErrorKind::IntegerOverflow,
-            alloc::format!(
-                "packed block offset {} from base key {} overflows the integer type",
-                max.to_u128(),
-                base.to_u128()
-            ),
-        ));
-    }
-    match width {
-        0 => out.fill(T::from_key(base)),
+    // One pass widens, adds and notes any value out of range.
+    let bad = match width {
+        0 => {
+            out.fill(T::from_key(base));
+            return Ok(());
+        }
         1 => get::<T, 1>(bytes, base, out),
         2 => get::<T, 2>(bytes, base, out),
         4 => get::<T, 4>(bytes, base, out),
         8 => get::<T, 8>(bytes, base, out),
         _ => get::<T, 16>(bytes, base, out),
+    };
+    if bad {
+        return Err(overflow_error(r, at, width, base));
     }
     Ok(())
 }
@@ -309,22 +295,31 @@ fn offset<K: Key, const W: usize>(src: &[u8]) -> K {
     }
 }
 
-/// The largest offset of a block (a separate pass, so both it and the
-/// widening loop vectorize).
-#[inline(always)]
-fn max_offset<K: Key, const W: usize>(bytes: &[u8]) -> K {
-    bytes
-        .chunks_exact(W)
-        .map(offset::<K, W>)
-        .fold(K::ZERO, K::max)
+#[cold]
+#[inline(never)]
+fn overflow_error<K: Key>(r: &Reader<'_>, at: usize, width: usize, base: K) -> crate::Error {
+    r.error_at(
+        at,
+        ErrorKind::IntegerOverflow,
+        alloc::format!(
+            "a {width}-byte offset from base key {} overflows the integer type",
+            base.to_u128()
+        ),
+    )
 }
 
-/// Widens each offset and adds the base.
+/// Widens each offset and adds the base; returns whether any sum left the
+/// type's keys (a carry out of the key, or past the type's top: the
+/// second test folds away where the key is exactly the type's width).
 #[inline(always)]
-fn get<T: Lane, const W: usize>(bytes: &[u8], base: T::Key, out: &mut [T]) {
+fn get<T: Lane, const W: usize>(bytes: &[u8], base: T::Key, out: &mut [T]) -> bool {
+    let mut bad = false;
     for (slot, src) in out.iter_mut().zip(bytes.chunks_exact(W)) {
-        *slot = T::from_key(base.wrapping_add(offset::<T::Key, W>(src)));
+        let key = base.wrapping_add(offset::<T::Key, W>(src));
+        bad |= (key < base) | (key > T::KEY_MAX);
+        *slot = T::from_key(key);
     }
+    bad
 }
 
 /// `Lane` for the integer types up to 64 bits, whose scalars are `u64`

@@ -56,6 +56,28 @@ mod models {
     }
 }
 
+/// The rust_serialization_benchmark datasets, with every crate's derives.
+mod rsb {
+    binform_benches::define_rsb_models!(
+        #[derive(
+            binform::Packable,
+            serde::Serialize,
+            serde::Deserialize,
+            bitcode::Encode,
+            bitcode::Decode,
+            wincode::SchemaWrite,
+            wincode::SchemaRead,
+            bincode::Encode,
+            bincode::Decode,
+            rkyv::Archive,
+            rkyv::Serialize,
+            rkyv::Deserialize,
+            speedy::Readable,
+            speedy::Writable
+        )]
+    );
+}
+
 use binform_benches::models::plain;
 use models::*;
 
@@ -536,9 +558,19 @@ fn main() {
     all_workload!(c, sizes, "string_1000", plain::text(1000), String);
     all_workload!(c, sizes, "large_struct", large_struct(), LargeStruct);
     all_workload!(c, sizes, "small_message", small_message(), SmallMessage);
-    let m = mesh(100_000);
+    // The rust_serialization_benchmark datasets at its sizes.
+    all_workload!(c, sizes, "log", rsb::logs(10_000), rsb::Logs);
+    let m = mesh(125_000);
     let raw = mesh_bytes(&m);
-    all_workload!(c, sizes, "mesh_100k", m, Mesh, memcpy = &raw);
+    all_workload!(c, sizes, "mesh", m, Mesh, memcpy = &raw);
+    all_workload!(
+        c,
+        sizes,
+        "minecraft_savedata",
+        rsb::players(500),
+        rsb::Players
+    );
+    all_workload!(c, sizes, "mk48", rsb::updates(1000), rsb::Updates);
     let blob = plain::bytes(1 << 20);
     let blob_raw = blob.clone();
     all_workload!(c, sizes, "bytes_1mib", blob, Vec<u8>, memcpy = &blob_raw);

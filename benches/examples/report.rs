@@ -16,6 +16,7 @@ const CRATES: &[&str] = &[
     "binform",
     "bitcode",
     "wincode",
+    "speedy",
     "bincode",
     "postcard",
     "rkyv",
@@ -28,10 +29,49 @@ const CRATES: &[&str] = &[
 const BASELINES: &[&str] = &["binform_compact", "binform_tree", "binform_complete_tree"];
 /// The peers binform must match or beat outright.
 const MUST_BEAT: &[&str] = &["bincode", "postcard", "rmp_serde", "serde_json"];
-/// The leaders binform must stay within 1.2x of.
-const LEADERS: &[&str] = &["bitcode", "wincode"];
-/// Workloads held to the memcpy bar.
-const BULK: &[&str] = &["f64_100k", "mesh_100k", "bytes_1mib"];
+/// Every peer crate (the suite's crates but binform and the memcpy
+/// baseline): "the fastest peer" is the fastest of these.
+const PEERS: &[&str] = &[
+    "bitcode",
+    "wincode",
+    "speedy",
+    "bincode",
+    "postcard",
+    "rkyv",
+    "rmp_serde",
+    "serde_json",
+];
+/// Workloads held to 1.2x the fastest peer in both directions.
+const STRUCTURED: &[&str] = &[
+    "people",
+    "kate_1_card",
+    "kate_10k_cards",
+    "large_object",
+    "large_struct",
+    "small_message",
+    "primitives",
+    "log",
+    "minecraft_savedata",
+    "mk48",
+];
+/// Workloads held to the memcpy bar (1.1x).
+const BULK: &[&str] = &["f64_100k", "mesh", "bytes_1mib"];
+
+/// Integer-sequence workloads: 1.3x the fastest peer, and no larger than
+/// postcard or 1.01x bitcode.
+fn is_integer_workload(workload: &str) -> bool {
+    ["i32_", "u64_", "i128_"]
+        .iter()
+        .any(|p| workload.starts_with(p))
+}
+
+/// The fastest peer's time for a workload and direction.
+fn fastest_peer(t: &BTreeMap<(String, String), f64>, dir: &str) -> Option<(f64, &'static str)> {
+    PEERS
+        .iter()
+        .filter_map(|k| t.get(&(dir.to_string(), k.to_string())).map(|&v| (v, *k)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+}
 const COLORS: &[&str] = &[
     "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f",
     "#17becf",
@@ -159,23 +199,26 @@ fn checks(times: &Times, sizes: &Sizes) -> Vec<Check> {
                     ok: ours <= v * 1.02,
                 });
             }
-            for leader in LEADERS {
-                if let Some(&v) = t.get(&(dir.to_string(), leader.to_string())) {
-                    if v < ours {
-                        out.push(Check {
-                            workload: workload.clone(),
-                            what: format!("{dir}: {:.2}x {leader}", ours / v),
-                            ok: ours <= v * 1.2,
-                        });
-                    }
-                }
+            let bar = if is_integer_workload(workload) {
+                Some(1.3)
+            } else if STRUCTURED.contains(&workload.as_str()) {
+                Some(1.2)
+            } else {
+                None
+            };
+            if let (Some(bar), Some((v, k))) = (bar, fastest_peer(t, dir)) {
+                out.push(Check {
+                    workload: workload.clone(),
+                    what: format!("{dir}: {:.2}x the fastest peer ({k}); bar {bar}x", ours / v),
+                    ok: ours <= v * bar,
+                });
             }
             if BULK.contains(&workload.as_str()) {
                 if let Some(&m) = t.get(&(dir.to_string(), "memcpy".to_string())) {
                     out.push(Check {
                         workload: workload.clone(),
                         what: format!("{dir}: {:.2}x memcpy", ours / m),
-                        ok: ours <= m * 1.3,
+                        ok: ours <= m * 1.1,
                     });
                 }
             }
@@ -186,6 +229,17 @@ fn checks(times: &Times, sizes: &Sizes) -> Vec<Check> {
                     workload: workload.clone(),
                     what: format!("size: {ours} bytes vs postcard {pc}"),
                     ok: ours <= pc,
+                });
+            }
+            if let (true, Some(&ours), Some(&bc)) = (
+                is_integer_workload(workload),
+                s.get("binform"),
+                s.get("bitcode"),
+            ) {
+                out.push(Check {
+                    workload: workload.clone(),
+                    what: format!("size: {:.4}x bitcode", ours as f64 / bc as f64),
+                    ok: ours as f64 <= bc as f64 * 1.01,
                 });
             }
         }
@@ -232,6 +286,62 @@ fn checks(times: &Times, sizes: &Sizes) -> Vec<Check> {
     out
 }
 
+/// Per crate, the geometric mean over the suite's shared workloads of its
+/// ratio to the best crate (encode, decode, size): 1.00 is first
+/// everywhere. Workloads where only binform ran (graphs, tolerant forms,
+/// frames) do not count, nor does the memcpy baseline.
+/// A geometric mean and how many workloads it covers, for encode, decode
+/// and size.
+type Means = [Option<(f64, usize)>; 3];
+
+fn geomeans(times: &Times, sizes: &Sizes) -> Vec<(&'static str, Means)> {
+    let crates: Vec<&'static str> = std::iter::once("binform")
+        .chain(PEERS.iter().copied())
+        .collect();
+    let mut logs: BTreeMap<&str, [(f64, usize); 3]> = BTreeMap::new();
+    for (workload, t) in times {
+        for (i, dir) in ["serialize", "deserialize"].into_iter().enumerate() {
+            let present: Vec<(&str, f64)> = crates
+                .iter()
+                .filter_map(|k| t.get(&(dir.to_string(), k.to_string())).map(|&v| (*k, v)))
+                .collect();
+            if present.len() < 3 {
+                continue;
+            }
+            let best = present.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+            for (k, v) in present {
+                let e = &mut logs.entry(k).or_default()[i];
+                e.0 += (v / best).ln();
+                e.1 += 1;
+            }
+        }
+        if let Some(s) = sizes.get(workload) {
+            let present: Vec<(&str, f64)> = crates
+                .iter()
+                .filter_map(|k| s.get(*k).map(|&v| (*k, v as f64)))
+                .collect();
+            if present.len() >= 3 && t.keys().any(|(d, _)| d == "serialize") {
+                let best = present.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+                for (k, v) in present {
+                    let e = &mut logs.entry(k).or_default()[2];
+                    e.0 += (v / best).ln();
+                    e.1 += 1;
+                }
+            }
+        }
+    }
+    crates
+        .into_iter()
+        .map(|k| {
+            let l = logs.get(k).copied().unwrap_or_default();
+            (
+                k,
+                l.map(|(sum, n)| (n > 0).then(|| ((sum / n as f64).exp(), n))),
+            )
+        })
+        .collect()
+}
+
 fn markdown(times: &Times, sizes: &Sizes, checks: &[Check]) -> String {
     let mut md = String::new();
     let date = std::process::Command::new("date")
@@ -241,6 +351,32 @@ fn markdown(times: &Times, sizes: &Sizes, checks: &[Check]) -> String {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_default();
     let _ = writeln!(md, "# binform benchmarks\n");
+    let _ = writeln!(
+        md,
+        "Geometric mean over the suite of each crate's ratio to the best crate of each workload \
+         (1.00 = first everywhere; encode into a reused buffer, decode to an owned value, \
+         encoded size):\n"
+    );
+    let _ = writeln!(md, "| crate | encode | decode | size |");
+    let _ = writeln!(md, "|---|---:|---:|---:|");
+    for (krate, means) in geomeans(times, sizes) {
+        let cell = |m: Option<(f64, usize)>| {
+            m.map(|(g, n)| format!("{g:.2} ({n})"))
+                .unwrap_or_else(|| "–".into())
+        };
+        let _ = writeln!(
+            md,
+            "| {krate} | {} | {} | {} |",
+            cell(means[0]),
+            cell(means[1]),
+            cell(means[2])
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\n(In parentheses: how many workloads the mean covers; a crate that cannot encode a \
+         workload is left out of it.)\n"
+    );
     let _ = writeln!(
         md,
         "Generated by `cargo run -p binform-benches --example report` on {date} from the latest \
@@ -422,6 +558,12 @@ fn main() {
         );
         std::process::exit(1);
     }
+    // Only the groups of the latest full run (criterion keeps the results
+    // of groups that no longer exist).
+    let times: Times = times
+        .into_iter()
+        .filter(|(w, _)| sizes.is_empty() || sizes.contains_key(w))
+        .collect();
     let checks = checks(&times, &sizes);
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
     std::fs::create_dir_all(&docs).expect("create docs/");

@@ -1,7 +1,7 @@
 //! binform's benchmarks against peer serializers: the workloads come from
 //! `binform-fixtures`; this crate adds where the suite leaves its output.
 
-pub use binform_fixtures::{define_models, models, seed};
+pub use binform_fixtures::{define_models, define_rsb_models, models, seed};
 
 /// The workspace's `target` directory (or `CARGO_TARGET_DIR`).
 pub fn target_dir() -> std::path::PathBuf {

@@ -23,6 +23,28 @@ pub fn decode_seed(data: &[u8]) {
     decode::<CardHolder>(data);
 }
 
+/// Target: packed integer sequences (format.md §22) of every width, as
+/// vectors, arrays, deques and non-zero integers; a value that decodes
+/// re-encodes canonically, and the canonical bytes decode to it again.
+pub fn decode_packed(data: &[u8]) {
+    fn again<T: UnpackOwned + Pack + PartialEq + std::fmt::Debug>(data: &[u8]) {
+        if let Ok(value) = binform::from_slice::<T>(data) {
+            let bytes = binform::to_vec(&value).expect("a decoded value re-encodes");
+            let back: T = binform::from_slice(&bytes).expect("canonical bytes decode");
+            assert_eq!(back, value);
+        }
+    }
+    again::<Vec<u16>>(data);
+    again::<Vec<i32>>(data);
+    again::<Vec<u64>>(data);
+    again::<Vec<i128>>(data);
+    again::<Vec<isize>>(data);
+    again::<[u32; 300]>(data);
+    again::<std::collections::VecDeque<i64>>(data);
+    again::<Vec<std::num::NonZeroU32>>(data);
+    again::<Vec<Vec<i16>>>(data);
+}
+
 /// Target (b): one type that uses every std impl.
 pub fn decode_everything(data: &[u8]) {
     decode::<Everything>(data);

@@ -96,6 +96,41 @@ fn benchmark_payloads_truncated_and_damaged() {
 }
 
 #[test]
+fn rust_serialization_benchmark_payloads_truncated_and_damaged() {
+    use binform_fixtures::rsb_seed::{logs, players, updates, Logs, Players, Updates};
+    let log = payload(&logs(6));
+    damage::<Logs>(&log, false);
+    canonical::<Logs>(&log);
+    let save = payload(&players(2));
+    damage::<Players>(&save, false);
+    canonical::<Players>(&save);
+    let game = payload(&updates(1));
+    damage::<Updates>(&game, false);
+    canonical::<Updates>(&game);
+}
+
+#[test]
+fn integer_columns_truncated_and_damaged() {
+    use binform_fixtures::models::plain::{int_values, sorted_ids, IntDist};
+    for dist in [IntDist::Full, IntDist::Small, IntDist::Mixed] {
+        let ints: Vec<i32> = int_values(dist, 32, true, 300)
+            .into_iter()
+            .map(|v| v as i32)
+            .collect();
+        let bytes = payload(&ints);
+        damage::<Vec<i32>>(&bytes, false);
+        canonical::<Vec<i32>>(&bytes);
+        let wide: Vec<i128> = int_values(dist, 128, true, 40);
+        let bytes = payload(&wide);
+        damage::<Vec<i128>>(&bytes, false);
+        canonical::<Vec<i128>>(&bytes);
+    }
+    let ids = payload(&sorted_ids(600));
+    damage::<Vec<u64>>(&ids, false);
+    canonical::<Vec<u64>>(&ids);
+}
+
+#[test]
 fn plain_payloads_truncated_and_damaged() {
     let ints = payload(&plain::ints(300));
     damage::<Vec<i32>>(&ints, false);

@@ -27,6 +27,7 @@ use std::vec::Vec;
 use crate::error::{Error, ErrorKind, Result};
 use crate::options::Options;
 use crate::read::UnpackOwned;
+use crate::scratch::with_scratch;
 use crate::varint;
 use crate::write::Pack;
 
@@ -105,29 +106,6 @@ impl Options {
             self.from_slice(payload).map(Some)
         })
     }
-}
-
-std::thread_local! {
-    /// A buffer per thread for building and receiving frames, so that a
-    /// loop of frames allocates once, not once per frame.
-    static SCRATCH: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
-}
-
-/// Lends `f` the thread's frame buffer (a fresh one if it is already lent:
-/// a frame written from inside another's `Pack`). A buffer grown past
-/// 1 MiB is freed after use rather than kept.
-fn with_scratch<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut buf) => {
-            let out = f(&mut buf);
-            buf.clear();
-            if buf.capacity() > 1 << 20 {
-                *buf = Vec::new();
-            }
-            out
-        }
-        Err(_) => f(&mut Vec::new()),
-    })
 }
 
 /// A frame built in one buffer: the value's encoding after room for the

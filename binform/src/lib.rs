@@ -112,6 +112,8 @@ mod plain;
 mod read;
 mod refs;
 pub mod schema;
+#[cfg(feature = "std")]
+mod scratch;
 mod stack;
 pub mod varint;
 mod wire;

@@ -73,6 +73,23 @@ fn encoding_into_a_reused_buffer_allocates_nothing() {
 }
 
 #[test]
+fn to_vec_allocates_its_result_once() {
+    let people = ten_people();
+    let holder = kate(1000);
+    // The first call on a thread grows the thread's buffer; after it, one
+    // allocation of the exact size per call, however large the value.
+    let first = binform::to_vec(&holder).unwrap();
+    for _ in 0..3 {
+        let (bytes, count) = allocations_during(|| binform::to_vec(&people).unwrap());
+        assert_eq!(count, 1);
+        assert_eq!(bytes.capacity(), bytes.len());
+        let (bytes, count) = allocations_during(|| binform::to_vec(&holder).unwrap());
+        assert_eq!(count, 1);
+        assert_eq!(bytes, first);
+    }
+}
+
+#[test]
 fn a_few_bytes_declaring_huge_lengths_allocate_under_one_mib() {
     // 2^62 elements, and 2^27 (within max_len) with no data behind them.
     let mut huge = vec![0xFF];

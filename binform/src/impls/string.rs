@@ -50,6 +50,38 @@ pub(crate) fn read_str<'de>(r: &mut Reader<'de>) -> Result<&'de str> {
     let len = r.read_len()?;
     let start = r.position();
     let bytes = r.read_bytes(len)?;
+    if is_ascii(bytes) {
+        #[allow(unsafe_code)]
+        // SAFETY: every byte is below 0x80, and ASCII is valid UTF-8.
+        return Ok(unsafe { core::str::from_utf8_unchecked(bytes) });
+    }
+    utf8(r, bytes, start)
+}
+
+/// Whether every byte is ASCII: names, keys and words, the common case,
+/// in a few word loads instead of `from_utf8`'s general loop (about 70
+/// instructions a short string).
+#[inline(always)]
+fn is_ascii(bytes: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let word = |b: &[u8]| {
+        let mut raw = [0u8; 8];
+        raw[..b.len()].copy_from_slice(b);
+        u64::from_le_bytes(raw)
+    };
+    match bytes.len() {
+        0..=8 => word(bytes) & HIGH == 0,
+        9..=16 => {
+            let (head, tail) = bytes.split_at(8);
+            (word(head) | word(tail)) & HIGH == 0
+        }
+        _ => bytes.is_ascii(),
+    }
+}
+
+/// The general check, and the error naming the first invalid byte.
+#[inline(never)]
+fn utf8<'de>(r: &Reader<'de>, bytes: &'de [u8], start: usize) -> Result<&'de str> {
     core::str::from_utf8(bytes).map_err(|e| {
         r.error_at(
             start + e.valid_up_to(),
@@ -109,5 +141,53 @@ impl<'de> Unpack<'de> for Box<str> {
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         // One level for the box, as its encoder counts.
         r.nested(|r| String::unpack(r).map(String::into_boxed_str))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! These run under Miri (`scripts/miri.sh`), which checks the unchecked
+    //! conversion behind the ASCII fast path.
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    use super::is_ascii;
+    use crate::{from_slice, to_vec, ErrorKind};
+
+    #[test]
+    fn ascii_check_sees_every_byte_at_every_length() {
+        for len in 0..40 {
+            let text: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(is_ascii(&text));
+            for at in 0..len {
+                let mut bad = text.clone();
+                bad[at] = 0x80;
+                assert!(!is_ascii(&bad), "{len} bytes, high bit at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn strings_of_every_length_round_trip_and_invalid_utf8_is_found() {
+        for len in 0..40 {
+            let ascii: String = (0..len).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+            assert_eq!(
+                from_slice::<String>(&to_vec(&ascii).unwrap()).unwrap(),
+                ascii
+            );
+            let accented: String = ascii.replacen('a', "é", 1);
+            assert_eq!(
+                from_slice::<&str>(&to_vec(&accented).unwrap()).unwrap(),
+                accented
+            );
+            if len > 0 {
+                let mut bytes = to_vec(&ascii).unwrap();
+                let last = bytes.len() - 1;
+                bytes[last] = 0xFF;
+                let err = from_slice::<String>(&bytes).unwrap_err();
+                assert_eq!(err.kind(), ErrorKind::InvalidUtf8);
+                assert_eq!(err.offset(), Some(last));
+            }
+        }
     }
 }

@@ -150,15 +150,7 @@ fn pack_block<T: Lane>(block: &[T], w: &mut Writer<'_>) {
         T::write_scalars(block, w);
         return;
     }
-    let mut lo = T::KEY_MAX;
-    let mut hi = <T::Key as Key>::ZERO;
-    let mut varints = 0u32;
-    for &x in block {
-        let k = x.key();
-        lo = lo.min(k);
-        hi = hi.max(k);
-        varints += x.scalar_len();
-    }
+    let (lo, hi, varints) = scan(block);
     let (code, width) = narrowest(hi.wrapping_sub(lo));
     let base = T::from_key(lo);
     if base.scalar_len() as usize + block.len() * width > varints as usize {
@@ -177,6 +169,43 @@ fn pack_block<T: Lane>(block: &[T], w: &mut Writer<'_>) {
         8 => put::<T, 8>(block, lo, out),
         _ => put::<T, 16>(block, lo, out),
     }
+}
+
+/// A block's least and greatest keys and the length of its varints: the
+/// encoder's one pass over the values, with AVX2 where the CPU has it
+/// (SSE2 has no unsigned 32-bit min, max or compare, which doubles the
+/// work of this loop; measured: 100,000 full-range `i32` encode in
+/// 115 µs with SSE2 alone, see the closing note of issue 14).
+#[inline]
+fn scan<T: Lane>(block: &[T]) -> (T::Key, T::Key, u32) {
+    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    if std::is_x86_feature_detected!("avx2") {
+        #[allow(unsafe_code)]
+        // SAFETY: `scan_avx2` only needs AVX2, which the CPU was just found
+        // to support.
+        return unsafe { scan_avx2(block) };
+    }
+    scan_portable(block)
+}
+
+#[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+#[target_feature(enable = "avx2")]
+fn scan_avx2<T: Lane>(block: &[T]) -> (T::Key, T::Key, u32) {
+    scan_portable(block)
+}
+
+#[inline(always)]
+fn scan_portable<T: Lane>(block: &[T]) -> (T::Key, T::Key, u32) {
+    let mut lo = T::KEY_MAX;
+    let mut hi = <T::Key as Key>::ZERO;
+    let mut varints = 0u32;
+    for &x in block {
+        let k = x.key();
+        lo = lo.min(k);
+        hi = hi.max(k);
+        varints += x.scalar_len();
+    }
+    (lo, hi, varints)
 }
 
 /// Stores each value's offset from `lo` in `W` little-endian bytes.
@@ -260,21 +289,46 @@ fn unpack_block<T: Lane>(r: &mut Reader<'_>, out: &mut [T]) -> Result<()> {
     let bytes = r.read_bytes(out.len() * width)?;
     let base = base.key();
     // One pass widens, adds and notes any value out of range.
-    let bad = match width {
-        0 => {
-            out.fill(T::from_key(base));
-            return Ok(());
-        }
+    if width == 0 {
+        out.fill(T::from_key(base));
+        return Ok(());
+    }
+    if widen(width, bytes, base, out) {
+        return Err(overflow_error(r, at, width, base));
+    }
+    Ok(())
+}
+
+/// Widens a block's offsets of `width` bytes into `out`, adding `base`;
+/// whether any value left the type's range. AVX2 where the CPU has it,
+/// as for [`scan`].
+#[inline]
+fn widen<T: Lane>(width: usize, bytes: &[u8], base: T::Key, out: &mut [T]) -> bool {
+    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    if std::is_x86_feature_detected!("avx2") {
+        #[allow(unsafe_code)]
+        // SAFETY: `widen_avx2` only needs AVX2, which the CPU was just
+        // found to support.
+        return unsafe { widen_avx2(width, bytes, base, out) };
+    }
+    widen_portable(width, bytes, base, out)
+}
+
+#[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+#[target_feature(enable = "avx2")]
+fn widen_avx2<T: Lane>(width: usize, bytes: &[u8], base: T::Key, out: &mut [T]) -> bool {
+    widen_portable(width, bytes, base, out)
+}
+
+#[inline(always)]
+fn widen_portable<T: Lane>(width: usize, bytes: &[u8], base: T::Key, out: &mut [T]) -> bool {
+    match width {
         1 => get::<T, 1>(bytes, base, out),
         2 => get::<T, 2>(bytes, base, out),
         4 => get::<T, 4>(bytes, base, out),
         8 => get::<T, 8>(bytes, base, out),
         _ => get::<T, 16>(bytes, base, out),
-    };
-    if bad {
-        return Err(overflow_error(r, at, width, base));
     }
-    Ok(())
 }
 
 /// Reads one `W`-byte little-endian offset.

@@ -32,6 +32,8 @@ fn main() {
     let i32s = ints(binform_benches::models::plain::IntDist::Small);
     let bi32f = binform::to_vec(&i32f).unwrap();
     let bi32s = binform::to_vec(&i32s).unwrap();
+    let sm = binform_benches::seed::small_message();
+    let bsm = binform::to_vec(&sm).unwrap();
     let mut buf = Vec::with_capacity(1 << 20);
     let blst = binform::to_vec(&lst).unwrap();
     let bpt = binform::to_vec(&pt).unwrap();
@@ -79,6 +81,13 @@ fn main() {
             }
             "i32s-de" => {
                 black_box(binform::from_slice::<Vec<i32>>(black_box(&bi32s)).unwrap());
+            }
+            "sm" => binform::to_vec_into(&mut buf, black_box(&sm)).unwrap(),
+            "sm-de" => {
+                black_box(
+                    binform::from_slice::<binform_benches::seed::SmallMessage>(black_box(&bsm))
+                        .unwrap(),
+                );
             }
             "dag" => binform::to_vec_into(&mut buf, black_box(&dag)).unwrap(),
             "dag-de" => {

@@ -590,13 +590,36 @@ fn write_sizes(sizes: &Sizes) {
         eprintln!("cannot create {}: {e}", dir.display());
         return;
     }
-    let mut text = String::from("workload\tcrate\tbytes\n");
+    // A filtered run (`-- people`) updates its workloads and keeps the
+    // others' sizes, so the report always covers the whole suite.
+    let path = dir.join("sizes.tsv");
+    let mut all: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for line in std::fs::read_to_string(&path)
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+    {
+        if let [workload, krate, bytes] = line.split('\t').collect::<Vec<_>>()[..] {
+            if let Ok(bytes) = bytes.parse() {
+                all.entry(workload.into())
+                    .or_default()
+                    .insert(krate.into(), bytes);
+            }
+        }
+    }
     for (workload, crates) in sizes {
+        let entry = all.entry(workload.clone()).or_default();
+        entry.clear();
+        for (krate, bytes) in crates {
+            entry.insert(krate.to_string(), *bytes);
+        }
+    }
+    let mut text = String::from("workload\tcrate\tbytes\n");
+    for (workload, crates) in &all {
         for (krate, bytes) in crates {
             text.push_str(&format!("{workload}\t{krate}\t{bytes}\n"));
         }
     }
-    let path = dir.join("sizes.tsv");
     match std::fs::write(&path, text) {
         Ok(()) => eprintln!("sizes written to {}", path.display()),
         Err(e) => eprintln!("cannot write {}: {e}", path.display()),

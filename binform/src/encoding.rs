@@ -224,6 +224,25 @@ pub const fn fingerprint_of<T: Encoding + ?Sized>() -> u64 {
     T::FINGERPRINT
 }
 
+/// The schema name of a sequence of `T`: `packed` for packed integers,
+/// `seq` for everything else.
+pub(crate) const fn seq_name<T: Encoding + ?Sized>() -> &'static str {
+    if T::PACKED {
+        "packed"
+    } else {
+        "seq"
+    }
+}
+
+/// The schema name of an array of `T`: `packed_array` or `array`.
+pub(crate) const fn array_name<T: Encoding + ?Sized>() -> &'static str {
+    if T::PACKED {
+        "packed_array"
+    } else {
+        "array"
+    }
+}
+
 /// The `Encoding` items of a built-in encoding with type arguments: the
 /// unrolled layout at every level, and `describe`.
 ///
@@ -275,7 +294,7 @@ macro_rules! encoding_array {
 
         fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
             crate::schema::TypeRef::builtin_of(
-                "array",
+                crate::encoding::array_name::<$t>(),
                 alloc::vec![
                     b.describe::<$t>(),
                     crate::schema::TypeRef::builtin(&alloc::format!("{}", $n))
@@ -286,7 +305,7 @@ macro_rules! encoding_array {
     (@levels $t:ty, $n:ident, $($level:ident)*) => {
         $(
             const $level: crate::schema::hash::Unrolled = crate::schema::hash::Unrolled::builtin(
-                "array",
+                crate::encoding::array_name::<$t>(),
                 &[<$t as crate::Encoding>::$level, crate::schema::hash::Unrolled::number($n as u64)],
             )
             .repeated(<$t as crate::Encoding>::$level, $n as u64);

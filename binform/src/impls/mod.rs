@@ -1,12 +1,14 @@
 //! `Encoding`, `Pack` and `Unpack` for std types, one file per area of std.
 
 mod arrays;
+mod atomic;
 mod boxed;
 #[cfg(feature = "bytes")]
 mod bytes;
 mod cell_sync;
 mod collections;
 mod cow;
+mod ffi;
 mod marker;
 mod net;
 mod option_result;

@@ -10,7 +10,11 @@ use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 /// The one home of a sequence's encoding facts: every other sequence is
 /// encoded as a slice, and says so.
 impl<T: Encoding> Encoding for [T] {
-    encoding_builtin!(empty "seq", T);
+    // Packed integers (format.md §22) are another encoding of the same
+    // values, so another name: a wrapper that is transparent to an integer
+    // (`Wrapping<u32>`, `Cell<u32>`) is written one value at a time, and
+    // its sequences must not look like the integer's.
+    encoding_builtin!(empty crate::encoding::seq_name::<T>(), T);
     const WIRE: crate::wire::Wire = crate::wire::Wire::seq_of_packed(T::WIRE, T::PACKED);
 }
 

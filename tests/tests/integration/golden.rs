@@ -100,6 +100,16 @@ fn section_packed_integers() {
 }
 
 #[test]
+fn section_numbers_with_rules_and_os_strings() {
+    row(std::cmp::Ordering::Less, &[0xFF]);
+    row(std::cmp::Ordering::Equal, &[0x00]);
+    row(std::cmp::Ordering::Greater, &[0x01]);
+    row(std::ffi::CString::new("hi").unwrap(), &[0x04, b'h', b'i']);
+    row(std::path::PathBuf::from("a/b"), &[0x06, b'a', b'/', b'b']);
+    row(std::ffi::OsString::from("é"), &[0x04, 0xC3, 0xA9]);
+}
+
+#[test]
 fn section_option_result() {
     row(None::<u8>, &[0x00]);
     row(Some(5u8), &[0x01, 0x05]);

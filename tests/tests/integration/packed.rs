@@ -286,3 +286,31 @@ fn tolerant_readers_skip_packed_fields() {
     bad[header] = 9;
     assert!(binform::from_slice::<WithoutIds>(&bad).is_err());
 }
+
+#[test]
+fn wrappers_of_integers_are_not_packed_and_their_schema_says_so() {
+    use std::num::Wrapping;
+    let values: Vec<u32> = (0..300).map(|i| 1_000_000 + i).collect();
+    let wrapped: Vec<Wrapping<u32>> = values.iter().copied().map(Wrapping).collect();
+    let packed = round_trip(&values);
+    let one_by_one = round_trip(&wrapped);
+    assert!(packed.len() < one_by_one.len());
+    let fp = binform::schema::fingerprint_of::<Vec<u32>>();
+    assert_ne!(fp, binform::schema::fingerprint_of::<Vec<Wrapping<u32>>>());
+    assert!(binform::schema_of::<Vec<u32>>()
+        .to_string()
+        .contains("packed<u32>"));
+    assert!(binform::schema_of::<Vec<Wrapping<u32>>>()
+        .to_string()
+        .contains("seq<u32>"));
+    assert!(binform::schema_of::<[i16; 4]>()
+        .to_string()
+        .contains("packed_array<i16"));
+    // Every container of packed integers shares the sequence's schema.
+    assert_eq!(fp, binform::schema::fingerprint_of::<VecDeque<u32>>());
+    assert_eq!(fp, binform::schema::fingerprint_of::<Box<[u32]>>());
+    assert_eq!(
+        binform::schema::fingerprint_of::<Vec<NonZeroU32>>(),
+        binform::schema::fingerprint(&binform::schema_of::<Vec<NonZeroU32>>())
+    );
+}

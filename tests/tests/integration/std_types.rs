@@ -387,3 +387,82 @@ fn everything_together() {
     let back: Everything = binform::from_slice(&bytes).unwrap();
     assert_everything_eq(&value, &back);
 }
+
+#[test]
+fn atomics_encode_as_their_value() {
+    use std::sync::atomic::{AtomicBool, AtomicI16, AtomicU64, AtomicUsize, Ordering};
+    let bytes = binform::to_vec(&AtomicU64::new(300)).unwrap();
+    assert_eq!(bytes, binform::to_vec(&300u64).unwrap());
+    let back: AtomicU64 = binform::from_slice(&bytes).unwrap();
+    assert_eq!(back.load(Ordering::SeqCst), 300);
+    let back: AtomicBool =
+        binform::from_slice(&binform::to_vec(&AtomicBool::new(true)).unwrap()).unwrap();
+    assert!(back.load(Ordering::SeqCst));
+    let back: AtomicI16 =
+        binform::from_slice(&binform::to_vec(&AtomicI16::new(-7)).unwrap()).unwrap();
+    assert_eq!(back.load(Ordering::SeqCst), -7);
+    // Sequences of atomics are written one value at a time (only bare
+    // integers pack), and their schema says so.
+    let counters: Vec<AtomicUsize> = (0..300).map(AtomicUsize::new).collect();
+    let back: Vec<AtomicUsize> = binform::from_slice(&binform::to_vec(&counters).unwrap()).unwrap();
+    let back: Vec<usize> = back.iter().map(|a| a.load(Ordering::SeqCst)).collect();
+    assert_eq!(back, (0..300).collect::<Vec<_>>());
+    assert_ne!(
+        binform::schema::fingerprint_of::<Vec<AtomicUsize>>(),
+        binform::schema::fingerprint_of::<Vec<usize>>()
+    );
+    assert_eq!(
+        binform::schema::fingerprint_of::<AtomicUsize>(),
+        binform::schema::fingerprint_of::<usize>()
+    );
+    let err = binform::from_slice::<AtomicBool>(&[2]).unwrap_err();
+    assert_eq!(err.kind(), binform::ErrorKind::InvalidBool);
+}
+
+#[test]
+fn os_strings_paths_and_c_strings() {
+    use std::ffi::{CStr, CString, OsStr, OsString};
+    use std::path::{Path, PathBuf};
+    let path = PathBuf::from("/var/log/binform.log");
+    let bytes = binform::to_vec(&path).unwrap();
+    assert_eq!(bytes, binform::to_vec("/var/log/binform.log").unwrap());
+    assert_eq!(binform::from_slice::<PathBuf>(&bytes).unwrap(), path);
+    assert_eq!(
+        binform::to_vec(Path::new("/var/log/binform.log")).unwrap(),
+        bytes
+    );
+    let os = OsString::from("héllo wörld");
+    assert_eq!(
+        binform::from_slice::<OsString>(&binform::to_vec(&os).unwrap()).unwrap(),
+        os
+    );
+    assert_eq!(binform::to_vec(OsStr::new("x")).unwrap(), [0x02, b'x']);
+    let c = CString::new("binform").unwrap();
+    let bytes = binform::to_vec(&c).unwrap();
+    assert_eq!(bytes, binform::to_vec(c.as_c_str()).unwrap());
+    assert_eq!(binform::from_slice::<CString>(&bytes).unwrap(), c);
+    let borrowed: &CStr = c.as_c_str();
+    assert_eq!(
+        binform::to_vec(borrowed).unwrap(),
+        binform::to_vec(&b"binform"[..]).unwrap()
+    );
+    // A NUL inside a C string.
+    let err = binform::from_slice::<CString>(&[0x06, b'a', 0, b'b']).unwrap_err();
+    assert_eq!(err.kind(), binform::ErrorKind::InvalidValue);
+    // An Ordering byte out of range.
+    let err = binform::from_slice::<std::cmp::Ordering>(&[0x02]).unwrap_err();
+    assert_eq!(err.kind(), binform::ErrorKind::InvalidValue);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_path_that_is_not_utf8_is_an_encode_error() {
+    use std::os::unix::ffi::OsStrExt;
+    let raw = std::ffi::OsStr::from_bytes(b"caf\xE9.txt");
+    let mut buf = vec![9u8];
+    let err = binform::to_vec_into(&mut buf, std::path::Path::new(raw)).unwrap_err();
+    assert_eq!(err.kind(), binform::ErrorKind::InvalidValue);
+    assert_eq!(buf, [9], "nothing is written on error");
+    let err = binform::to_vec(&raw.to_os_string()).unwrap_err();
+    assert_eq!(err.kind(), binform::ErrorKind::InvalidValue);
+}

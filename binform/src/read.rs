@@ -968,7 +968,7 @@ impl<'de> Reader<'de> {
 
     /// Skips `count` packed integers (§22) without knowing their type.
     fn skip_packed(&mut self, count: usize) -> Result<()> {
-        use crate::packed::layout::{width, BLOCK, SHORT, VARINTS};
+        use crate::packed::layout::{bits_len, width, BITS, BLOCK, SHORT, VARINTS};
         let mut left = count;
         while left > 0 {
             let n = left.min(BLOCK);
@@ -978,25 +978,33 @@ impl<'de> Reader<'de> {
                 for _ in 0..n {
                     self.skip_field(Wire::Varint)?;
                 }
+            } else if header == BITS {
+                let bits = self.read_u8()?;
+                self.skip_packed_base()?;
+                self.skip(bits_len(n, u32::from(bits)))?;
             } else {
                 let Some(width) = width(header) else {
                     return Err(self.error_at(
                         at,
                         ErrorKind::InvalidValue,
-                        format!("packed block header {header} is not 0 to 6"),
+                        format!("packed block header {header} is not 0 to 7"),
                     ));
                 };
-                // The base: a varint in the `u64` forms, or the `u128` long
-                // form (`0xFF`, a length byte of 8 to 16, that many bytes).
-                match self.rest() {
-                    [0xFF, len @ 8..=16, ..] => self.skip(2 + usize::from(*len))?,
-                    _ => self.skip_field(Wire::Varint)?,
-                }
+                self.skip_packed_base()?;
                 self.skip(n * width)?;
             }
             left -= n;
         }
         Ok(())
+    }
+
+    /// Skips a packed block's base: a varint in the `u64` forms, or the
+    /// `u128` long form (`0xFF`, a length byte of 8 to 16, that many bytes).
+    fn skip_packed_base(&mut self) -> Result<()> {
+        match self.rest() {
+            [0xFF, len @ 8..=16, ..] => self.skip(2 + usize::from(*len)),
+            _ => self.skip_field(Wire::Varint),
+        }
     }
 
     /// Fails with [`ErrorKind::TrailingBytes`] unless all input was read.

@@ -19,6 +19,19 @@ pub(crate) const VARINTS: u8 = 0;
 /// every value equals the base).
 pub(crate) const WIDTHS: [usize; 6] = [0, 1, 2, 4, 8, 16];
 
+/// Header of a block of bit-packed offsets: a byte with the width in bits
+/// (1 to [`MAX_BITS`]) follows, then the base, then the offsets.
+pub(crate) const BITS: u8 = 7;
+
+/// The widest bit-packed offset: one 8-byte load at any byte holds it
+/// whatever its bit position. Wider ranges take 8 or 16-byte offsets.
+pub(crate) const MAX_BITS: u32 = 56;
+
+/// The bytes `n` offsets of `bits` bits take, packed.
+pub(crate) const fn bits_len(n: usize, bits: u32) -> usize {
+    (n * bits as usize).div_ceil(8)
+}
+
 /// The least input a sequence of `len` packed values takes: every block
 /// with a header has at least one byte more (a base, or a varint per
 /// value); a short block one byte per value.

@@ -1,7 +1,7 @@
 //! Packed integer sequences (`docs/format.md` §22): the elements of a
 //! sequence or array of integers go in blocks of [`BLOCK`] values, each
-//! written either as today's varints or as fixed-width offsets from the
-//! block's minimum, whichever is smaller.
+//! written as varints, as offsets from the block's minimum in whole bytes,
+//! or as bit-packed offsets, whichever is smallest.
 //!
 //! Why blocks: one varint per value is a serial chain of length decisions
 //! that no compiler vectorizes, and full-range values cost a fifth more
@@ -21,7 +21,7 @@ use alloc::vec::Vec;
 use crate::{ErrorKind, Reader, Result, Writer};
 
 pub(crate) use layout::BLOCK;
-use layout::{SHORT, VARINTS, WIDTHS};
+use layout::{bits_len, BITS, MAX_BITS, SHORT, VARINTS, WIDTHS};
 
 pub(crate) mod layout;
 
@@ -151,9 +151,29 @@ fn pack_block<T: Lane>(block: &[T], w: &mut Writer<'_>) {
         return;
     }
     let (lo, hi, varints) = scan(block);
-    let (code, width) = narrowest(hi.wrapping_sub(lo));
+    let range = hi.wrapping_sub(lo);
+    let (code, width) = narrowest(range);
     let base = T::from_key(lo);
-    if base.scalar_len() as usize + block.len() * width > varints as usize {
+    let base_len = base.scalar_len() as usize;
+    let fixed = base_len + block.len() * width;
+    // Bit-packing: the header's width byte, then exactly the bits needed.
+    let bits = 128 - range.to_u128().leading_zeros();
+    let packed = if (1..=MAX_BITS).contains(&bits) {
+        1 + base_len + bits_len(block.len(), bits)
+    } else {
+        usize::MAX
+    };
+    // The smallest form; ties go to whole bytes, then to bits, which both
+    // decode faster than varints.
+    if packed < fixed && packed <= varints as usize {
+        w.write_u8(BITS);
+        w.write_u8(bits as u8);
+        base.write_scalar(w);
+        let out = w.extend_zeroed(bits_len(block.len(), bits));
+        put_bits(block, lo, bits, out);
+        return;
+    }
+    if fixed > varints as usize {
         w.write_u8(VARINTS);
         T::write_scalars(block, w);
         return;
@@ -206,6 +226,30 @@ fn scan_portable<T: Lane>(block: &[T]) -> (T::Key, T::Key, u32) {
         varints += x.scalar_len();
     }
     (lo, hi, varints)
+}
+
+/// Stores each value's offset from `lo` in `bits` bits, little-endian bit
+/// order: offset `i` starts at bit `i * bits` of `out`.
+fn put_bits<T: Lane>(block: &[T], lo: T::Key, bits: u32, out: &mut [u8]) {
+    let mut acc: u128 = 0;
+    let mut filled = 0;
+    let mut pos = 0;
+    for &x in block {
+        acc |= u128::from(x.key().wrapping_sub(lo).low64()) << filled;
+        filled += bits;
+        if filled >= 64 {
+            if let Some(dst) = out.get_mut(pos..pos + 8) {
+                dst.copy_from_slice(&(acc as u64).to_le_bytes());
+            }
+            pos += 8;
+            acc >>= 64;
+            filled -= 64;
+        }
+    }
+    let rest = (filled as usize).div_ceil(8);
+    if let (Some(dst), Some(src)) = (out.get_mut(pos..pos + rest), acc.to_le_bytes().get(..rest)) {
+        dst.copy_from_slice(src);
+    }
 }
 
 /// Stores each value's offset from `lo` in `W` little-endian bytes.
@@ -264,6 +308,9 @@ fn unpack_block<T: Lane>(r: &mut Reader<'_>, out: &mut [T]) -> Result<()> {
         }
         return Ok(());
     }
+    if header == BITS {
+        return unpack_bits(r, at, out);
+    }
     let width = match layout::width(header) {
         Some(width) if width <= core::mem::size_of::<T::Key>() => width,
         Some(width) => {
@@ -280,7 +327,7 @@ fn unpack_block<T: Lane>(r: &mut Reader<'_>, out: &mut [T]) -> Result<()> {
             return Err(r.error_at(
                 at,
                 ErrorKind::InvalidValue,
-                alloc::format!("packed block header {header} is not 0 to 6"),
+                alloc::format!("packed block header {header} is not 0 to 7"),
             ))
         }
     };
@@ -329,6 +376,63 @@ fn widen_portable<T: Lane>(width: usize, bytes: &[u8], base: T::Key, out: &mut [
         8 => get::<T, 8>(bytes, base, out),
         _ => get::<T, 16>(bytes, base, out),
     }
+}
+
+/// Decodes a block of bit-packed offsets (header 7).
+fn unpack_bits<T: Lane>(r: &mut Reader<'_>, at: usize, out: &mut [T]) -> Result<()> {
+    let bits = u32::from(r.read_u8()?);
+    let key_bits = 8 * core::mem::size_of::<T::Key>() as u32;
+    if bits == 0 || bits > MAX_BITS.min(key_bits) {
+        return Err(r.error_at(
+            at,
+            ErrorKind::InvalidValue,
+            alloc::format!(
+                "packed block of {bits}-bit offsets for a {key_bits}-bit integer (1 to {} allowed)",
+                MAX_BITS.min(key_bits)
+            ),
+        ));
+    }
+    let base = T::read_scalar(r)?.key();
+    let bytes = r.read_bytes(bits_len(out.len(), bits))?;
+    if get_bits(bytes, bits, base, out) {
+        return Err(overflow_error(r, at, bits as usize, base));
+    }
+    Ok(())
+}
+
+/// Widens each `bits`-bit offset and adds the base; whether any value left
+/// the type's range. Every offset is one 8-byte load at its first byte
+/// (`bits` ≤ 56, so the load holds it whatever its bit position), the last
+/// few from a copy padded with zeros.
+#[inline]
+fn get_bits<T: Lane>(bytes: &[u8], bits: u32, base: T::Key, out: &mut [T]) -> bool {
+    let mask = (1u64 << bits) - 1;
+    let mut bad = false;
+    let mut bit = 0usize;
+    for slot in out.iter_mut() {
+        let at = bit / 8;
+        let word = match bytes.get(at..at + 8) {
+            Some(src) => {
+                let mut raw = [0u8; 8];
+                raw.copy_from_slice(src);
+                u64::from_le_bytes(raw)
+            }
+            None => {
+                let mut raw = [0u8; 8];
+                let tail = bytes.get(at..).unwrap_or_default();
+                if let Some(dst) = raw.get_mut(..tail.len()) {
+                    dst.copy_from_slice(tail);
+                }
+                u64::from_le_bytes(raw)
+            }
+        };
+        let off = (word >> (bit % 8)) & mask;
+        let key = base.wrapping_add(<T::Key as Key>::from_u64(off));
+        bad |= (key < base) | (key > T::KEY_MAX);
+        *slot = T::from_key(key);
+        bit += bits as usize;
+    }
+    bad
 }
 
 /// Reads one `W`-byte little-endian offset.

@@ -211,6 +211,27 @@ fn damaged_blocks_are_errors_of_their_kind() {
         kind(&fixed_block(2, &[0], &[1, 2, 3])),
         ErrorKind::UnexpectedEnd
     );
+    // Bit-packed: a width of 0, or wider than the type, or than 56 bits.
+    assert_eq!(kind(&fixed_block(7, &[0, 0], &[])), ErrorKind::InvalidValue);
+    assert_eq!(
+        kind(&fixed_block(7, &[33, 0], &[0; 40])),
+        ErrorKind::InvalidValue
+    );
+    let err = binform::from_slice::<Vec<u16>>(&fixed_block(7, &[17, 0], &[0; 17])).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    let err = binform::from_slice::<Vec<u64>>(&fixed_block(7, &[57, 0], &[0; 57])).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    // 16-bit offsets, all ones, from a base 1 below u16's top: overflow.
+    let base = binform::to_vec(&(u16::MAX - 1)).unwrap();
+    let mut bits = vec![16];
+    bits.extend_from_slice(&base);
+    let err = binform::from_slice::<Vec<u16>>(&fixed_block(7, &bits, &[0xFF; 16])).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::IntegerOverflow);
+    // Bit-packed offsets cut short.
+    assert_eq!(
+        kind(&fixed_block(7, &[3, 0], &[0xFF, 0xFF])),
+        ErrorKind::UnexpectedEnd
+    );
 }
 
 #[test]
@@ -313,4 +334,34 @@ fn wrappers_of_integers_are_not_packed_and_their_schema_says_so() {
         binform::schema::fingerprint_of::<Vec<NonZeroU32>>(),
         binform::schema::fingerprint(&binform::schema_of::<Vec<NonZeroU32>>())
     );
+}
+
+#[test]
+fn close_values_pack_to_their_bits() {
+    // 0..1000: 10 bits a value, well under one varint (1.9 bytes) each.
+    let mut rng = Rng::new(5);
+    let small: Vec<u32> = (0..2560).map(|_| rng.below(1000) as u32).collect();
+    let bytes = round_trip(&small);
+    assert!(
+        bytes.len() < 2560 * 10 / 8 + 10 * 4,
+        "{} bytes",
+        bytes.len()
+    );
+    // Sorted ids: each block spans a small range above a large base.
+    let ids: Vec<u64> = (0..1000u64).map(|i| (1 << 40) + i * 37).collect();
+    let bytes = round_trip(&ids);
+    assert!(bytes.len() < 1000 * 2, "{} bytes", bytes.len());
+    // Every width from 1 to 56 bits round-trips.
+    for bits in 1..=56u32 {
+        let top = (1u64 << bits) - 1;
+        let values: Vec<u64> = (0..300u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) & top)
+            .collect();
+        round_trip(&values);
+        let signed: Vec<i64> = values
+            .iter()
+            .map(|&v| v as i64 - (top / 2) as i64)
+            .collect();
+        round_trip(&signed);
+    }
 }

@@ -407,30 +407,41 @@ fn unpack_bits<T: Lane>(r: &mut Reader<'_>, at: usize, out: &mut [T]) -> Result<
 #[inline]
 fn get_bits<T: Lane>(bytes: &[u8], bits: u32, base: T::Key, out: &mut [T]) -> bool {
     let mask = (1u64 << bits) - 1;
+    let step = bits as usize;
+    // Values whose 8-byte window lies inside `bytes`: the loop over them
+    // has no tail case. Offset `i` starts in byte `i * bits / 8`.
+    let inside = match bytes.len().checked_sub(8) {
+        Some(last) => (last * 8 / step + 1).min(out.len()),
+        None => 0,
+    };
+    let (head, tail) = out.split_at_mut(inside);
     let mut bad = false;
     let mut bit = 0usize;
-    for slot in out.iter_mut() {
-        let at = bit / 8;
-        let word = match bytes.get(at..at + 8) {
-            Some(src) => {
-                let mut raw = [0u8; 8];
-                raw.copy_from_slice(src);
-                u64::from_le_bytes(raw)
-            }
-            None => {
-                let mut raw = [0u8; 8];
-                let tail = bytes.get(at..).unwrap_or_default();
-                if let Some(dst) = raw.get_mut(..tail.len()) {
-                    dst.copy_from_slice(tail);
-                }
-                u64::from_le_bytes(raw)
-            }
-        };
-        let off = (word >> (bit % 8)) & mask;
+    for slot in head.iter_mut() {
+        let mut raw = [0u8; 8];
+        if let Some(src) = bytes.get(bit / 8..bit / 8 + 8) {
+            raw.copy_from_slice(src);
+        }
+        let off = (u64::from_le_bytes(raw) >> (bit % 8)) & mask;
         let key = base.wrapping_add(<T::Key as Key>::from_u64(off));
         bad |= (key < base) | (key > T::KEY_MAX);
         *slot = T::from_key(key);
-        bit += bits as usize;
+        bit += step;
+    }
+    for slot in tail.iter_mut() {
+        let mut raw = [0u8; 8];
+        let rest = bytes.get(bit / 8..).unwrap_or_default();
+        if let (Some(dst), Some(src)) = (
+            raw.get_mut(..rest.len().min(8)),
+            rest.get(..rest.len().min(8)),
+        ) {
+            dst.copy_from_slice(src);
+        }
+        let off = (u64::from_le_bytes(raw) >> (bit % 8)) & mask;
+        let key = base.wrapping_add(<T::Key as Key>::from_u64(off));
+        bad |= (key < base) | (key > T::KEY_MAX);
+        *slot = T::from_key(key);
+        bit += step;
     }
     bad
 }

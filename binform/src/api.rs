@@ -45,6 +45,7 @@ pub fn from_slice<'de, T: Unpack<'de>>(bytes: &'de [u8]) -> Result<T> {
 
 /// Encodes `value` to an `io::Write`, with default [`Options`].
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn to_writer<T: Pack + ?Sized>(writer: impl std::io::Write, value: &T) -> Result<()> {
     Options::new().to_writer(writer, value)
 }
@@ -52,6 +53,7 @@ pub fn to_writer<T: Pack + ?Sized>(writer: impl std::io::Write, value: &T) -> Re
 /// Decodes a `T` from all of `bytes`, with default [`Options`]; `Bytes`
 /// fields of `T` share the input's buffer (see [`Options::from_bytes`]).
 #[cfg(feature = "bytes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "bytes")))]
 pub fn from_bytes<T: UnpackOwned>(bytes: bytes::Bytes) -> Result<T> {
     Options::new().from_bytes(bytes)
 }
@@ -59,12 +61,14 @@ pub fn from_bytes<T: UnpackOwned>(bytes: bytes::Bytes) -> Result<T> {
 /// Encodes `value` into a `bytes::BufMut`, with default [`Options`]; a
 /// buffer without room for it is [`ErrorKind::LimitExceeded`].
 #[cfg(feature = "bytes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "bytes")))]
 pub fn to_buf_mut<T: Pack + ?Sized>(buf: &mut impl bytes::BufMut, value: &T) -> Result<()> {
     Options::new().to_buf_mut(buf, value)
 }
 
 /// Decodes a `T` from an `io::Read` read to its end, with default [`Options`].
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn from_reader<T: UnpackOwned>(reader: impl std::io::Read) -> Result<T> {
     Options::new().from_reader(reader)
 }
@@ -129,6 +133,7 @@ impl Options {
     /// # Ok::<(), binform::Error>(())
     /// ```
     #[cfg(feature = "bytes")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "bytes")))]
     pub fn from_bytes<T: UnpackOwned>(&self, bytes: bytes::Bytes) -> Result<T> {
         self.decode(&bytes, |input| {
             Reader::with_source(input, self, bytes.clone())
@@ -138,6 +143,7 @@ impl Options {
     /// Encodes `value` into a `bytes::BufMut` (a `BytesMut`, a socket
     /// buffer): the encoding is built in a vector, then put in one call.
     #[cfg(feature = "bytes")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "bytes")))]
     pub fn to_buf_mut<T: Pack + ?Sized>(
         &self,
         buf: &mut impl bytes::BufMut,
@@ -204,6 +210,7 @@ impl Options {
     /// that fails to encode part way may have written a prefix; to write
     /// all or nothing, encode with [`to_vec`](Options::to_vec) first.
     #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn to_writer<T: Pack + ?Sized>(
         &self,
         mut writer: impl std::io::Write,
@@ -225,6 +232,7 @@ impl Options {
     /// [`byte_limit`](Options::byte_limit) arrive, so an endless stream cannot
     /// exhaust memory.
     #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn from_reader<T: UnpackOwned>(&self, reader: impl std::io::Read) -> Result<T> {
         use std::io::Read;
         let mut bytes = Vec::new();

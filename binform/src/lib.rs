@@ -87,9 +87,14 @@
 //! | `std`   | yes     | [`to_writer`], [`from_reader`], [`io`] frames (many values on one stream), `HashMap`/`HashSet`, `SystemTime`, `Mutex`/`RwLock`, `std::error::Error`, stack growth on deep input |
 //! | `bytes` | yes     | `bytes::Bytes` and `bytes::BytesMut`, [`from_bytes`] (zero-copy `Bytes` fields), [`to_buf_mut`] |
 //! | `tokio` | no      | [`codec::PackCodec`], a tokio-util codec over [`io`]'s frames |
+//! | `uuid`  | no      | `uuid::Uuid` as its 16 bytes |
+//! | `half`  | no      | `half::f16` and `half::bf16` as their 16 bits |
+//!
+//! Each type from another crate is specified in `docs/format.md` §23.
 //!
 //! Without `std` the crate needs only `core` and `alloc`.
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
@@ -99,10 +104,12 @@ extern crate alloc;
 mod encoding;
 mod api;
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;
 mod error;
 mod impls;
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod io;
 #[macro_use]
 mod polymorphic;
@@ -123,8 +130,10 @@ mod write;
 pub mod __private;
 
 #[cfg(feature = "bytes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "bytes")))]
 pub use api::{from_bytes, to_buf_mut};
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use api::{from_reader, to_writer};
 pub use api::{from_slice, to_vec, to_vec_into};
 pub use binform_derive::Packable;

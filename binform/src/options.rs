@@ -76,7 +76,7 @@ impl Options {
     /// Writes (and, when decoding, requires) a 12-byte header: the magic
     /// `BFM` and format version 2, then the type's 64-bit schema
     /// fingerprint, little-endian. A reader whose type definition differs
-    /// from the writer's fails at once with [`ErrorKind::SchemaMismatch`],
+    /// from the writer's fails at once with [`ErrorKind::SchemaMismatch`](crate::ErrorKind::SchemaMismatch),
     /// before reading any field. Both sides must turn it on. Off by default:
     /// compact payloads carry no type information.
     ///
@@ -102,7 +102,7 @@ impl Options {
     }
 
     /// Whether a strong reference cycle in the input is an error
-    /// ([`ErrorKind::CycleRejected`]). A decoded strong cycle (an `Rc` that
+    /// ([`ErrorKind::CycleRejected`](crate::ErrorKind::CycleRejected)). A decoded strong cycle (an `Rc` that
     /// reaches itself through `RefCell`s) is never freed, exactly like one
     /// built in code, so by default a peer cannot make a decoder leak:
     /// cycles are rejected. Decode graphs with strong cycles (built on
@@ -142,7 +142,7 @@ impl Options {
     }
 
     /// The most input bytes one decode may read; a longer input fails with
-    /// [`ErrorKind::LimitExceeded`] before any of it is decoded, and
+    /// [`ErrorKind::LimitExceeded`](crate::ErrorKind::LimitExceeded) before any of it is decoded, and
     /// [`from_reader`](Options::from_reader) stops reading there. Without
     /// it, slices have no byte limit (the caller already holds them; the
     /// memory budget bounds what is built) and streams stop at
@@ -156,7 +156,7 @@ impl Options {
     /// The most memory, in bytes, one decode may build: every vector,
     /// box, shared value, map and list charges its in-memory size before
     /// it is allocated, and a decode over the budget fails with
-    /// [`ErrorKind::LimitExceeded`] instead of taking the memory (or
+    /// [`ErrorKind::LimitExceeded`](crate::ErrorKind::LimitExceeded) instead of taking the memory (or
     /// aborting the process). Without it the budget is
     /// [`DEFAULT_MEMORY_BASE`] plus [`DEFAULT_MEMORY_PER_INPUT_BYTE`] bytes
     /// per input byte: a payload builds memory in proportion to its size.

@@ -9,6 +9,7 @@ mod cell_sync;
 mod collections;
 mod cow;
 mod ffi;
+mod foreign;
 mod marker;
 mod net;
 mod option_result;

@@ -8,6 +8,7 @@ mod damage;
 mod derive;
 mod encoding;
 mod errors;
+mod foreign;
 mod frames;
 mod golden;
 mod graphs;

@@ -89,6 +89,10 @@
 //! | `tokio` | no      | [`codec::PackCodec`], a tokio-util codec over [`io`]'s frames |
 //! | `uuid`  | no      | `uuid::Uuid` as its 16 bytes |
 //! | `half`  | no      | `half::f16` and `half::bf16` as their 16 bits |
+//! | `indexmap` | no   | `IndexMap` and `IndexSet`, as maps and sets in their order |
+//! | `hashbrown` | no  | hashbrown's `HashMap` and `HashSet` (maps and sets without `std`) |
+//! | `smallvec` | no   | `SmallVec`, as a sequence |
+//! | `arrayvec` | no   | `ArrayVec` and `ArrayString`; more than the capacity is an error |
 //!
 //! Each type from another crate is specified in `docs/format.md` §23.
 //!

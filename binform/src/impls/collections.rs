@@ -23,7 +23,7 @@ fn duplicate(r: &Reader<'_>, at: usize, what: &str) -> crate::Error {
 
 /// Encodes `len` entries from an iterator of key-value pairs.
 #[inline]
-fn pack_map<'a, K: Pack + 'a, V: Pack + 'a>(
+pub(super) fn pack_map<'a, K: Pack + 'a, V: Pack + 'a>(
     w: &mut Writer<'_>,
     len: usize,
     entries: impl Iterator<Item = (&'a K, &'a V)>,
@@ -40,7 +40,7 @@ fn pack_map<'a, K: Pack + 'a, V: Pack + 'a>(
 
 /// Encodes `len` items from an iterator.
 #[inline]
-fn pack_set<'a, T: Pack + 'a>(
+pub(super) fn pack_set<'a, T: Pack + 'a>(
     w: &mut Writer<'_>,
     len: usize,
     items: impl Iterator<Item = &'a T>,
@@ -59,7 +59,7 @@ const fn entry_size<E>() -> usize {
 /// return whether the key was new. `make` builds the map with room for a
 /// checked capacity, or `None` if that allocation fails.
 #[inline]
-fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M>(
+pub(super) fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M>(
     r: &mut Reader<'de>,
     make: impl FnOnce(usize) -> Option<M>,
     mut insert: impl FnMut(&mut M, K, V) -> bool,
@@ -85,7 +85,7 @@ fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M>(
 
 /// Decodes set items into an empty set through `insert` (see `unpack_map`).
 #[inline]
-fn unpack_set<'de, T: Unpack<'de>, S>(
+pub(super) fn unpack_set<'de, T: Unpack<'de>, S>(
     r: &mut Reader<'de>,
     make: impl FnOnce(usize) -> Option<S>,
     mut insert: impl FnMut(&mut S, T) -> bool,

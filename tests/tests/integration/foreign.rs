@@ -70,3 +70,73 @@ fn derived_types_hold_foreign_fields() {
         scale: half::bf16::from_f32(3.0),
     });
 }
+
+#[test]
+fn index_maps_and_sets_keep_their_order() {
+    let map: indexmap::IndexMap<String, u32> = [("zebra", 1), ("apple", 2), ("mango", 3)]
+        .map(|(k, v)| (k.to_string(), v))
+        .into_iter()
+        .collect();
+    let bytes = round_trip(&map);
+    let back: indexmap::IndexMap<String, u32> = binform::from_slice(&bytes).unwrap();
+    assert!(back.keys().eq(map.keys()), "insertion order kept");
+    // The same bytes as a BTreeMap would write for the same entry order.
+    let std_map: std::collections::BTreeMap<String, u32> = map.clone().into_iter().collect();
+    assert_eq!(
+        binform::schema::fingerprint_of::<indexmap::IndexMap<String, u32>>(),
+        binform::schema::fingerprint_of::<std::collections::BTreeMap<String, u32>>()
+    );
+    assert_eq!(binform::to_vec(&std_map).unwrap().len(), bytes.len());
+    let set: indexmap::IndexSet<i64> = [5, -3, 900, 0].into_iter().collect();
+    let back: indexmap::IndexSet<i64> = binform::from_slice(&round_trip(&set)).unwrap();
+    assert!(back.iter().eq(set.iter()));
+    // A repeated key is an error.
+    let err = binform::from_slice::<indexmap::IndexSet<u8>>(&[0x04, 7, 7]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    let err = binform::from_slice::<indexmap::IndexMap<u8, u8>>(&[0x04, 1, 0, 1, 0]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+}
+
+#[test]
+fn hashbrown_maps_and_sets() {
+    let map: hashbrown::HashMap<u32, String> = (0..50).map(|i| (i, format!("v{i}"))).collect();
+    let back: hashbrown::HashMap<u32, String> =
+        binform::from_slice(&binform::to_vec(&map).unwrap()).unwrap();
+    assert_eq!(back, map);
+    let set: hashbrown::HashSet<String> = ["a", "b"].map(String::from).into_iter().collect();
+    let back: hashbrown::HashSet<String> =
+        binform::from_slice(&binform::to_vec(&set).unwrap()).unwrap();
+    assert_eq!(back, set);
+    let err = binform::from_slice::<hashbrown::HashSet<u8>>(&[0x04, 7, 7]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    let err = binform::from_slice::<hashbrown::HashMap<u8, u8>>(&[0xFE, 1]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+}
+
+#[test]
+fn small_and_array_vectors_are_sequences() {
+    let small: smallvec::SmallVec<[u32; 4]> = (0..300).collect();
+    let bytes = round_trip(&small);
+    assert_eq!(
+        bytes,
+        binform::to_vec(&(0..300).collect::<Vec<u32>>()).unwrap()
+    );
+    let inline: smallvec::SmallVec<[String; 2]> = smallvec::smallvec!["x".into()];
+    round_trip(&inline);
+
+    let mut arr: arrayvec::ArrayVec<i16, 10> = arrayvec::ArrayVec::new();
+    arr.extend([-1, 2, -3, 4, -5, 6, -7, 8, -9]);
+    let bytes = round_trip(&arr);
+    assert_eq!(bytes, binform::to_vec(&arr.to_vec()).unwrap());
+    // Eleven elements for a capacity of ten: an error, before decoding any.
+    let eleven = binform::to_vec(&vec![1i16; 11]).unwrap();
+    let err = binform::from_slice::<arrayvec::ArrayVec<i16, 10>>(&eleven).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    assert_eq!(err.offset(), Some(0));
+
+    let text = arrayvec::ArrayString::<8>::from("héllo").unwrap();
+    assert_eq!(round_trip(&text), binform::to_vec("héllo").unwrap());
+    let err = binform::from_slice::<arrayvec::ArrayString<4>>(&binform::to_vec("héllo").unwrap())
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+}

@@ -93,6 +93,8 @@
 //! | `hashbrown` | no  | hashbrown's `HashMap` and `HashSet` (maps and sets without `std`) |
 //! | `smallvec` | no   | `SmallVec`, as a sequence |
 //! | `arrayvec` | no   | `ArrayVec` and `ArrayString`; more than the capacity is an error |
+//! | `chrono` | no     | `DateTime<Utc>`, `DateTime<FixedOffset>`, `NaiveDate`, `NaiveTime`, `NaiveDateTime`, `TimeDelta` |
+//! | `rust_decimal` | no | `Decimal`, as a varint mantissa and its scale |
 //!
 //! Each type from another crate is specified in `docs/format.md` §23.
 //!

@@ -81,6 +81,7 @@ mod half_impl {
 /// §9): a length, then the entries in iteration order, which for the
 /// index types is their order, kept by a round trip. A repeated key is
 /// `InvalidValue`; keys are charged to the key budget like std's.
+#[cfg(any(feature = "indexmap", feature = "hashbrown"))]
 macro_rules! hashed_collections {
     ($map:ident, $set:ident, $reserve:ident) => {
         use core::hash::{BuildHasher, Hash};
@@ -286,6 +287,225 @@ mod arrayvec_impl {
             let at = r.position();
             let text = <&str>::unpack(r)?;
             ArrayString::from(text).map_err(|_| over_capacity(r, at, text.len(), CAP))
+        }
+    }
+}
+
+/// chrono's dates and times (feature `chrono`), as `SystemTime` and
+/// `Duration` are written (format.md §16, §23): an instant is its Unix
+/// seconds (zig-zag varint) and nanoseconds (varint); a value chrono
+/// cannot represent is `InvalidValue`.
+#[cfg(feature = "chrono")]
+mod chrono_impl {
+    use chrono::{
+        DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, Timelike,
+        Utc,
+    };
+
+    use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+    #[cold]
+    #[inline(never)]
+    fn invalid(r: &Reader<'_>, at: usize, what: &str) -> crate::Error {
+        r.error_at(
+            at,
+            ErrorKind::InvalidValue,
+            alloc::format!("not a valid chrono {what}"),
+        )
+    }
+
+    /// Unix seconds and nanoseconds (the nanoseconds of a leap second
+    /// count past 10^9, as chrono keeps them).
+    fn write_instant(w: &mut Writer<'_>, utc: &DateTime<Utc>) {
+        w.write_varint_signed(utc.timestamp());
+        w.write_varint(u64::from(utc.timestamp_subsec_nanos()));
+    }
+
+    fn read_instant(r: &mut Reader<'_>) -> Result<DateTime<Utc>> {
+        let at = r.position();
+        let secs = r.read_varint_signed()?;
+        let nanos = u32::try_from(r.read_varint()?).map_err(|_| invalid(r, at, "instant"))?;
+        DateTime::from_timestamp(secs, nanos).ok_or_else(|| invalid(r, at, "instant"))
+    }
+
+    macro_rules! chrono_type {
+        ($ty:ty, $name:literal, $min:expr, |$v:ident, $w:ident| $pack:expr, |$r:ident| $unpack:expr, $placeholder:expr) => {
+            impl Encoding for $ty {
+                encoding_builtin!($name);
+            }
+
+            impl Pack for $ty {
+                #[inline]
+                fn pack(&self, $w: &mut Writer<'_>) -> Result<()> {
+                    let $v = self;
+                    $pack;
+                    Ok(())
+                }
+            }
+
+            impl<'de> Unpack<'de> for $ty {
+                const MIN_SIZE: usize = $min;
+
+                #[inline]
+                fn unpack($r: &mut Reader<'de>) -> Result<Self> {
+                    $unpack
+                }
+
+                #[inline]
+                fn placeholder(_: &mut u32) -> Option<Self> {
+                    Some($placeholder)
+                }
+            }
+        };
+    }
+
+    chrono_type!(
+        DateTime<Utc>,
+        "chrono_utc",
+        2,
+        |v, w| write_instant(w, v),
+        |r| read_instant(r),
+        DateTime::<Utc>::UNIX_EPOCH
+    );
+
+    chrono_type!(
+        NaiveDateTime,
+        "chrono_naive_datetime",
+        2,
+        |v, w| write_instant(w, &v.and_utc()),
+        |r| read_instant(r).map(|utc| utc.naive_utc()),
+        DateTime::<Utc>::UNIX_EPOCH.naive_utc()
+    );
+
+    // The instant in UTC, then the offset in seconds east of UTC.
+    chrono_type!(
+        DateTime<FixedOffset>,
+        "chrono_fixed_offset",
+        3,
+        |v, w| {
+            write_instant(w, &v.to_utc());
+            w.write_varint_signed(i64::from(v.offset().local_minus_utc()));
+        },
+        |r| {
+            let utc = read_instant(r)?;
+            let at = r.position();
+            let offset = i32::try_from(r.read_varint_signed()?)
+                .ok()
+                .and_then(FixedOffset::east_opt)
+                .ok_or_else(|| invalid(r, at, "offset"))?;
+            Ok(utc.with_timezone(&offset))
+        },
+        DateTime::<Utc>::UNIX_EPOCH.fixed_offset()
+    );
+
+    // Days since 0001-01-01 (day 1), zig-zag.
+    chrono_type!(
+        NaiveDate,
+        "chrono_date",
+        1,
+        |v, w| w.write_varint_signed(i64::from(v.num_days_from_ce())),
+        |r| {
+            let at = r.position();
+            let days = r.read_varint_signed()?;
+            i32::try_from(days)
+                .ok()
+                .and_then(NaiveDate::from_num_days_from_ce_opt)
+                .ok_or_else(|| invalid(r, at, "date"))
+        },
+        NaiveDate::MIN
+    );
+
+    // Seconds since midnight, then nanoseconds.
+    chrono_type!(
+        NaiveTime,
+        "chrono_time",
+        2,
+        |v, w| {
+            w.write_varint(u64::from(v.num_seconds_from_midnight()));
+            w.write_varint(u64::from(v.nanosecond()));
+        },
+        |r| {
+            let at = r.position();
+            let secs = u32::try_from(r.read_varint()?).ok();
+            let nanos = u32::try_from(r.read_varint()?).ok();
+            secs.zip(nanos)
+                .and_then(|(s, n)| NaiveTime::from_num_seconds_from_midnight_opt(s, n))
+                .ok_or_else(|| invalid(r, at, "time"))
+        },
+        NaiveTime::MIN
+    );
+
+    // Whole seconds rounded down (zig-zag), then nanoseconds 0 ..= 999,999,999:
+    // one form for every value, as `SystemTime` before the epoch.
+    chrono_type!(
+        TimeDelta,
+        "chrono_delta",
+        2,
+        |v, w| {
+            let (mut secs, mut nanos) = (v.num_seconds(), v.subsec_nanos());
+            if nanos < 0 {
+                secs -= 1;
+                nanos += 1_000_000_000;
+            }
+            w.write_varint_signed(secs);
+            w.write_varint(nanos as u64);
+        },
+        |r| {
+            let at = r.position();
+            let secs = r.read_varint_signed()?;
+            let nanos = u32::try_from(r.read_varint()?).ok();
+            nanos
+                .and_then(|n| TimeDelta::new(secs, n))
+                .ok_or_else(|| invalid(r, at, "time delta"))
+        },
+        TimeDelta::zero()
+    );
+}
+
+/// `rust_decimal::Decimal` (feature `rust_decimal`): the mantissa as a
+/// zig-zag `i128` varint, then the scale (0 to 28) as a byte. Negative
+/// zero keeps no sign (it equals zero).
+#[cfg(feature = "rust_decimal")]
+mod decimal_impl {
+    use rust_decimal::Decimal;
+
+    use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+    impl Encoding for Decimal {
+        encoding_builtin!("decimal");
+    }
+
+    impl Pack for Decimal {
+        #[inline]
+        fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            w.write_varint_u128(crate::varint::zigzag_i128(self.mantissa()));
+            w.write_u8(self.scale() as u8);
+            Ok(())
+        }
+    }
+
+    impl<'de> Unpack<'de> for Decimal {
+        const MIN_SIZE: usize = 2;
+
+        #[inline]
+        fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            let at = r.position();
+            let mantissa = crate::varint::unzigzag_i128(r.read_varint_u128()?);
+            let scale = r.read_u8()?;
+            Decimal::try_from_i128_with_scale(mantissa, u32::from(scale)).map_err(|_| {
+                r.error_at(
+                    at,
+                    ErrorKind::InvalidValue,
+                    alloc::format!(
+                        "mantissa {mantissa} with scale {scale} is not a Decimal (96 bits, scale 0 to 28)"
+                    ),
+                )
+            })
+        }
+
+        #[inline]
+        fn placeholder(_: &mut u32) -> Option<Self> {
+            Some(Decimal::ZERO)
         }
     }
 }

@@ -140,3 +140,90 @@ fn small_and_array_vectors_are_sequences() {
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidValue);
 }
+
+#[test]
+fn chrono_dates_and_times() {
+    use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeDelta, Utc};
+    // 1986-02-01T00:00:00Z, Kate's birth date: Unix seconds 507,600,000.
+    let kate = DateTime::<Utc>::from_timestamp(507_600_000, 0).unwrap();
+    let bytes = round_trip(&kate);
+    let mut expected = binform::to_vec(&507_600_000i64).unwrap();
+    expected.push(0);
+    assert_eq!(bytes, expected);
+    round_trip(&DateTime::<Utc>::from_timestamp(-1, 250_000_000).unwrap());
+    round_trip(&kate.naive_utc());
+    let paris = kate.with_timezone(&FixedOffset::east_opt(3600).unwrap());
+    let back: DateTime<FixedOffset> = binform::from_slice(&round_trip(&paris)).unwrap();
+    assert_eq!(back.offset().local_minus_utc(), 3600);
+    assert_eq!(
+        round_trip(&NaiveDate::from_ymd_opt(1, 1, 1).unwrap()),
+        [0x04]
+    ); // day 1
+    round_trip(&NaiveDate::from_ymd_opt(-4000, 2, 29).unwrap());
+    round_trip(&NaiveTime::from_hms_nano_opt(23, 59, 59, 1_500_000_000).unwrap());
+    // -1.5 s: seconds rounded down (-2), then 0.5 s of nanoseconds.
+    assert_eq!(
+        round_trip(&TimeDelta::milliseconds(-1500)),
+        binform::to_vec(&(-2i64, 500_000_000u32)).unwrap()
+    );
+    round_trip(&TimeDelta::MAX);
+    round_trip(&TimeDelta::MIN);
+    // Values chrono cannot hold.
+    let kind = |r: binform::Result<()>| r.unwrap_err().kind();
+    let far = binform::to_vec(&(i64::MAX, 0u32)).unwrap();
+    assert_eq!(
+        kind(binform::from_slice::<DateTime<Utc>>(&far).map(|_| ())),
+        ErrorKind::InvalidValue
+    );
+    let bad_nanos = binform::to_vec(&(0i64, 2_000_000_000u32)).unwrap();
+    assert_eq!(
+        kind(binform::from_slice::<DateTime<Utc>>(&bad_nanos).map(|_| ())),
+        ErrorKind::InvalidValue
+    );
+    let bad_offset = binform::to_vec(&(0i64, 0u32, 90_000i32)).unwrap();
+    assert_eq!(
+        kind(binform::from_slice::<DateTime<FixedOffset>>(&bad_offset).map(|_| ())),
+        ErrorKind::InvalidValue
+    );
+    let bad_day = binform::to_vec(&i64::from(i32::MAX)).unwrap();
+    assert_eq!(
+        kind(binform::from_slice::<NaiveDate>(&bad_day).map(|_| ())),
+        ErrorKind::InvalidValue
+    );
+    let bad_time = binform::to_vec(&(86_400u32, 0u32)).unwrap();
+    assert_eq!(
+        kind(binform::from_slice::<NaiveTime>(&bad_time).map(|_| ())),
+        ErrorKind::InvalidValue
+    );
+    let bad_delta = binform::to_vec(&(0i64, 1_000_000_000u32)).unwrap();
+    assert_eq!(
+        kind(binform::from_slice::<TimeDelta>(&bad_delta).map(|_| ())),
+        ErrorKind::InvalidValue
+    );
+    for cut in 0..bytes.len() {
+        assert!(binform::from_slice::<DateTime<Utc>>(&bytes[..cut]).is_err());
+    }
+}
+
+#[test]
+fn decimals_are_a_mantissa_and_a_scale() {
+    use rust_decimal::Decimal;
+    let price = Decimal::new(-12345, 2); // -123.45
+    let bytes = round_trip(&price);
+    let mut expected = binform::to_vec(&-12345i128).unwrap();
+    expected.push(2);
+    assert_eq!(bytes, expected);
+    round_trip(&Decimal::MAX);
+    round_trip(&Decimal::MIN);
+    round_trip(&Decimal::new(1, 28));
+    assert_eq!(round_trip(&Decimal::ZERO), [0x00, 0x00]);
+    // A scale above 28, and a mantissa past 96 bits.
+    let err = binform::from_slice::<Decimal>(&[0x02, 29]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    let mut wide = binform::to_vec(&(1i128 << 100)).unwrap();
+    wide.push(0);
+    let err = binform::from_slice::<Decimal>(&wide).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    let prices: Vec<Decimal> = (0..100).map(|i| Decimal::new(i * 199, 2)).collect();
+    round_trip(&prices);
+}

@@ -94,6 +94,7 @@
 //! | `smallvec` | no   | `SmallVec`, as a sequence |
 //! | `arrayvec` | no   | `ArrayVec` and `ArrayString`; more than the capacity is an error |
 //! | `chrono` | no     | `DateTime<Utc>`, `DateTime<FixedOffset>`, `NaiveDate`, `NaiveTime`, `NaiveDateTime`, `TimeDelta` |
+//! | `time`  | no      | `OffsetDateTime`, `PrimitiveDateTime`, `Date`, `Time`, `Duration` |
 //! | `rust_decimal` | no | `Decimal`, as a varint mantissa and its scale |
 //!
 //! Each type from another crate is specified in `docs/format.md` §23.

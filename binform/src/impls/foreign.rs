@@ -509,3 +509,176 @@ mod decimal_impl {
         }
     }
 }
+
+/// The `time` crate's dates and times (feature `time`), written as
+/// chrono's are (format.md §23): instants as Unix seconds and nanoseconds,
+/// dates as a day number, durations in one normal form.
+#[cfg(feature = "time")]
+mod time_impl {
+    use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
+
+    use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+    #[cold]
+    #[inline(never)]
+    fn invalid(r: &Reader<'_>, at: usize, what: &str) -> crate::Error {
+        r.error_at(
+            at,
+            ErrorKind::InvalidValue,
+            alloc::format!("not a valid time-crate {what}"),
+        )
+    }
+
+    fn write_instant(w: &mut Writer<'_>, t: OffsetDateTime) {
+        w.write_varint_signed(t.unix_timestamp());
+        w.write_varint(u64::from(t.nanosecond()));
+    }
+
+    fn read_instant(r: &mut Reader<'_>) -> Result<OffsetDateTime> {
+        let at = r.position();
+        let secs = r.read_varint_signed()?;
+        let nanos = u32::try_from(r.read_varint()?).ok();
+        nanos
+            .and_then(|n| {
+                OffsetDateTime::from_unix_timestamp(secs)
+                    .ok()?
+                    .replace_nanosecond(n)
+                    .ok()
+            })
+            .ok_or_else(|| invalid(r, at, "instant"))
+    }
+
+    macro_rules! time_type {
+        ($ty:ty, $name:literal, $min:expr, |$v:ident, $w:ident| $pack:expr, |$r:ident| $unpack:expr, $placeholder:expr) => {
+            impl Encoding for $ty {
+                encoding_builtin!($name);
+            }
+
+            impl Pack for $ty {
+                #[inline]
+                fn pack(&self, $w: &mut Writer<'_>) -> Result<()> {
+                    let $v = *self;
+                    $pack;
+                    Ok(())
+                }
+            }
+
+            impl<'de> Unpack<'de> for $ty {
+                const MIN_SIZE: usize = $min;
+
+                #[inline]
+                fn unpack($r: &mut Reader<'de>) -> Result<Self> {
+                    $unpack
+                }
+
+                #[inline]
+                fn placeholder(_: &mut u32) -> Option<Self> {
+                    Some($placeholder)
+                }
+            }
+        };
+    }
+
+    // The instant, then the offset in seconds east of UTC.
+    time_type!(
+        OffsetDateTime,
+        "time_offset_datetime",
+        3,
+        |v, w| {
+            write_instant(w, v);
+            w.write_varint_signed(i64::from(v.offset().whole_seconds()));
+        },
+        |r| {
+            let utc = read_instant(r)?;
+            let at = r.position();
+            let offset = i32::try_from(r.read_varint_signed()?)
+                .ok()
+                .and_then(|s| UtcOffset::from_whole_seconds(s).ok())
+                .ok_or_else(|| invalid(r, at, "offset"))?;
+            utc.checked_to_offset(offset)
+                .ok_or_else(|| invalid(r, at, "offset date-time"))
+        },
+        OffsetDateTime::UNIX_EPOCH
+    );
+
+    // As if in UTC.
+    time_type!(
+        PrimitiveDateTime,
+        "time_primitive_datetime",
+        2,
+        |v, w| write_instant(w, v.assume_utc()),
+        |r| read_instant(r).map(|t| PrimitiveDateTime::new(t.date(), t.time())),
+        PrimitiveDateTime::new(Date::MIN, Time::MIDNIGHT)
+    );
+
+    // The Julian day number, zig-zag.
+    time_type!(
+        Date,
+        "time_date",
+        1,
+        |v, w| w.write_varint_signed(i64::from(v.to_julian_day())),
+        |r| {
+            let at = r.position();
+            let day = r.read_varint_signed()?;
+            i32::try_from(day)
+                .ok()
+                .and_then(|d| Date::from_julian_day(d).ok())
+                .ok_or_else(|| invalid(r, at, "date"))
+        },
+        Date::MIN
+    );
+
+    // Seconds since midnight, then nanoseconds.
+    time_type!(
+        Time,
+        "time_time",
+        2,
+        |v, w| {
+            let (h, m, s, n) = v.as_hms_nano();
+            w.write_varint(u64::from(h) * 3600 + u64::from(m) * 60 + u64::from(s));
+            w.write_varint(u64::from(n));
+        },
+        |r| {
+            let at = r.position();
+            let secs = r.read_varint()?;
+            let nanos = u32::try_from(r.read_varint()?).ok();
+            nanos
+                .filter(|_| secs < 86_400)
+                .and_then(|n| {
+                    Time::from_hms_nano(
+                        (secs / 3600) as u8,
+                        (secs / 60 % 60) as u8,
+                        (secs % 60) as u8,
+                        n,
+                    )
+                    .ok()
+                })
+                .ok_or_else(|| invalid(r, at, "time"))
+        },
+        Time::MIDNIGHT
+    );
+
+    // Whole seconds and the nanoseconds that go with them, both of the
+    // duration's sign (zig-zag varints), as `Duration` keeps them.
+    time_type!(
+        Duration,
+        "time_duration",
+        2,
+        |v, w| {
+            w.write_varint_signed(v.whole_seconds());
+            w.write_varint_signed(i64::from(v.subsec_nanoseconds()));
+        },
+        |r| {
+            let at = r.position();
+            let secs = r.read_varint_signed()?;
+            let nanos = r.read_varint_signed()?;
+            let normal = nanos.abs() < 1_000_000_000
+                && (nanos == 0 || secs == 0 || (nanos < 0) == (secs < 0));
+            if !normal {
+                return Err(invalid(r, at, "duration"));
+            }
+            Ok(Duration::new(secs, nanos as i32))
+        },
+        Duration::ZERO
+    );
+}

@@ -227,3 +227,62 @@ fn decimals_are_a_mantissa_and_a_scale() {
     let prices: Vec<Decimal> = (0..100).map(|i| Decimal::new(i * 199, 2)).collect();
     round_trip(&prices);
 }
+
+#[test]
+fn time_crate_dates_and_times() {
+    use time::{Date, Duration, Month, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
+    let kate = OffsetDateTime::from_unix_timestamp(507_600_000).unwrap();
+    let bytes = round_trip(&kate);
+    let mut expected = binform::to_vec(&507_600_000i64).unwrap();
+    expected.extend_from_slice(&[0, 0]);
+    assert_eq!(bytes, expected, "seconds, nanoseconds, offset 0");
+    let tokyo = kate.to_offset(UtcOffset::from_hms(9, 0, 0).unwrap());
+    let back: OffsetDateTime = binform::from_slice(&round_trip(&tokyo)).unwrap();
+    assert_eq!(back.offset(), tokyo.offset());
+    let date = Date::from_calendar_date(2012, Month::December, 24).unwrap();
+    assert_eq!(
+        round_trip(&date),
+        binform::to_vec(&i64::from(date.to_julian_day())).unwrap()
+    );
+    round_trip(&Date::MIN);
+    round_trip(&Date::MAX);
+    let noon = Time::from_hms_nano(12, 0, 1, 5).unwrap();
+    assert_eq!(
+        round_trip(&noon),
+        binform::to_vec(&(43_201u32, 5u32)).unwrap()
+    );
+    round_trip(&PrimitiveDateTime::new(date, noon));
+    assert_eq!(
+        round_trip(&Duration::milliseconds(-1500)),
+        binform::to_vec(&(-1i64, -500_000_000i64)).unwrap()
+    );
+    round_trip(&Duration::MAX);
+    round_trip(&Duration::MIN);
+    // Values the crate cannot hold, and forms that are not normal.
+    let kind = |r: binform::Result<()>| r.unwrap_err().kind();
+    let far = binform::to_vec(&(i64::MAX, 0u32)).unwrap();
+    assert_eq!(
+        kind(binform::from_slice::<OffsetDateTime>(&far).map(|_| ())),
+        ErrorKind::InvalidValue
+    );
+    let bad_time = binform::to_vec(&(86_400u32, 0u32)).unwrap();
+    assert_eq!(
+        kind(binform::from_slice::<Time>(&bad_time).map(|_| ())),
+        ErrorKind::InvalidValue
+    );
+    let mixed_signs = binform::to_vec(&(1i64, -5i64)).unwrap();
+    assert_eq!(
+        kind(binform::from_slice::<Duration>(&mixed_signs).map(|_| ())),
+        ErrorKind::InvalidValue
+    );
+    let bad_day = binform::to_vec(&i64::from(i32::MAX)).unwrap();
+    assert_eq!(
+        kind(binform::from_slice::<Date>(&bad_day).map(|_| ())),
+        ErrorKind::InvalidValue
+    );
+    let bad_offset = binform::to_vec(&(0i64, 0u32, 200_000i32)).unwrap();
+    assert_eq!(
+        kind(binform::from_slice::<OffsetDateTime>(&bad_offset).map(|_| ())),
+        ErrorKind::InvalidValue
+    );
+}

@@ -537,13 +537,26 @@ impl<'de> Reader<'de> {
         Ok(len)
     }
 
+    /// [`read_len_for`](Self::read_len_for) for a sequence (`Vec<T>` and
+    /// everything decoded through it): packed integers (format.md §22)
+    /// need two bytes a block of 256 values, not one a value.
+    #[doc(hidden)]
+    #[inline]
+    pub fn read_seq_len<T: Unpack<'de>>(&mut self) -> Result<usize> {
+        if !T::PACKED {
+            return self.read_len_for::<T>();
+        }
+        let start = self.pos;
+        let len = self.read_len()?;
+        if crate::packed::layout::min_size(len) > self.remaining() {
+            return Err(self.short_input_error(len, 2, start));
+        }
+        Ok(len)
+    }
+
     #[inline(always)]
     fn check_len<T: Unpack<'de>>(&mut self, len: usize, start: usize) -> Result<()> {
-        if T::PACKED {
-            if crate::packed::layout::min_size(len) > self.remaining() {
-                return Err(self.short_input_error(len, 2, start));
-            }
-        } else if T::MIN_SIZE == 0 {
+        if T::MIN_SIZE == 0 {
             if len > self.empty_budget {
                 return Err(self.empty_budget_error(len, start));
             }
@@ -948,7 +961,14 @@ impl<'de> Reader<'de> {
     fn skip_seq(&mut self, element: u8) -> Result<()> {
         let start = self.position();
         let count = self.read_len()?;
-        if count > self.remaining() {
+        // Packed integers take two bytes a block of 256, anything else at
+        // least a byte an element.
+        let least = if element == crate::wire::PACKED_ELEMENT {
+            crate::packed::layout::min_size(count)
+        } else {
+            count
+        };
+        if least > self.remaining() {
             return Err(self.short_input_error(count, 1, start));
         }
         let fixed = match element {
@@ -998,13 +1018,12 @@ impl<'de> Reader<'de> {
         Ok(())
     }
 
-    /// Skips a packed block's base: a varint in the `u64` forms, or the
-    /// `u128` long form (`0xFF`, a length byte of 8 to 16, that many bytes).
+    /// Skips a packed block's base.
     fn skip_packed_base(&mut self) -> Result<()> {
-        match self.rest() {
-            [0xFF, len @ 8..=16, ..] => self.skip(2 + usize::from(*len)),
-            _ => self.skip_field(Wire::Varint),
-        }
+        // Only integers of up to 64 bits are tolerant sequences of packed
+        // integers (`u128`/`i128` fields are framed), so a base is a `u64`
+        // varint: its first byte gives its length.
+        self.skip_field(Wire::Varint)
     }
 
     /// Fails with [`ErrorKind::TrailingBytes`] unless all input was read.

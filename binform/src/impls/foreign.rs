@@ -254,7 +254,7 @@ mod arrayvec_impl {
 
         fn unpack(r: &mut Reader<'de>) -> Result<Self> {
             let at = r.position();
-            let len = r.read_len_for::<T>()?;
+            let len = r.read_seq_len::<T>()?;
             if len > CAP {
                 return Err(over_capacity(r, at, len, CAP));
             }
@@ -393,6 +393,11 @@ mod chrono_impl {
                 .ok()
                 .and_then(FixedOffset::east_opt)
                 .ok_or_else(|| invalid(r, at, "offset"))?;
+            // The local time must exist too: chrono panics on one past its
+            // range (`naive_local`, `date_naive`, formatting).
+            utc.naive_utc()
+                .checked_add_signed(TimeDelta::seconds(i64::from(offset.local_minus_utc())))
+                .ok_or_else(|| invalid(r, at, "local date-time"))?;
             Ok(utc.with_timezone(&offset))
         },
         DateTime::<Utc>::UNIX_EPOCH.fixed_offset()
@@ -579,24 +584,25 @@ mod time_impl {
         };
     }
 
-    // The instant, then the offset in seconds east of UTC.
+    // The local date-time as if in UTC, then the offset in seconds east of
+    // UTC: the crate keeps the local date-time, whose range every value
+    // has (its instant in UTC can fall outside it).
     time_type!(
         OffsetDateTime,
         "time_offset_datetime",
         3,
         |v, w| {
-            write_instant(w, v);
+            write_instant(w, PrimitiveDateTime::new(v.date(), v.time()).assume_utc());
             w.write_varint_signed(i64::from(v.offset().whole_seconds()));
         },
         |r| {
-            let utc = read_instant(r)?;
+            let local = read_instant(r)?;
             let at = r.position();
             let offset = i32::try_from(r.read_varint_signed()?)
                 .ok()
                 .and_then(|s| UtcOffset::from_whole_seconds(s).ok())
                 .ok_or_else(|| invalid(r, at, "offset"))?;
-            utc.checked_to_offset(offset)
-                .ok_or_else(|| invalid(r, at, "offset date-time"))
+            Ok(PrimitiveDateTime::new(local.date(), local.time()).assume_offset(offset))
         },
         OffsetDateTime::UNIX_EPOCH
     );
@@ -672,7 +678,7 @@ mod time_impl {
             let at = r.position();
             let secs = r.read_varint_signed()?;
             let nanos = r.read_varint_signed()?;
-            let normal = nanos.abs() < 1_000_000_000
+            let normal = nanos.unsigned_abs() < 1_000_000_000
                 && (nanos == 0 || secs == 0 || (nanos < 0) == (secs < 0));
             if !normal {
                 return Err(invalid(r, at, "duration"));

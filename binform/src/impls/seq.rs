@@ -63,7 +63,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
 
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        let len = r.read_len_for::<T>()?;
+        let len = r.read_seq_len::<T>()?;
         T::unpack_vec(r, len)
     }
 }
@@ -137,7 +137,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
     const MIN_SIZE: usize = 1;
 
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        let len = r.read_len_for::<T>()?;
+        let len = r.read_seq_len::<T>()?;
         // Each element in a node of its own, with two links.
         let node = core::mem::size_of::<T>() + 2 * core::mem::size_of::<usize>();
         r.charge_memory(len.saturating_mul(node))?;

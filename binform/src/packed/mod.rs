@@ -276,6 +276,12 @@ pub(crate) fn unpack_vec<T: Lane>(r: &mut Reader<'_>, len: usize) -> Result<Vec<
     while left > 0 {
         let n = left.min(BLOCK);
         let start = out.len();
+        if out.capacity() < start + n {
+            // Grow at most to the charged length: doubling could reach
+            // twice what the memory budget was charged.
+            let want = (out.capacity() * 2).clamp(start + n, len);
+            out.reserve_exact(want - start);
+        }
         out.resize(start + n, T::default());
         if let Some(block) = out.get_mut(start..) {
             unpack_block(r, block)?;
@@ -341,7 +347,7 @@ fn unpack_block<T: Lane>(r: &mut Reader<'_>, out: &mut [T]) -> Result<()> {
         return Ok(());
     }
     if widen(width, bytes, base, out) {
-        return Err(overflow_error(r, at, width, base));
+        return Err(overflow_error(r, at, "byte", width, base));
     }
     Ok(())
 }
@@ -395,7 +401,7 @@ fn unpack_bits<T: Lane>(r: &mut Reader<'_>, at: usize, out: &mut [T]) -> Result<
     let base = T::read_scalar(r)?.key();
     let bytes = r.read_bytes(bits_len(out.len(), bits))?;
     if get_bits(bytes, bits, base, out) {
-        return Err(overflow_error(r, at, bits as usize, base));
+        return Err(overflow_error(r, at, "bit", bits as usize, base));
     }
     Ok(())
 }
@@ -466,12 +472,18 @@ fn offset<K: Key, const W: usize>(src: &[u8]) -> K {
 
 #[cold]
 #[inline(never)]
-fn overflow_error<K: Key>(r: &Reader<'_>, at: usize, width: usize, base: K) -> crate::Error {
+fn overflow_error<K: Key>(
+    r: &Reader<'_>,
+    at: usize,
+    unit: &str,
+    width: usize,
+    base: K,
+) -> crate::Error {
     r.error_at(
         at,
         ErrorKind::IntegerOverflow,
         alloc::format!(
-            "a {width}-byte offset from base key {} overflows the integer type",
+            "a {width}-{unit} offset from base key {} overflows the integer type",
             base.to_u128()
         ),
     )

@@ -286,3 +286,28 @@ fn time_crate_dates_and_times() {
         ErrorKind::InvalidValue
     );
 }
+
+/// Found by review: values that would make chrono or time panic, and a
+/// time value whose UTC instant is out of the crate's range.
+#[test]
+fn date_time_edges_are_errors_or_round_trip() {
+    use chrono::{DateTime, FixedOffset, NaiveDateTime};
+    // The last instant chrono holds, an hour east: its local time does not exist.
+    let max = NaiveDateTime::MAX.and_utc();
+    let bytes = binform::to_vec(&(max.timestamp(), max.timestamp_subsec_nanos(), 3600i32)).unwrap();
+    let err = binform::from_slice::<DateTime<FixedOffset>>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    // time::Duration with nanoseconds of i64::MIN.
+    let bytes = binform::to_vec(&(0i64, i64::MIN)).unwrap();
+    let err = binform::from_slice::<time::Duration>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    // The time crate's last day, an hour west of UTC: its instant is past
+    // the crate's range, its local date-time is not.
+    let last =
+        time::PrimitiveDateTime::new(time::Date::MAX, time::Time::from_hms(23, 59, 59).unwrap())
+            .assume_offset(time::UtcOffset::from_hms(-1, 0, 0).unwrap());
+    round_trip(&last);
+    let first = time::PrimitiveDateTime::new(time::Date::MIN, time::Time::MIDNIGHT)
+        .assume_offset(time::UtcOffset::from_hms(2, 0, 0).unwrap());
+    round_trip(&first);
+}

@@ -365,3 +365,44 @@ fn close_values_pack_to_their_bits() {
         round_trip(&signed);
     }
 }
+
+/// Found by review: a skipped sequence whose block base is a 9-byte varint
+/// with a low byte of 8 to 16, and one of 300 zeros (4 bytes of blocks for
+/// 300 elements), must be skipped exactly.
+#[test]
+fn tolerant_readers_skip_every_packed_shape() {
+    for ids in [
+        vec![0x0100_0000_0000_0008u64; 8],
+        vec![0; 300],
+        vec![u64::MAX; 9],
+    ] {
+        let value = WithIds {
+            name: "n".into(),
+            ids: ids.clone(),
+            deltas: vec![0; 300],
+            after: 5,
+        };
+        let bytes = round_trip(&value);
+        let old: WithoutIds = binform::from_slice(&bytes).unwrap();
+        assert_eq!(
+            old,
+            WithoutIds {
+                name: "n".into(),
+                after: 5
+            },
+            "{ids:?}"
+        );
+    }
+}
+
+/// Found by review: sets of packed integers are decoded one element at a
+/// time, so their length is checked at a byte per element.
+#[test]
+fn sets_of_integers_check_lengths_a_byte_each() {
+    let mut lying = binform::to_vec(&200usize).unwrap();
+    lying.extend_from_slice(&[2, 4]);
+    let err = binform::from_slice::<std::collections::BTreeSet<u32>>(&lying).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+    let err = binform::from_slice::<std::collections::HashSet<u64>>(&lying).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+}

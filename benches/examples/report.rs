@@ -286,14 +286,14 @@ fn checks(times: &Times, sizes: &Sizes) -> Vec<Check> {
     out
 }
 
-/// Per crate, the geometric mean over the suite's shared workloads of its
-/// ratio to the best crate (encode, decode, size): 1.00 is first
-/// everywhere. Workloads where only binform ran (graphs, tolerant forms,
-/// frames) do not count, nor does the memcpy baseline.
 /// A geometric mean and how many workloads it covers, for encode, decode
 /// and size.
 type Means = [Option<(f64, usize)>; 3];
 
+/// Per crate, the geometric mean over the suite's shared workloads of its
+/// ratio to the best crate (encode, decode, size): 1.00 is first
+/// everywhere. Workloads where only binform ran (graphs, tolerant forms,
+/// frames) do not count, nor does the memcpy baseline.
 fn geomeans(times: &Times, sizes: &Sizes) -> Vec<(&'static str, Means)> {
     let crates: Vec<&'static str> = std::iter::once("binform")
         .chain(PEERS.iter().copied())

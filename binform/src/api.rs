@@ -83,6 +83,11 @@ impl Options {
         #[cfg(feature = "std")]
         return crate::scratch::with_scratch(|buf| {
             self.to_vec_into(buf, value)?;
+            if buf.len() > crate::scratch::KEPT {
+                // The thread would not keep a buffer this large: hand it
+                // over rather than copy it.
+                return Ok(core::mem::take(buf));
+            }
             Ok(buf.as_slice().to_vec())
         });
         #[cfg(not(feature = "std"))]

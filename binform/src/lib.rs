@@ -20,7 +20,8 @@
 //! ```
 //!
 //! The derive writes each field in declaration order, with no names, tags or
-//! header: integers as compact varints, floats as their bits, strings and
+//! header: integers as compact varints (sequences of them in packed
+//! blocks), floats as their bits, strings and
 //! collections as a length and their contents. `docs/format.md` in the
 //! repository specifies every byte.
 //!

@@ -83,7 +83,7 @@ pub trait Unpack<'de>: Encoding + Sized {
     fn shared_clear(&self) {}
 
     /// Decodes `len` values into a vector; `len` has already been checked
-    /// against the remaining input by [`Reader::read_len_for`]. Plain-data
+    /// against the remaining input by [`Reader::read_seq_len`]. Plain-data
     /// types override this with a bulk copy.
     #[doc(hidden)]
     #[inline]
@@ -548,8 +548,9 @@ impl<'de> Reader<'de> {
         }
         let start = self.pos;
         let len = self.read_len()?;
-        if crate::packed::layout::min_size(len) > self.remaining() {
-            return Err(self.short_input_error(len, 2, start));
+        let least = crate::packed::layout::min_size(len);
+        if least > self.remaining() {
+            return Err(self.short_input_bytes(len, least, start));
         }
         Ok(len)
     }
@@ -576,6 +577,20 @@ impl<'de> Reader<'de> {
             format!(
                 "{len} elements that take no input exceed the remaining budget of {}",
                 self.empty_budget
+            ),
+        )
+    }
+
+    /// A declared length that needs `least` bytes, more than remain.
+    #[cold]
+    #[inline(never)]
+    fn short_input_bytes(&self, len: usize, least: usize, start: usize) -> Error {
+        self.error_at(
+            start,
+            ErrorKind::UnexpectedEnd,
+            format!(
+                "declared length {len} needs at least {least} bytes, {} remain",
+                self.remaining()
             ),
         )
     }
@@ -969,10 +984,10 @@ impl<'de> Reader<'de> {
             count
         };
         if least > self.remaining() {
-            return Err(self.short_input_error(count, 1, start));
+            return Err(self.short_input_bytes(count, least, start));
         }
         let fixed = match element {
-            1 => return self.skip_packed(count),
+            crate::wire::PACKED_ELEMENT => return self.skip_packed(count),
             2 => 4,
             3 => 8,
             _ => {
@@ -988,7 +1003,7 @@ impl<'de> Reader<'de> {
 
     /// Skips `count` packed integers (§22) without knowing their type.
     fn skip_packed(&mut self, count: usize) -> Result<()> {
-        use crate::packed::layout::{bits_len, width, BITS, BLOCK, SHORT, VARINTS};
+        use crate::packed::layout::{bits_len, width, BITS, BLOCK, MAX_BITS, SHORT, VARINTS};
         let mut left = count;
         while left > 0 {
             let n = left.min(BLOCK);
@@ -999,9 +1014,16 @@ impl<'de> Reader<'de> {
                     self.skip_field(Wire::Varint)?;
                 }
             } else if header == BITS {
-                let bits = self.read_u8()?;
+                let bits = u32::from(self.read_u8()?);
+                if !(1..=MAX_BITS).contains(&bits) {
+                    return Err(self.error_at(
+                        at,
+                        ErrorKind::InvalidValue,
+                        format!("packed block of {bits}-bit offsets (1 to {MAX_BITS} allowed)"),
+                    ));
+                }
                 self.skip_packed_base()?;
-                self.skip(bits_len(n, u32::from(bits)))?;
+                self.skip(bits_len(n, bits))?;
             } else {
                 let Some(width) = width(header) else {
                     return Err(self.error_at(

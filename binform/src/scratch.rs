@@ -4,6 +4,9 @@
 
 use std::vec::Vec;
 
+/// The largest buffer a thread keeps between calls (1 MiB).
+pub(crate) const KEPT: usize = 1 << 20;
+
 std::thread_local! {
     static SCRATCH: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
 }
@@ -17,7 +20,7 @@ pub(crate) fn with_scratch<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
             buf.clear();
             let out = f(&mut buf);
             buf.clear();
-            if buf.capacity() > 1 << 20 {
+            if buf.capacity() > KEPT {
                 *buf = Vec::new();
             }
             out

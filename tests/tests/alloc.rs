@@ -77,7 +77,8 @@ fn to_vec_allocates_its_result_once() {
     let people = ten_people();
     let holder = kate(1000);
     // The first call on a thread grows the thread's buffer; after it, one
-    // allocation of the exact size per call, however large the value.
+    // allocation of the exact size per call, for any value up to the 1 MiB
+    // the thread keeps (a larger one hands its buffer over instead).
     let first = binform::to_vec(&holder).unwrap();
     for _ in 0..3 {
         let (bytes, count) = allocations_during(|| binform::to_vec(&people).unwrap());

@@ -37,7 +37,6 @@ mod uuid_impl {
 
 #[cfg(feature = "half")]
 mod half_impl {
-    use crate::wire::Wire;
     use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 
     /// Half-precision floats are their 16 bits, little-endian (bit-exact,
@@ -46,7 +45,6 @@ mod half_impl {
         ($($ty:ty => $name:literal),*) => {$(
             impl Encoding for $ty {
                 encoding_builtin!($name);
-                const WIRE: Wire = Wire::Framed;
             }
 
             impl Pack for $ty {
@@ -291,6 +289,41 @@ mod arrayvec_impl {
     }
 }
 
+/// The impls of a date or time type (chrono's or the time crate's, all
+/// `Copy`): its schema name, least encoded size, encoder, decoder and
+/// placeholder.
+#[cfg(any(feature = "chrono", feature = "time"))]
+macro_rules! date_time {
+    ($ty:ty, $name:literal, $min:expr, |$v:ident, $w:ident| $pack:expr, |$r:ident| $unpack:expr, $placeholder:expr) => {
+        impl crate::Encoding for $ty {
+            encoding_builtin!($name);
+        }
+
+        impl crate::Pack for $ty {
+            #[inline]
+            fn pack(&self, $w: &mut crate::Writer<'_>) -> crate::Result<()> {
+                let $v = *self;
+                $pack;
+                Ok(())
+            }
+        }
+
+        impl<'de> crate::Unpack<'de> for $ty {
+            const MIN_SIZE: usize = $min;
+
+            #[inline]
+            fn unpack($r: &mut crate::Reader<'de>) -> crate::Result<Self> {
+                $unpack
+            }
+
+            #[inline]
+            fn placeholder(_: &mut u32) -> Option<Self> {
+                Some($placeholder)
+            }
+        }
+    };
+}
+
 /// chrono's dates and times (feature `chrono`), as `SystemTime` and
 /// `Duration` are written (format.md §16, §23): an instant is its Unix
 /// seconds (zig-zag varint) and nanoseconds (varint); a value chrono
@@ -302,7 +335,7 @@ mod chrono_impl {
         Utc,
     };
 
-    use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+    use crate::{ErrorKind, Reader, Result, Writer};
 
     #[cold]
     #[inline(never)]
@@ -328,47 +361,16 @@ mod chrono_impl {
         DateTime::from_timestamp(secs, nanos).ok_or_else(|| invalid(r, at, "instant"))
     }
 
-    macro_rules! chrono_type {
-        ($ty:ty, $name:literal, $min:expr, |$v:ident, $w:ident| $pack:expr, |$r:ident| $unpack:expr, $placeholder:expr) => {
-            impl Encoding for $ty {
-                encoding_builtin!($name);
-            }
-
-            impl Pack for $ty {
-                #[inline]
-                fn pack(&self, $w: &mut Writer<'_>) -> Result<()> {
-                    let $v = self;
-                    $pack;
-                    Ok(())
-                }
-            }
-
-            impl<'de> Unpack<'de> for $ty {
-                const MIN_SIZE: usize = $min;
-
-                #[inline]
-                fn unpack($r: &mut Reader<'de>) -> Result<Self> {
-                    $unpack
-                }
-
-                #[inline]
-                fn placeholder(_: &mut u32) -> Option<Self> {
-                    Some($placeholder)
-                }
-            }
-        };
-    }
-
-    chrono_type!(
+    date_time!(
         DateTime<Utc>,
         "chrono_utc",
         2,
-        |v, w| write_instant(w, v),
+        |v, w| write_instant(w, &v),
         |r| read_instant(r),
         DateTime::<Utc>::UNIX_EPOCH
     );
 
-    chrono_type!(
+    date_time!(
         NaiveDateTime,
         "chrono_naive_datetime",
         2,
@@ -378,7 +380,7 @@ mod chrono_impl {
     );
 
     // The instant in UTC, then the offset in seconds east of UTC.
-    chrono_type!(
+    date_time!(
         DateTime<FixedOffset>,
         "chrono_fixed_offset",
         3,
@@ -404,7 +406,7 @@ mod chrono_impl {
     );
 
     // Days since 0001-01-01 (day 1), zig-zag.
-    chrono_type!(
+    date_time!(
         NaiveDate,
         "chrono_date",
         1,
@@ -421,7 +423,7 @@ mod chrono_impl {
     );
 
     // Seconds since midnight, then nanoseconds.
-    chrono_type!(
+    date_time!(
         NaiveTime,
         "chrono_time",
         2,
@@ -442,7 +444,7 @@ mod chrono_impl {
 
     // Whole seconds rounded down (zig-zag), then nanoseconds 0 ..= 999,999,999:
     // one form for every value, as `SystemTime` before the epoch.
-    chrono_type!(
+    date_time!(
         TimeDelta,
         "chrono_delta",
         2,
@@ -515,14 +517,15 @@ mod decimal_impl {
     }
 }
 
-/// The `time` crate's dates and times (feature `time`), written as
-/// chrono's are (format.md §23): instants as Unix seconds and nanoseconds,
-/// dates as a day number, durations in one normal form.
+/// The `time` crate's dates and times (feature `time`, format.md §23):
+/// date-times as a local date-time in Unix seconds and nanoseconds (and
+/// an offset), dates as the Julian day, durations as signed seconds and
+/// nanoseconds in the crate's own normal form.
 #[cfg(feature = "time")]
 mod time_impl {
     use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
 
-    use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+    use crate::{ErrorKind, Reader, Result, Writer};
 
     #[cold]
     #[inline(never)]
@@ -553,41 +556,10 @@ mod time_impl {
             .ok_or_else(|| invalid(r, at, "instant"))
     }
 
-    macro_rules! time_type {
-        ($ty:ty, $name:literal, $min:expr, |$v:ident, $w:ident| $pack:expr, |$r:ident| $unpack:expr, $placeholder:expr) => {
-            impl Encoding for $ty {
-                encoding_builtin!($name);
-            }
-
-            impl Pack for $ty {
-                #[inline]
-                fn pack(&self, $w: &mut Writer<'_>) -> Result<()> {
-                    let $v = *self;
-                    $pack;
-                    Ok(())
-                }
-            }
-
-            impl<'de> Unpack<'de> for $ty {
-                const MIN_SIZE: usize = $min;
-
-                #[inline]
-                fn unpack($r: &mut Reader<'de>) -> Result<Self> {
-                    $unpack
-                }
-
-                #[inline]
-                fn placeholder(_: &mut u32) -> Option<Self> {
-                    Some($placeholder)
-                }
-            }
-        };
-    }
-
     // The local date-time as if in UTC, then the offset in seconds east of
     // UTC: the crate keeps the local date-time, whose range every value
     // has (its instant in UTC can fall outside it).
-    time_type!(
+    date_time!(
         OffsetDateTime,
         "time_offset_datetime",
         3,
@@ -608,7 +580,7 @@ mod time_impl {
     );
 
     // As if in UTC.
-    time_type!(
+    date_time!(
         PrimitiveDateTime,
         "time_primitive_datetime",
         2,
@@ -618,7 +590,7 @@ mod time_impl {
     );
 
     // The Julian day number, zig-zag.
-    time_type!(
+    date_time!(
         Date,
         "time_date",
         1,
@@ -635,7 +607,7 @@ mod time_impl {
     );
 
     // Seconds since midnight, then nanoseconds.
-    time_type!(
+    date_time!(
         Time,
         "time_time",
         2,
@@ -666,7 +638,7 @@ mod time_impl {
 
     // Whole seconds and the nanoseconds that go with them, both of the
     // duration's sign (zig-zag varints), as `Duration` keeps them.
-    time_type!(
+    date_time!(
         Duration,
         "time_duration",
         2,

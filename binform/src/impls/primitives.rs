@@ -139,8 +139,7 @@ macro_rules! packed_hooks {
         where
             Self: 'a,
         {
-            crate::packed::pack_iter(items.copied(), w);
-            Ok(())
+            crate::packed::pack_iter(items.copied(), w)
         }
     };
 }
@@ -446,20 +445,7 @@ macro_rules! nonzero {
             where
                 Self: 'a,
             {
-                let mut buf = [0 as $ty; crate::packed::BLOCK];
-                let mut n = 0;
-                for item in items {
-                    if let Some(slot) = buf.get_mut(n) {
-                        *slot = item.get();
-                    }
-                    n += 1;
-                    if n == buf.len() {
-                        <$ty>::pack_slice(&buf, w)?;
-                        w.checkpoint();
-                        n = 0;
-                    }
-                }
-                <$ty>::pack_slice(buf.get(..n).unwrap_or_default(), w)
+                crate::packed::pack_iter(items.map(|x| x.get()), w)
             }
         }
 

@@ -22,10 +22,14 @@ impl<T: Pack> Pack for [T] {
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_len(self.len());
-        // Plain data is one copy and cannot nest; everything else counts a
-        // level, as its decoder does.
+        // Plain data is one copy and packed integers are blocks: neither
+        // nests, and their decoders count no level; everything else counts
+        // a level, as its decoder does.
         if T::PLAIN.get() {
             return T::pack_slice(self, w);
+        }
+        if T::PACKED {
+            return pack_elements(self, w);
         }
         w.nested(|w| pack_elements(self, w))
     }
@@ -93,7 +97,10 @@ impl<T: Pack> Pack for VecDeque<T> {
         w.write_len(self.len());
         if T::PACKED {
             // Blocks count from the front, across the two halves.
-            return w.nested(|w| T::pack_all(self.iter(), w));
+            return match self.as_slices() {
+                (front, []) => pack_elements(front, w),
+                _ => T::pack_all(self.iter(), w),
+            };
         }
         let (front, back) = self.as_slices();
         w.nested(|w| {

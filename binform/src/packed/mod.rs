@@ -106,11 +106,11 @@ fn narrowest<K: Key>(range: K) -> (u8, usize) {
     let mut code = 1;
     for width in WIDTHS {
         if width >= 16 || range >> (8 * width) == 0 {
-            return (code, width);
+            break;
         }
         code += 1;
     }
-    (code - 1, 16)
+    (code, WIDTHS[usize::from(code) - 1])
 }
 
 /// Writes `items` as packed blocks.
@@ -122,8 +122,13 @@ pub(crate) fn pack_slice<T: Lane>(items: &[T], w: &mut Writer<'_>) {
 }
 
 /// Writes the values of `items` as packed blocks, gathering each block in
-/// a buffer first (for sequences that are not one slice).
-pub(crate) fn pack_iter<T: Lane>(items: impl Iterator<Item = T>, w: &mut Writer<'_>) {
+/// a buffer first (for sequences that are not one slice): each block as
+/// `T::pack_slice` writes them (the integers' packed blocks, or a
+/// `NonZero`'s integers').
+pub(crate) fn pack_iter<T: crate::Pack + Copy + Default>(
+    items: impl Iterator<Item = T>,
+    w: &mut Writer<'_>,
+) -> crate::Result<()> {
     let mut buf = [T::default(); BLOCK];
     let mut n = 0;
     for item in items {
@@ -132,14 +137,12 @@ pub(crate) fn pack_iter<T: Lane>(items: impl Iterator<Item = T>, w: &mut Writer<
         }
         n += 1;
         if n == BLOCK {
-            pack_block(&buf, w);
+            T::pack_slice(&buf, w)?;
             w.checkpoint();
             n = 0;
         }
     }
-    if let Some(rest) = buf.get(..n).filter(|rest| !rest.is_empty()) {
-        pack_block(rest, w);
-    }
+    T::pack_slice(buf.get(..n).unwrap_or_default(), w)
 }
 
 /// Writes one block (1 to [`BLOCK`] values) in its smaller form; a tie
@@ -696,10 +699,13 @@ mod tests {
         for v in values {
             assert_eq!(i32::from_key(v.key()), v);
         }
-        assert_eq!(i32::MAX.key(), i32::KEY_MAX);
-        assert_eq!(i128::MAX.key(), i128::KEY_MAX);
-        assert_eq!(isize::MAX.key(), isize::KEY_MAX);
-        assert_eq!(usize::MAX.key(), usize::KEY_MAX);
+        // The greatest value has the greatest key.
+        assert_eq!(i32::KEY_MAX, u32::MAX);
+        assert_eq!(i16::KEY_MAX, u16::MAX);
+        assert_eq!(i128::KEY_MAX, u128::MAX);
+        assert_eq!(u64::KEY_MAX, u64::MAX);
+        assert_eq!(isize::KEY_MAX, isize::MAX.key());
+        assert_eq!(i64::from_key(0), i64::MIN);
     }
 
     #[test]

@@ -158,83 +158,99 @@ impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BTreeSet<T> {
     }
 }
 
+/// The impls of a hashed map and set with a `BuildHasher` parameter and
+/// `with_hasher`/`try_reserve` (std's, hashbrown's, indexmap's): the
+/// entries in iteration order, each key charged to the key budget before
+/// it is inserted, a repeated key `InvalidValue`, a reservation that fails
+/// an error rather than an abort. Used for std's maps and by the
+/// `hashbrown` and `indexmap` features, so a build with none is unused.
+#[allow(unused_macros)]
+macro_rules! hashed_collections {
+    ($map:ident, $set:ident) => {
+        use core::hash::{BuildHasher, Hash};
+
+        use crate::impls::collections::{pack_map, pack_set, unpack_map, unpack_set};
+        use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
+
+        impl<K: Encoding, V: Encoding, S> Encoding for $map<K, V, S> {
+            encoding_builtin!(empty "map", K, V);
+        }
+
+        impl<K: Pack, V: Pack, S> Pack for $map<K, V, S> {
+            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                pack_map(w, self.len(), self.iter())
+            }
+        }
+
+        impl<'de, K, V, S> Unpack<'de> for $map<K, V, S>
+        where
+            K: Unpack<'de> + Eq + Hash,
+            V: Unpack<'de>,
+            S: BuildHasher + Default,
+        {
+            const MIN_SIZE: usize = 1;
+
+            #[inline]
+            fn placeholder(_: &mut u32) -> Option<Self> {
+                Some($map::with_hasher(S::default()))
+            }
+
+            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+                unpack_map(
+                    r,
+                    |n| {
+                        let mut map = $map::with_hasher(S::default());
+                        map.try_reserve(n).ok()?;
+                        Some(map)
+                    },
+                    |m, k, v| m.insert(k, v).is_none(),
+                )
+            }
+        }
+
+        impl<T: Encoding, S> Encoding for $set<T, S> {
+            encoding_builtin!(empty "set", T);
+        }
+
+        impl<T: Pack, S> Pack for $set<T, S> {
+            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                pack_set(w, self.len(), self.iter())
+            }
+        }
+
+        impl<'de, T, S> Unpack<'de> for $set<T, S>
+        where
+            T: Unpack<'de> + Eq + Hash,
+            S: BuildHasher + Default,
+        {
+            const MIN_SIZE: usize = 1;
+
+            #[inline]
+            fn placeholder(_: &mut u32) -> Option<Self> {
+                Some($set::with_hasher(S::default()))
+            }
+
+            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+                unpack_set(
+                    r,
+                    |n| {
+                        let mut set = $set::with_hasher(S::default());
+                        set.try_reserve(n).ok()?;
+                        Some(set)
+                    },
+                    |s, t| s.insert(t),
+                )
+            }
+        }
+    };
+}
+
+#[allow(unused_imports)]
+pub(crate) use hashed_collections;
+
 #[cfg(feature = "std")]
 mod hashed {
-    use core::hash::{BuildHasher, Hash};
     use std::collections::{HashMap, HashSet};
 
-    use super::{pack_map, pack_set, unpack_map, unpack_set};
-    use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
-
-    impl<K: Encoding, V: Encoding, S> Encoding for HashMap<K, V, S> {
-        encoding_builtin!(empty "map", K, V);
-    }
-
-    impl<K: Pack, V: Pack, S> Pack for HashMap<K, V, S> {
-        fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-            pack_map(w, self.len(), self.iter())
-        }
-    }
-
-    impl<'de, K, V, S> Unpack<'de> for HashMap<K, V, S>
-    where
-        K: Unpack<'de> + Eq + Hash,
-        V: Unpack<'de>,
-        S: BuildHasher + Default,
-    {
-        const MIN_SIZE: usize = 1;
-
-        #[inline]
-        fn placeholder(_: &mut u32) -> Option<Self> {
-            Some(HashMap::default())
-        }
-
-        fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-            unpack_map(
-                r,
-                |n| {
-                    // Fallible: a huge reservation is an error, not an abort.
-                    let mut map = HashMap::with_hasher(S::default());
-                    map.try_reserve(n).ok()?;
-                    Some(map)
-                },
-                |m, k, v| m.insert(k, v).is_none(),
-            )
-        }
-    }
-
-    impl<T: Encoding, S> Encoding for HashSet<T, S> {
-        encoding_builtin!(empty "set", T);
-    }
-
-    impl<T: Pack, S> Pack for HashSet<T, S> {
-        fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-            pack_set(w, self.len(), self.iter())
-        }
-    }
-
-    impl<'de, T, S> Unpack<'de> for HashSet<T, S>
-    where
-        T: Unpack<'de> + Eq + Hash,
-        S: BuildHasher + Default,
-    {
-        const MIN_SIZE: usize = 1;
-
-        #[inline]
-        fn placeholder(_: &mut u32) -> Option<Self> {
-            Some(HashSet::default())
-        }
-
-        fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-            unpack_set(
-                r,
-                |n| {
-                    let mut set = HashSet::with_hasher(S::default());
-                    set.try_reserve(n).ok()?;
-                    Some(set)
-                },
-                |s, t| s.insert(t),
-            )
-        }
-    }
+    hashed_collections!(HashMap, HashSet);
 }

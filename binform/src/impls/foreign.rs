@@ -74,102 +74,19 @@ mod half_impl {
     half_float!(half::f16 => "f16", half::bf16 => "bf16");
 }
 
-/// `IndexMap`/`IndexSet` (feature `indexmap`) and hashbrown's
-/// `HashMap`/`HashSet` (feature `hashbrown`) are maps and sets (format.md
-/// §9): a length, then the entries in iteration order, which for the
-/// index types is their order, kept by a round trip. A repeated key is
-/// `InvalidValue`; keys are charged to the key budget like std's.
-#[cfg(any(feature = "indexmap", feature = "hashbrown"))]
-macro_rules! hashed_collections {
-    ($map:ident, $set:ident, $reserve:ident) => {
-        use core::hash::{BuildHasher, Hash};
-
-        use super::super::collections::{pack_map, pack_set, unpack_map, unpack_set};
-        use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
-
-        impl<K: Encoding, V: Encoding, S> Encoding for $map<K, V, S> {
-            encoding_builtin!(empty "map", K, V);
-        }
-
-        impl<K: Pack, V: Pack, S> Pack for $map<K, V, S> {
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-                pack_map(w, self.len(), self.iter())
-            }
-        }
-
-        impl<'de, K, V, S> Unpack<'de> for $map<K, V, S>
-        where
-            K: Unpack<'de> + Eq + Hash,
-            V: Unpack<'de>,
-            S: BuildHasher + Default,
-        {
-            const MIN_SIZE: usize = 1;
-
-            #[inline]
-            fn placeholder(_: &mut u32) -> Option<Self> {
-                Some($map::with_hasher(S::default()))
-            }
-
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-                unpack_map(
-                    r,
-                    |n| {
-                        let mut map = $map::with_hasher(S::default());
-                        map.$reserve(n).ok()?;
-                        Some(map)
-                    },
-                    |m, k, v| m.insert(k, v).is_none(),
-                )
-            }
-        }
-
-        impl<T: Encoding, S> Encoding for $set<T, S> {
-            encoding_builtin!(empty "set", T);
-        }
-
-        impl<T: Pack, S> Pack for $set<T, S> {
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-                pack_set(w, self.len(), self.iter())
-            }
-        }
-
-        impl<'de, T, S> Unpack<'de> for $set<T, S>
-        where
-            T: Unpack<'de> + Eq + Hash,
-            S: BuildHasher + Default,
-        {
-            const MIN_SIZE: usize = 1;
-
-            #[inline]
-            fn placeholder(_: &mut u32) -> Option<Self> {
-                Some($set::with_hasher(S::default()))
-            }
-
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-                unpack_set(
-                    r,
-                    |n| {
-                        let mut set = $set::with_hasher(S::default());
-                        set.$reserve(n).ok()?;
-                        Some(set)
-                    },
-                    |s, t| s.insert(t),
-                )
-            }
-        }
-    };
-}
-
+// `IndexMap`/`IndexSet` and hashbrown's maps are maps and sets (format.md
+// §9), as std's are: the index types' iteration order is their order, so a
+// round trip keeps it.
 #[cfg(feature = "indexmap")]
 mod indexmap_impl {
     use indexmap::{IndexMap, IndexSet};
-    hashed_collections!(IndexMap, IndexSet, try_reserve);
+    crate::impls::collections::hashed_collections!(IndexMap, IndexSet);
 }
 
 #[cfg(feature = "hashbrown")]
 mod hashbrown_impl {
     use hashbrown::{HashMap, HashSet};
-    hashed_collections!(HashMap, HashSet, try_reserve);
+    crate::impls::collections::hashed_collections!(HashMap, HashSet);
 }
 
 #[cfg(feature = "smallvec")]

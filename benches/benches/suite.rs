@@ -13,25 +13,33 @@ use std::time::Duration;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion};
 
+/// Invokes a model-defining macro with every crate's derives, so the
+/// models and the datasets list the peers once.
+macro_rules! with_every_derive {
+    ($define:path) => {
+        $define!(
+            #[derive(
+                binform::Packable,
+                serde::Serialize,
+                serde::Deserialize,
+                bitcode::Encode,
+                bitcode::Decode,
+                wincode::SchemaWrite,
+                wincode::SchemaRead,
+                bincode::Encode,
+                bincode::Decode,
+                rkyv::Archive,
+                rkyv::Serialize,
+                rkyv::Deserialize,
+                speedy::Readable,
+                speedy::Writable
+            )]
+        );
+    };
+}
+
 mod models {
-    binform_benches::define_models!(
-        #[derive(
-            binform::Packable,
-            serde::Serialize,
-            serde::Deserialize,
-            bitcode::Encode,
-            bitcode::Decode,
-            wincode::SchemaWrite,
-            wincode::SchemaRead,
-            bincode::Encode,
-            bincode::Decode,
-            rkyv::Archive,
-            rkyv::Serialize,
-            rkyv::Deserialize,
-            speedy::Readable,
-            speedy::Writable
-        )]
-    );
+    with_every_derive!(binform_benches::define_models);
 
     /// `Person` decoded without copying its strings.
     #[derive(
@@ -58,24 +66,7 @@ mod models {
 
 /// The rust_serialization_benchmark datasets, with every crate's derives.
 mod rsb {
-    binform_benches::define_rsb_models!(
-        #[derive(
-            binform::Packable,
-            serde::Serialize,
-            serde::Deserialize,
-            bitcode::Encode,
-            bitcode::Decode,
-            wincode::SchemaWrite,
-            wincode::SchemaRead,
-            bincode::Encode,
-            bincode::Decode,
-            rkyv::Archive,
-            rkyv::Serialize,
-            rkyv::Deserialize,
-            speedy::Readable,
-            speedy::Writable
-        )]
-    );
+    with_every_derive!(binform_benches::define_rsb_models);
 }
 
 use binform_benches::models::plain;

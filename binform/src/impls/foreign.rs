@@ -173,8 +173,18 @@ mod arrayvec_impl {
             if len > CAP {
                 return Err(over_capacity(r, at, len, CAP));
             }
-            // Through the vector path, so packed integers read their blocks.
-            Ok(T::unpack_vec(r, len)?.into_iter().collect())
+            if T::PACKED {
+                // Packed integers read their blocks through the vector path.
+                return Ok(T::unpack_vec(r, len)?.into_iter().collect());
+            }
+            // Anything else straight into the array: no heap vector.
+            r.nested(|r| {
+                let mut out = ArrayVec::new();
+                for _ in 0..len {
+                    out.push(T::unpack(r)?);
+                }
+                Ok(out)
+            })
         }
     }
 
@@ -241,6 +251,35 @@ macro_rules! date_time {
     };
 }
 
+/// A date or time value the target crate cannot hold.
+#[cfg(any(feature = "chrono", feature = "time"))]
+#[cold]
+#[inline(never)]
+fn invalid(r: &crate::Reader<'_>, at: usize, what: &str) -> crate::Error {
+    r.error_at(
+        at,
+        crate::ErrorKind::InvalidValue,
+        alloc::format!("not a valid {what}"),
+    )
+}
+
+/// Reads a zig-zag varint that must fit an `i32` from which `make` builds
+/// a value (a day number, an offset in seconds); anything else is
+/// `InvalidValue` naming `what`.
+#[cfg(any(feature = "chrono", feature = "time"))]
+fn read_i32_as<T>(
+    r: &mut crate::Reader<'_>,
+    what: &str,
+    make: impl FnOnce(i32) -> Option<T>,
+) -> crate::Result<T> {
+    let at = r.position();
+    let v = r.read_varint_signed()?;
+    i32::try_from(v)
+        .ok()
+        .and_then(make)
+        .ok_or_else(|| invalid(r, at, what))
+}
+
 /// chrono's dates and times (feature `chrono`), as `SystemTime` and
 /// `Duration` are written (format.md §16, §23): an instant is its Unix
 /// seconds (zig-zag varint) and nanoseconds (varint); a value chrono
@@ -252,17 +291,8 @@ mod chrono_impl {
         Utc,
     };
 
-    use crate::{ErrorKind, Reader, Result, Writer};
-
-    #[cold]
-    #[inline(never)]
-    fn invalid(r: &Reader<'_>, at: usize, what: &str) -> crate::Error {
-        r.error_at(
-            at,
-            ErrorKind::InvalidValue,
-            alloc::format!("not a valid chrono {what}"),
-        )
-    }
+    use super::{invalid, read_i32_as};
+    use crate::{Reader, Result, Writer};
 
     /// Unix seconds and nanoseconds (the nanoseconds of a leap second
     /// count past 10^9, as chrono keeps them).
@@ -274,8 +304,9 @@ mod chrono_impl {
     fn read_instant(r: &mut Reader<'_>) -> Result<DateTime<Utc>> {
         let at = r.position();
         let secs = r.read_varint_signed()?;
-        let nanos = u32::try_from(r.read_varint()?).map_err(|_| invalid(r, at, "instant"))?;
-        DateTime::from_timestamp(secs, nanos).ok_or_else(|| invalid(r, at, "instant"))
+        let nanos =
+            u32::try_from(r.read_varint()?).map_err(|_| invalid(r, at, "chrono instant"))?;
+        DateTime::from_timestamp(secs, nanos).ok_or_else(|| invalid(r, at, "chrono instant"))
     }
 
     date_time!(
@@ -308,15 +339,12 @@ mod chrono_impl {
         |r| {
             let utc = read_instant(r)?;
             let at = r.position();
-            let offset = i32::try_from(r.read_varint_signed()?)
-                .ok()
-                .and_then(FixedOffset::east_opt)
-                .ok_or_else(|| invalid(r, at, "offset"))?;
+            let offset = read_i32_as(r, "chrono offset", FixedOffset::east_opt)?;
             // The local time must exist too: chrono panics on one past its
             // range (`naive_local`, `date_naive`, formatting).
             utc.naive_utc()
                 .checked_add_signed(TimeDelta::seconds(i64::from(offset.local_minus_utc())))
-                .ok_or_else(|| invalid(r, at, "local date-time"))?;
+                .ok_or_else(|| invalid(r, at, "chrono local date-time"))?;
             Ok(utc.with_timezone(&offset))
         },
         DateTime::<Utc>::UNIX_EPOCH.fixed_offset()
@@ -328,14 +356,7 @@ mod chrono_impl {
         "chrono_date",
         1,
         |v, w| w.write_varint_signed(i64::from(v.num_days_from_ce())),
-        |r| {
-            let at = r.position();
-            let days = r.read_varint_signed()?;
-            i32::try_from(days)
-                .ok()
-                .and_then(NaiveDate::from_num_days_from_ce_opt)
-                .ok_or_else(|| invalid(r, at, "date"))
-        },
+        |r| read_i32_as(r, "chrono date", NaiveDate::from_num_days_from_ce_opt),
         NaiveDate::MIN
     );
 
@@ -354,7 +375,7 @@ mod chrono_impl {
             let nanos = u32::try_from(r.read_varint()?).ok();
             secs.zip(nanos)
                 .and_then(|(s, n)| NaiveTime::from_num_seconds_from_midnight_opt(s, n))
-                .ok_or_else(|| invalid(r, at, "time"))
+                .ok_or_else(|| invalid(r, at, "chrono time"))
         },
         NaiveTime::MIN
     );
@@ -380,7 +401,7 @@ mod chrono_impl {
             let nanos = u32::try_from(r.read_varint()?).ok();
             nanos
                 .and_then(|n| TimeDelta::new(secs, n))
-                .ok_or_else(|| invalid(r, at, "time delta"))
+                .ok_or_else(|| invalid(r, at, "chrono time delta"))
         },
         TimeDelta::zero()
     );
@@ -442,17 +463,8 @@ mod decimal_impl {
 mod time_impl {
     use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
 
-    use crate::{ErrorKind, Reader, Result, Writer};
-
-    #[cold]
-    #[inline(never)]
-    fn invalid(r: &Reader<'_>, at: usize, what: &str) -> crate::Error {
-        r.error_at(
-            at,
-            ErrorKind::InvalidValue,
-            alloc::format!("not a valid time-crate {what}"),
-        )
-    }
+    use super::{invalid, read_i32_as};
+    use crate::{Reader, Result, Writer};
 
     fn write_instant(w: &mut Writer<'_>, t: OffsetDateTime) {
         w.write_varint_signed(t.unix_timestamp());
@@ -470,7 +482,7 @@ mod time_impl {
                     .replace_nanosecond(n)
                     .ok()
             })
-            .ok_or_else(|| invalid(r, at, "instant"))
+            .ok_or_else(|| invalid(r, at, "time-crate instant"))
     }
 
     // The local date-time as if in UTC, then the offset in seconds east of
@@ -486,11 +498,9 @@ mod time_impl {
         },
         |r| {
             let local = read_instant(r)?;
-            let at = r.position();
-            let offset = i32::try_from(r.read_varint_signed()?)
-                .ok()
-                .and_then(|s| UtcOffset::from_whole_seconds(s).ok())
-                .ok_or_else(|| invalid(r, at, "offset"))?;
+            let offset = read_i32_as(r, "time-crate offset", |s| {
+                UtcOffset::from_whole_seconds(s).ok()
+            })?;
             Ok(PrimitiveDateTime::new(local.date(), local.time()).assume_offset(offset))
         },
         OffsetDateTime::UNIX_EPOCH
@@ -512,14 +522,7 @@ mod time_impl {
         "time_date",
         1,
         |v, w| w.write_varint_signed(i64::from(v.to_julian_day())),
-        |r| {
-            let at = r.position();
-            let day = r.read_varint_signed()?;
-            i32::try_from(day)
-                .ok()
-                .and_then(|d| Date::from_julian_day(d).ok())
-                .ok_or_else(|| invalid(r, at, "date"))
-        },
+        |r| read_i32_as(r, "time-crate date", |d| Date::from_julian_day(d).ok()),
         Date::MIN
     );
 
@@ -548,7 +551,7 @@ mod time_impl {
                     )
                     .ok()
                 })
-                .ok_or_else(|| invalid(r, at, "time"))
+                .ok_or_else(|| invalid(r, at, "time-crate time"))
         },
         Time::MIDNIGHT
     );
@@ -570,7 +573,7 @@ mod time_impl {
             let normal = nanos.unsigned_abs() < 1_000_000_000
                 && (nanos == 0 || secs == 0 || (nanos < 0) == (secs < 0));
             if !normal {
-                return Err(invalid(r, at, "duration"));
+                return Err(invalid(r, at, "time-crate duration"));
             }
             Ok(Duration::new(secs, nanos as i32))
         },

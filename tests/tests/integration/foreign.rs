@@ -141,6 +141,21 @@ fn small_and_array_vectors_are_sequences() {
     assert_eq!(err.kind(), ErrorKind::InvalidValue);
     assert_eq!(err.offset(), Some(0));
 
+    // Elements that are not packed integers decode straight into the array.
+    let mut words: arrayvec::ArrayVec<String, 3> = arrayvec::ArrayVec::new();
+    words.extend(["a".to_string(), "bc".to_string()]);
+    assert_eq!(
+        round_trip(&words),
+        binform::to_vec(&words.to_vec()).unwrap()
+    );
+    let four = binform::to_vec(&vec!["w".to_string(); 4]).unwrap();
+    let err = binform::from_slice::<arrayvec::ArrayVec<String, 3>>(&four).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    let cut = binform::to_vec(&words).unwrap();
+    let err =
+        binform::from_slice::<arrayvec::ArrayVec<String, 3>>(&cut[..cut.len() - 1]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+
     let text = arrayvec::ArrayString::<8>::from("héllo").unwrap();
     assert_eq!(round_trip(&text), binform::to_vec("héllo").unwrap());
     let err = binform::from_slice::<arrayvec::ArrayString<4>>(&binform::to_vec("héllo").unwrap())

@@ -96,12 +96,29 @@ impl<'a> Container<'a> {
                 return None;
             }
         };
-        Some(Container {
+        let mut cont = Container {
             ident: &input.ident,
             generics: &input.generics,
             attrs,
             body,
-        })
+        };
+        let krate: syn::Path = match &cont.attrs.krate {
+            Some(path) => path.value.clone(),
+            None => syn::parse_quote!(::binform),
+        };
+        cont.fields_mut(|f| f.attrs.resolve_serde(&krate));
+        Some(cont)
+    }
+
+    /// Runs `f` on every field of every variant.
+    fn fields_mut(&mut self, mut f: impl FnMut(&mut Field<'a>)) {
+        match &mut self.body {
+            Body::Struct(_, fields) => fields.iter_mut().for_each(f),
+            Body::Enum(variants) => variants
+                .iter_mut()
+                .flat_map(|v| v.fields.iter_mut())
+                .for_each(&mut f),
+        }
     }
 
     /// Every field of every variant.

@@ -253,8 +253,12 @@ pub struct Field {
     /// `default = "path"`: a function returning the value to use when the
     /// field is not in the payload.
     pub default: Option<Attr<Path>>,
-    /// `with = "module"`: `module::pack` and `module::unpack` encode the field.
+    /// `with = "module"`: `module::pack` and `module::unpack` encode the
+    /// field. `serde` sets it to the runtime's `serde` module (see
+    /// [`Field::resolve_serde`]).
     pub with: Option<Attr<Path>>,
+    /// `serde`: the field goes through its serde impls.
+    pub serde: Option<Attr<()>>,
     /// `tag = N`: the field's stable tag in a version-tolerant type.
     pub tag: Option<Attr<u32>>,
 }
@@ -264,6 +268,7 @@ impl Field {
         let mut skip = Slot::new(cx, "skip");
         let mut default = Slot::new(cx, "default");
         let mut with = Slot::new(cx, "with");
+        let mut serde = Slot::new(cx, "serde");
         let mut tag = Slot::new(cx, "tag");
         for_each_meta(cx, attrs, |meta| {
             if meta.path.is_ident("tag") {
@@ -274,16 +279,43 @@ impl Field {
                 default.set(meta, path_value(meta, "default")?);
             } else if meta.path.is_ident("with") {
                 with.set(meta, path_value(meta, "with")?);
+            } else if meta.path.is_ident("serde") {
+                flag(meta, &mut serde)?;
             } else {
-                return Err(unknown(meta, "field", "skip, default, with, tag"));
+                return Err(unknown(meta, "field", "skip, default, with, serde, tag"));
             }
             Ok(())
         });
+        let (with, serde) = (with.get(), serde.get());
+        if let (Some(_), Some(serde)) = (&with, &serde) {
+            // Each says how to encode the field; one would be ignored.
+            cx.syn_error(syn::Error::new(
+                serde.span,
+                "`serde` and `with` both say how to encode this field; keep one of them",
+            ));
+        }
         Field {
             skip: skip.get(),
             default: default.get(),
-            with: with.get(),
+            with,
+            serde,
             tag: tag.get(),
+        }
+    }
+
+    /// Turns `serde` into `with = "<krate>::serde"`: the runtime's serde
+    /// module has the `pack`/`unpack` pair a `with` module has, so the
+    /// field is then encoded, described and framed as any `with` field.
+    /// Given both (an error reported by `parse`), `with` stays.
+    pub fn resolve_serde(&mut self, krate: &Path) {
+        if let (Some(serde), None) = (&self.serde, &self.with) {
+            let mut path = krate.clone();
+            path.segments
+                .push(syn::Ident::new("serde", serde.span).into());
+            self.with = Some(Attr {
+                value: path,
+                span: serde.span,
+            });
         }
     }
 }

@@ -76,13 +76,31 @@ pub fn from_reader<T: UnpackOwned>(reader: impl std::io::Read) -> Result<T> {
 impl Options {
     /// Encodes `value` into a new vector.
     pub fn to_vec<T: Pack + ?Sized>(&self, value: &T) -> Result<Vec<u8>> {
+        self.encode_vec(Some(T::FINGERPRINT), |w| value.pack(w))
+    }
+
+    /// Appends the encoding of `value` to `buf`, which can be reused across
+    /// calls to save allocations. On error `buf` is restored to its length
+    /// before the call.
+    pub fn to_vec_into<T: Pack + ?Sized>(&self, buf: &mut Vec<u8>, value: &T) -> Result<()> {
+        self.encode_into(buf, Some(T::FINGERPRINT), |w| value.pack(w))
+    }
+
+    /// The encode into a new vector shared by every entry point (the
+    /// derive's and the serde bridge's): `fingerprint` is the header's, if
+    /// the type has one.
+    pub(crate) fn encode_vec(
+        &self,
+        fingerprint: Option<u64>,
+        encode: impl FnOnce(&mut Writer<'_>) -> Result<()>,
+    ) -> Result<Vec<u8>> {
         // One allocation of the exact size: the bytes are built in the
         // thread's reused buffer, then copied out once. A fresh vector
         // grown from empty allocates about log2(n) times and copies its
         // bytes about twice.
         #[cfg(feature = "std")]
         return crate::scratch::with_scratch(|buf| {
-            self.to_vec_into(buf, value)?;
+            self.encode_into(buf, fingerprint, encode)?;
             if buf.len() > crate::scratch::KEPT {
                 // The thread would not keep a buffer this large: hand it
                 // over rather than copy it.
@@ -93,25 +111,40 @@ impl Options {
         #[cfg(not(feature = "std"))]
         {
             let mut buf = Vec::new();
-            self.to_vec_into(&mut buf, value)?;
+            self.encode_into(&mut buf, fingerprint, encode)?;
             Ok(buf)
         }
     }
 
-    /// Appends the encoding of `value` to `buf`, which can be reused across
-    /// calls to save allocations. On error `buf` is restored to its length
-    /// before the call.
-    pub fn to_vec_into<T: Pack + ?Sized>(&self, buf: &mut Vec<u8>, value: &T) -> Result<()> {
+    /// The encode into a caller's buffer shared by every entry point.
+    pub(crate) fn encode_into(
+        &self,
+        buf: &mut Vec<u8>,
+        fingerprint: Option<u64>,
+        encode: impl FnOnce(&mut Writer<'_>) -> Result<()>,
+    ) -> Result<()> {
         let start = buf.len();
         if self.fingerprint {
             buf.extend_from_slice(&HEADER_MAGIC);
-            buf.extend_from_slice(&T::FINGERPRINT.to_le_bytes());
+            buf.extend_from_slice(&self.header_fingerprint(fingerprint)?.to_le_bytes());
         }
-        let result = value.pack(&mut Writer::with_depth(buf, self.max_depth));
+        let result = encode(&mut Writer::with_depth(buf, self.max_depth));
         if result.is_err() {
             buf.truncate(start);
         }
         result
+    }
+
+    /// The type's fingerprint for the header: a type seen only through
+    /// serde has none, so the header cannot be written or checked.
+    fn header_fingerprint(&self, fingerprint: Option<u64>) -> Result<u64> {
+        fingerprint.ok_or_else(|| {
+            Error::new(
+                ErrorKind::Unsupported,
+                "Options::fingerprint needs the type's binform schema; a type seen only \
+                 through serde has none (derive Packable for it to use the header)",
+            )
+        })
     }
 
     /// Decodes a `T` that is the whole of `bytes`: bytes left over are an
@@ -177,6 +210,18 @@ impl Options {
         bytes: &'de [u8],
         reader: impl FnOnce(&'de [u8]) -> Reader<'de>,
     ) -> Result<T> {
+        self.decode_with(bytes, Some(T::FINGERPRINT), reader, T::unpack)
+    }
+
+    /// [`decode`](Self::decode) with the value's decoder given: the
+    /// derive's `unpack`, or the serde bridge's.
+    pub(crate) fn decode_with<'de, T>(
+        &self,
+        bytes: &'de [u8],
+        fingerprint: Option<u64>,
+        reader: impl FnOnce(&'de [u8]) -> Reader<'de>,
+        unpack: impl FnOnce(&mut Reader<'de>) -> Result<T>,
+    ) -> Result<T> {
         if let Some(limit) = self.max_bytes.filter(|&limit| bytes.len() > limit) {
             return Err(Error::new(
                 ErrorKind::LimitExceeded,
@@ -187,12 +232,12 @@ impl Options {
             ));
         }
         let bytes = if self.fingerprint {
-            check_header::<T>(bytes)?
+            check_header(bytes, self.header_fingerprint(fingerprint)?)?
         } else {
             bytes
         };
         let mut reader = reader(bytes);
-        let result = T::unpack(&mut reader).and_then(|value| match reader.finish() {
+        let result = unpack(&mut reader).and_then(|value| match reader.finish() {
             Ok(()) => Ok(value),
             Err(e) => {
                 // Break strong cycles before the value is dropped, or it leaks.
@@ -218,17 +263,28 @@ impl Options {
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn to_writer<T: Pack + ?Sized>(
         &self,
-        mut writer: impl std::io::Write,
+        writer: impl std::io::Write,
         value: &T,
+    ) -> Result<()> {
+        self.encode_writer(writer, Some(T::FINGERPRINT), |w| value.pack(w))
+    }
+
+    /// The streaming encode shared by every entry point.
+    #[cfg(feature = "std")]
+    pub(crate) fn encode_writer(
+        &self,
+        mut writer: impl std::io::Write,
+        fingerprint: Option<u64>,
+        encode: impl FnOnce(&mut Writer<'_>) -> Result<()>,
     ) -> Result<()> {
         let mut buf = Vec::with_capacity(crate::write::STREAM_BUFFER);
         if self.fingerprint {
             buf.extend_from_slice(&HEADER_MAGIC);
-            buf.extend_from_slice(&T::FINGERPRINT.to_le_bytes());
+            buf.extend_from_slice(&self.header_fingerprint(fingerprint)?.to_le_bytes());
         }
         let mut stream = crate::write::Stream::new(&mut writer);
         let mut w = Writer::streaming(&mut buf, &mut stream, self.max_depth);
-        value.pack(&mut w)?;
+        encode(&mut w)?;
         w.finish_stream()
     }
 
@@ -239,6 +295,13 @@ impl Options {
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn from_reader<T: UnpackOwned>(&self, reader: impl std::io::Read) -> Result<T> {
+        self.from_slice(&self.read_to_limit(reader)?)
+    }
+
+    /// Everything `reader` yields up to its end, at most
+    /// [`byte_limit`](Options::byte_limit) bytes.
+    #[cfg(feature = "std")]
+    pub(crate) fn read_to_limit(&self, reader: impl std::io::Read) -> Result<Vec<u8>> {
         use std::io::Read;
         let mut bytes = Vec::new();
         let limit = self.byte_limit();
@@ -254,12 +317,12 @@ impl Options {
                 ),
             ));
         }
-        self.from_slice(&bytes)
+        Ok(bytes)
     }
 }
 
 /// Checks the fingerprint header and returns the payload after it.
-fn check_header<'de, T: Unpack<'de>>(bytes: &'de [u8]) -> Result<&'de [u8]> {
+fn check_header(bytes: &[u8], ours: u64) -> Result<&[u8]> {
     let (Some(magic), Some(fp)) = (bytes.get(..4), bytes.get(4..12)) else {
         return Err(Error::new(
             ErrorKind::UnexpectedEnd,
@@ -284,7 +347,6 @@ fn check_header<'de, T: Unpack<'de>>(bytes: &'de [u8]) -> Result<&'de [u8]> {
     let mut raw = [0u8; 8];
     raw.copy_from_slice(fp);
     let theirs = u64::from_le_bytes(raw);
-    let ours = T::FINGERPRINT;
     if theirs != ours {
         return Err(Error::new(
             ErrorKind::SchemaMismatch,

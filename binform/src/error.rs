@@ -65,6 +65,12 @@ pub enum ErrorKind {
     /// The payload's schema fingerprint (see [`Options::fingerprint`](crate::Options::fingerprint))
     /// is not the reader's: the type definitions differ.
     SchemaMismatch,
+    /// Something binform's format cannot carry was asked of it: through
+    /// the serde bridge, `deserialize_any` (the bytes do not say their
+    /// type), a field skipped by `skip_serializing_if`, a sequence that
+    /// mixes integer types; or a fingerprint header for a type known only
+    /// through serde.
+    Unsupported,
 }
 
 impl ErrorKind {
@@ -90,6 +96,7 @@ impl ErrorKind {
             ErrorKind::UnsupportedCycle => "unsupported reference cycle",
             ErrorKind::UnregisteredType => "unregistered type",
             ErrorKind::SchemaMismatch => "schema mismatch",
+            ErrorKind::Unsupported => "unsupported by the format",
         }
     }
 }

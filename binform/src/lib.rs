@@ -88,6 +88,7 @@
 //! | `std`   | yes     | [`to_writer`], [`from_reader`], [`io`] frames (many values on one stream), `HashMap`/`HashSet`, `SystemTime`, `Mutex`/`RwLock`, `std::error::Error`, stack growth on deep input |
 //! | `bytes` | yes     | `bytes::Bytes` and `bytes::BytesMut`, [`from_bytes`] (zero-copy `Bytes` fields), [`to_buf_mut`] |
 //! | `tokio` | no      | [`codec::PackCodec`], a tokio-util codec over [`io`]'s frames |
+//! | `serde` | no      | [`serde`](mod@serde): the derive's bytes for any serde type, and `#[binform(serde)]` on a field |
 //! | `uuid`  | no      | `uuid::Uuid` as its 16 bytes |
 //! | `half`  | no      | `half::f16` and `half::bf16` as their 16 bits |
 //! | `indexmap` | no   | `IndexMap` and `IndexSet`, as maps and sets in their order |
@@ -129,6 +130,9 @@ mod refs;
 pub mod schema;
 #[cfg(feature = "std")]
 mod scratch;
+#[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+pub mod serde;
 mod stack;
 pub mod varint;
 mod wire;

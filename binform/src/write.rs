@@ -235,6 +235,31 @@ impl<'a> Writer<'a> {
         let _ = open;
     }
 
+    /// How many more levels may nest (for a side buffer that continues
+    /// this encode, such as the serde bridge's sequences of unknown length).
+    #[cfg(feature = "serde")]
+    pub(crate) fn depth_left(&self) -> u32 {
+        self.depth_left
+    }
+
+    /// Enters one nesting level for contents written over several calls
+    /// (the serde bridge's compounds); [`leave`](Self::leave) ends it.
+    #[cfg(feature = "serde")]
+    pub(crate) fn enter(&mut self) -> Result<()> {
+        if self.depth_left == 0 {
+            return Err(depth_error());
+        }
+        self.depth_left -= 1;
+        Ok(())
+    }
+
+    /// Leaves the level [`enter`](Self::enter) opened.
+    #[cfg(feature = "serde")]
+    pub(crate) fn leave(&mut self) {
+        self.depth_left += 1;
+        self.checkpoint();
+    }
+
     /// Runs `f` one nesting level deeper, failing with
     /// [`ErrorKind::LimitExceeded`](crate::ErrorKind::LimitExceeded) past
     /// the depth limit. Containers nest exactly where their decoders do, so

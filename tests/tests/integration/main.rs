@@ -21,6 +21,7 @@ mod props;
 mod regressions;
 mod schema;
 mod seed;
+mod serde_bridge;
 mod std_types;
 mod truncation;
 mod versioning;

@@ -1,0 +1,392 @@
+//! The serde `Deserializer`: the derive's bytes read back through
+//! serde's data model. binform bytes do not say their type, so every
+//! value is read as the `Deserialize` impl asks for it; what would need
+//! the bytes to say it (`deserialize_any`) is refused.
+//!
+//! Hostile input: every compound is one nesting level (the depth limit
+//! and stack growth of [`Reader::nested`]), every element and entry is
+//! charged to the memory budget before it is built (its size, at least
+//! a byte, so elements that take no input are bounded too), and packed
+//! blocks are checked as the derive checks them.
+
+use ::serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+
+use super::ints::{pop, Mode, PackedInt};
+use crate::{Error, ErrorKind, Reader, Result, Unpack};
+
+/// Reads one serde value from a [`Reader`]; inside a sequence or tuple it
+/// also carries the sequence's state, so that integers come from packed
+/// blocks.
+pub(crate) struct Deserializer<'a, 'de> {
+    r: &'a mut Reader<'de>,
+    seq: Option<&'a mut SeqState>,
+}
+
+/// A sequence's elements as read so far: how, and how many of its packed
+/// values are still on the wire.
+struct SeqState {
+    mode: Mode,
+    unread: usize,
+}
+
+impl<'a, 'de> Deserializer<'a, 'de> {
+    /// A deserializer for a value on its own (not a sequence element).
+    pub(crate) fn new(r: &'a mut Reader<'de>) -> Self {
+        Deserializer { r, seq: None }
+    }
+
+    /// The reader, for a value that is not a packed integer.
+    #[inline]
+    fn plain(self) -> Result<&'a mut Reader<'de>> {
+        if let Some(seq) = self.seq {
+            seq.mode.plain()?;
+        }
+        Ok(self.r)
+    }
+
+    /// An integer that sequences pack.
+    #[inline]
+    fn int<T: PackedInt + Unpack<'de>>(self) -> Result<T> {
+        if let Some(seq) = self.seq {
+            if let Some((values, next)) = seq.mode.packed::<T>()? {
+                return pop(values, next, &mut seq.unread, self.r);
+            }
+        }
+        T::unpack(self.r)
+    }
+}
+
+/// Runs `visit` one nesting level deeper and points an error the visitor
+/// raised (which knows no offset) at where reading stopped.
+#[inline]
+fn nested<'de, R>(
+    r: &mut Reader<'de>,
+    visit: impl FnOnce(&mut Reader<'de>) -> Result<R>,
+) -> Result<R> {
+    r.nested(visit).map_err(|e| e.at(r.position()))
+}
+
+#[cold]
+fn refused(what: &str, why: &str) -> Error {
+    Error::new(
+        ErrorKind::Unsupported,
+        alloc::format!(
+            "{what}: binform bytes do not say their type, so the serde bridge cannot {why}; \
+             {what} is what `#[serde(untagged)]`, internally tagged enums, `#[serde(flatten)]` \
+             and self-describing types such as serde_json::Value ask for"
+        ),
+    )
+}
+
+macro_rules! plain {
+    ($($method:ident $ty:ty => $visit:ident;)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let value = <$ty as Unpack<'de>>::unpack(self.plain()?)?;
+            visitor.$visit(value)
+        }
+    )*};
+}
+
+macro_rules! packed {
+    ($($method:ident $ty:ty => $visit:ident;)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            visitor.$visit(self.int::<$ty>()?)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
+    type Error = Error;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+        Err(refused("deserialize_any", "tell which value comes next").at(self.r.position()))
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+        Err(
+            refused("deserialize_ignored_any", "skip a value without its type")
+                .at(self.r.position()),
+        )
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+        Err(refused(
+            "deserialize_identifier",
+            "read a field or variant name, which it does not write",
+        )
+        .at(self.r.position()))
+    }
+
+    plain! {
+        deserialize_bool bool => visit_bool;
+        deserialize_i8 i8 => visit_i8;
+        deserialize_u8 u8 => visit_u8;
+        deserialize_f32 f32 => visit_f32;
+        deserialize_f64 f64 => visit_f64;
+        deserialize_char char => visit_char;
+        deserialize_str &'de str => visit_borrowed_str;
+        deserialize_string &'de str => visit_borrowed_str;
+        deserialize_bytes &'de [u8] => visit_borrowed_bytes;
+        deserialize_byte_buf &'de [u8] => visit_borrowed_bytes;
+    }
+
+    packed! {
+        deserialize_i16 i16 => visit_i16;
+        deserialize_u16 u16 => visit_u16;
+        deserialize_i32 i32 => visit_i32;
+        deserialize_u32 u32 => visit_u32;
+        deserialize_i64 i64 => visit_i64;
+        deserialize_u64 u64 => visit_u64;
+        deserialize_i128 i128 => visit_i128;
+        deserialize_u128 u128 => visit_u128;
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let r = self.plain()?;
+        let at = r.position();
+        match r.read_u8()? {
+            0 => visitor.visit_none(),
+            1 => nested(r, |r| visitor.visit_some(Deserializer::new(r))),
+            tag => Err(r.error_at(
+                at,
+                ErrorKind::UnknownVariant,
+                alloc::format!("Option tag {tag} is neither 0 (None) nor 1 (Some)"),
+            )),
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.plain()?;
+        visitor.visit_unit()
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.plain()?;
+        visitor.visit_unit()
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        nested(self.plain()?, |r| {
+            visitor.visit_newtype_struct(Deserializer::new(r))
+        })
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let r = self.plain()?;
+        let len = r.read_len()?;
+        Seq::visit(r, len, true, visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        // Tuples and arrays: never packed (see `serialize_tuple`).
+        Seq::visit(self.plain()?, len, false, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        Seq::visit(self.plain()?, len, false, visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        Seq::visit(self.plain()?, fields.len(), false, visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let r = self.plain()?;
+        let len = r.read_len()?;
+        nested(r, |r| {
+            let mut map = Map { r, left: len };
+            let value = visitor.visit_map(&mut map)?;
+            match map.left {
+                0 => Ok(value),
+                left => Err(unread(map.r, "map", left)),
+            }
+        })
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let r = self.plain()?;
+        let at = r.position();
+        let tag = if super::byte_tagged(name, variants) {
+            u32::from(r.read_u8()?)
+        } else {
+            r.read_tag()?
+        };
+        // The variant's contents nest as the encoder nested them: a
+        // newtype's one level, a tuple's or struct's one as a compound.
+        visitor.visit_enum(Enum { r, tag }).map_err(|e| {
+            if e.kind() == ErrorKind::UnknownVariant {
+                e.at(at)
+            } else {
+                e
+            }
+        })
+    }
+}
+
+/// Charges one element or entry of `size` bytes (at least one, so that
+/// elements taking no input still cost) before the visitor builds it.
+#[inline]
+fn charge(r: &mut Reader<'_>, size: usize) -> Result<()> {
+    r.charge_memory(size.max(1))
+}
+
+#[cold]
+fn unread(r: &Reader<'_>, what: &str, left: usize) -> Error {
+    r.error(
+        ErrorKind::InvalidValue,
+        alloc::format!("the type read its {what} and left {left} of the elements written unread"),
+    )
+}
+
+/// The elements of a sequence, tuple or struct.
+struct Seq<'a, 'de> {
+    r: &'a mut Reader<'de>,
+    left: usize,
+    /// `None` for structs and tuple structs, whose fields never pack.
+    state: Option<SeqState>,
+}
+
+impl<'a, 'de> Seq<'a, 'de> {
+    fn visit<V: Visitor<'de>>(
+        r: &'a mut Reader<'de>,
+        len: usize,
+        packs: bool,
+        visitor: V,
+    ) -> Result<V::Value> {
+        nested(r, |r| {
+            let mut seq = Seq {
+                r,
+                left: len,
+                state: packs.then_some(SeqState {
+                    mode: Mode::Start,
+                    unread: len,
+                }),
+            };
+            let value = visitor.visit_seq(&mut seq)?;
+            match seq.left {
+                0 => Ok(value),
+                left => Err(unread(seq.r, "sequence", left)),
+            }
+        })
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        charge(self.r, core::mem::size_of::<T::Value>())?;
+        let de = Deserializer {
+            r: self.r,
+            seq: self.state.as_mut(),
+        };
+        seed.deserialize(de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// The entries of a map.
+struct Map<'a, 'de> {
+    r: &'a mut Reader<'de>,
+    left: usize,
+}
+
+impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        // The entry, and about a pointer's worth of table or node.
+        charge(
+            self.r,
+            core::mem::size_of::<K::Value>() + core::mem::size_of::<usize>(),
+        )?;
+        seed.deserialize(Deserializer::new(self.r)).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        charge(self.r, core::mem::size_of::<V::Value>())?;
+        seed.deserialize(Deserializer::new(self.r))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// An enum whose variant index has been read.
+struct Enum<'a, 'de> {
+    r: &'a mut Reader<'de>,
+    tag: u32,
+}
+
+impl<'a, 'de> de::EnumAccess<'de> for Enum<'a, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let index: de::value::U32Deserializer<Error> = self.tag.into_deserializer();
+        Ok((seed.deserialize(index)?, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for Enum<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        nested(self.r, |r| seed.deserialize(Deserializer::new(r)))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        Seq::visit(self.r, len, false, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        Seq::visit(self.r, fields.len(), false, visitor)
+    }
+}

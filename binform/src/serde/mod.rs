@@ -1,0 +1,280 @@
+//! The serde bridge (feature `serde`): binform's format for any type that
+//! implements `serde::Serialize` / `serde::Deserialize`, such as types
+//! from crates that do not know binform.
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, binform::Packable, Debug, PartialEq)]
+//! struct Reading { sensor: String, values: Vec<i32>, at: Option<u64> }
+//!
+//! let reading = Reading { sensor: "t1".into(), values: vec![20, 21, 19], at: Some(1_700_000_000) };
+//! let bytes = binform::serde::to_vec(&reading)?;
+//! // The derive and the bridge write the same bytes for the same shape.
+//! assert_eq!(bytes, binform::to_vec(&reading)?);
+//! let back: Reading = binform::serde::from_slice(&bytes)?;
+//! assert_eq!(back, reading);
+//! # Ok::<(), binform::Error>(())
+//! ```
+//!
+//! One field of a derived type can go through its serde impls with
+//! `#[binform(serde)]`, so a single foreign field needs no `with` module:
+//!
+//! ```
+//! # use serde::{Deserialize, Serialize};
+//! /// A type from a crate that implements serde but not binform.
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Celsius(f32);
+//!
+//! #[derive(binform::Packable, Debug, PartialEq)]
+//! struct Room { name: String, #[binform(serde)] temperature: Celsius }
+//!
+//! let room = Room { name: "lab".into(), temperature: Celsius(21.5) };
+//! let back: Room = binform::from_slice(&binform::to_vec(&room)?)?;
+//! assert_eq!(back, room);
+//! # Ok::<(), binform::Error>(())
+//! ```
+//!
+//! # The same bytes as the derive
+//!
+//! serde's data model maps onto the format one to one (`docs/format.md`):
+//! integers are varints, `u8`/`i8` one byte, floats their bits, strings and
+//! byte strings (`serde_bytes`) a length and their bytes, `Option` a tag
+//! byte, a unit variant its index, a newtype, tuple or struct variant its
+//! index and its fields (`Result`, `IpAddr` and `SocketAddr` their tag
+//! byte, §8 and §17), a struct or tuple its fields in order with no
+//! names, a sequence its count and elements, a map its count and entries.
+//! Integer elements wider than a byte of a sequence go in packed blocks
+//! (§22), exactly as the derive writes `Vec<i32>`. So a type that derives both
+//! `Packable` and serde's traits gets the same bytes from either path, and
+//! either can read what the other wrote. Where serde's data model does not
+//! carry what the derive writes, the bytes differ:
+//!
+//! - **Shared references.** serde writes an `Rc`/`Arc` as its contents
+//!   (each time it is reached), with no identity; the derive writes a
+//!   reference tag and keeps sharing and cycles. `Weak` has no serde form.
+//! - **Version-tolerant types** (`#[binform(version_tolerant)]`): their
+//!   tags and wire types exist only in the derive.
+//! - **Sets of integers.** serde presents a set as a sequence, so the
+//!   bridge packs a `HashSet<i32>` or `BTreeSet<u64>`; the derive writes a
+//!   set's integers one varint each (§9). The two agree below 8 elements.
+//! - **Arrays of 8 or more integers wider than a byte.** serde presents
+//!   `[T; N]` as a tuple, and a tuple may mix types, so the bridge writes
+//!   its integers one varint each; the derive packs `[u32; 16]` like a
+//!   sequence. Arrays under 8 elements agree (a block that short has no
+//!   header).
+//! - **Transparent wrappers.** `Wrapping<i32>` and `Saturating<i32>` are
+//!   integers to serde, so their sequences are packed; the derive writes
+//!   them one varint each.
+//! - **Types whose serde form is not the derive's form**: `Bound` (serde
+//!   numbers its variants Unbounded, Included, Excluded; binform Included,
+//!   Excluded, Unbounded), `SystemTime`
+//!   (serde: unsigned seconds and nanoseconds since the epoch, no times
+//!   before it), `SocketAddrV6` (serde drops flow info and scope id),
+//!   and any type with a hand-written `Serialize` that chooses its own
+//!   shape. The other way round, a derived enum named `Result`, `IpAddr`
+//!   or `SocketAddr` whose two variants have the std type's names is
+//!   written with the std type's tag byte, since serde cannot tell them
+//!   apart.
+//!
+//! # What the bridge refuses
+//!
+//! binform bytes do not say their type, so what serde can only do by
+//! asking the bytes is an [`ErrorKind::Unsupported`] error, named in the
+//! message: `deserialize_any` (`#[serde(untagged)]`, internally and
+//! adjacently tagged enums, `#[serde(flatten)]`, `serde_json::Value`),
+//! `deserialize_ignored_any` and `deserialize_identifier`; a field skipped
+//! by `skip_serializing_if` (a reader could not tell it is missing); a
+//! sequence whose elements mix integer types; and
+//! [`Options::fingerprint`], which needs the binform schema a serde type
+//! does not have.
+//!
+//! # Limits
+//!
+//! Decoding takes the same [`Options`] as the derive's entry points
+//! (through the `_with` functions): the byte limit, the nesting depth (one
+//! level per sequence, tuple, map, struct, variant, option and newtype),
+//! declared lengths, and the memory budget, to which each element is
+//! charged before it is built.
+
+mod de;
+mod ints;
+mod ser;
+
+/// The std enums whose tag the format writes as one byte rather than a
+/// varint index (format.md §8, §17), by the names serde gives them: an
+/// enum of that name and those variants is written as the derive writes
+/// the std type.
+const BYTE_TAGGED: [(&str, [&str; 2]); 3] = [
+    ("Result", ["Ok", "Err"]),
+    ("IpAddr", ["V4", "V6"]),
+    ("SocketAddr", ["V4", "V6"]),
+];
+
+/// Whether the enum `name` with `variants` is one of [`BYTE_TAGGED`].
+fn byte_tagged(name: &str, variants: &[&str]) -> bool {
+    BYTE_TAGGED
+        .iter()
+        .any(|(n, v)| *n == name && v.as_slice() == variants)
+}
+
+use alloc::vec::Vec;
+
+#[cfg(feature = "std")]
+use ::serde::de::DeserializeOwned;
+use ::serde::{Deserialize, Serialize};
+
+use crate::{Error, ErrorKind, Options, Reader, Result, Writer};
+
+/// Encodes `value` through its `Serialize` impl into a new vector, with
+/// default [`Options`].
+pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    to_vec_with(&Options::new(), value)
+}
+
+/// Appends the encoding of `value` to `buf` (reuse `buf` to save
+/// allocations), with default [`Options`]. On error `buf` is restored.
+pub fn to_vec_into<T: Serialize + ?Sized>(buf: &mut Vec<u8>, value: &T) -> Result<()> {
+    to_vec_into_with(&Options::new(), buf, value)
+}
+
+/// Decodes a `T` from all of `bytes` through its `Deserialize` impl, with
+/// default [`Options`]; strings and byte strings can borrow from `bytes`.
+pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
+    from_slice_with(&Options::new(), bytes)
+}
+
+/// Encodes `value` to an `io::Write`, streaming, with default [`Options`].
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub fn to_writer<T: Serialize + ?Sized>(writer: impl std::io::Write, value: &T) -> Result<()> {
+    to_writer_with(&Options::new(), writer, value)
+}
+
+/// Decodes a `T` from everything an `io::Read` yields, with default
+/// [`Options`] (at most [`DEFAULT_MAX_BYTES`](crate::DEFAULT_MAX_BYTES)).
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub fn from_reader<T: DeserializeOwned>(reader: impl std::io::Read) -> Result<T> {
+    from_reader_with(&Options::new(), reader)
+}
+
+/// [`to_vec`] with the given [`Options`] (its depth limit).
+pub fn to_vec_with<T: Serialize + ?Sized>(options: &Options, value: &T) -> Result<Vec<u8>> {
+    options.encode_vec(None, |w| pack(value, w))
+}
+
+/// [`to_vec_into`] with the given [`Options`].
+pub fn to_vec_into_with<T: Serialize + ?Sized>(
+    options: &Options,
+    buf: &mut Vec<u8>,
+    value: &T,
+) -> Result<()> {
+    options.encode_into(buf, None, |w| pack(value, w))
+}
+
+/// [`from_slice`] with the given [`Options`]: every limit applies.
+///
+/// ```
+/// use binform::{ErrorKind, Options};
+///
+/// let deep = binform::serde::to_vec(&vec![vec![vec![1u8]]])?;
+/// let err = binform::serde::from_slice_with::<Vec<Vec<Vec<u8>>>>(&Options::new().max_depth(2), &deep)
+///     .unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+/// # Ok::<(), binform::Error>(())
+/// ```
+pub fn from_slice_with<'de, T: Deserialize<'de>>(options: &Options, bytes: &'de [u8]) -> Result<T> {
+    options.decode_with(bytes, None, |bytes| Reader::new(bytes, options), unpack)
+}
+
+/// [`to_writer`] with the given [`Options`].
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub fn to_writer_with<T: Serialize + ?Sized>(
+    options: &Options,
+    writer: impl std::io::Write,
+    value: &T,
+) -> Result<()> {
+    options.encode_writer(writer, None, |w| pack(value, w))
+}
+
+/// [`from_reader`] with the given [`Options`]: reading stops past
+/// [`Options::max_bytes`].
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub fn from_reader_with<T: DeserializeOwned>(
+    options: &Options,
+    reader: impl std::io::Read,
+) -> Result<T> {
+    let bytes = options.read_to_limit(reader)?;
+    from_slice_with(options, &bytes)
+}
+
+/// Writes `value` through its `Serialize` impl, as part of an encode in
+/// progress: for a hand-written [`Pack`](crate::Pack) impl that holds a
+/// serde type.
+pub fn pack<T: Serialize + ?Sized>(value: &T, w: &mut Writer<'_>) -> Result<()> {
+    value.serialize(ser::Serializer::new(w))
+}
+
+/// Reads a `T` through its `Deserialize` impl, as part of a decode in
+/// progress (the counterpart of [`pack`]); with [`pack`] this module is
+/// what `#[binform(serde)]` on a field uses, like a `with` module.
+pub fn unpack<'de, T: Deserialize<'de>>(r: &mut Reader<'de>) -> Result<T> {
+    T::deserialize(de::Deserializer::new(r))
+}
+
+impl ::serde::ser::Error for Error {
+    #[cold]
+    fn custom<T: core::fmt::Display>(msg: T) -> Self {
+        Error::custom(msg)
+    }
+}
+
+impl ::serde::de::Error for Error {
+    #[cold]
+    fn custom<T: core::fmt::Display>(msg: T) -> Self {
+        Error::custom(msg)
+    }
+
+    #[cold]
+    fn invalid_value(unexp: ::serde::de::Unexpected<'_>, exp: &dyn ::serde::de::Expected) -> Self {
+        // serde's derive reports a variant index it does not know this
+        // way; binform's own enums call that `UnknownVariant`.
+        let kind = match unexp {
+            ::serde::de::Unexpected::Unsigned(_) if alloc::format!("{exp}").contains("variant") => {
+                ErrorKind::UnknownVariant
+            }
+            _ => ErrorKind::InvalidValue,
+        };
+        Error::new(
+            kind,
+            alloc::format!("invalid value: {unexp}, expected {exp}"),
+        )
+    }
+
+    #[cold]
+    fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
+        Error::new(
+            ErrorKind::UnknownVariant,
+            alloc::format!("unknown variant `{variant}`, expected one of {expected:?}"),
+        )
+    }
+
+    #[cold]
+    fn invalid_length(len: usize, exp: &dyn ::serde::de::Expected) -> Self {
+        Error::new(
+            ErrorKind::InvalidValue,
+            alloc::format!("invalid length {len}, expected {exp}"),
+        )
+    }
+
+    #[cold]
+    fn duplicate_field(field: &'static str) -> Self {
+        Error::new(
+            ErrorKind::InvalidValue,
+            alloc::format!("duplicate field `{field}`"),
+        )
+    }
+}

@@ -1,0 +1,443 @@
+//! The serde `Serializer`: serde's data model written as the derive
+//! writes the same shapes (format.md §3–§9, §22).
+
+use alloc::vec::Vec;
+
+use ::serde::ser::{self, Serialize};
+
+use super::ints::{push, Mode, PackedInt};
+use crate::{Error, ErrorKind, Pack, Result, Writer};
+
+/// Writes one serde value to a [`Writer`]. Inside a sequence or tuple it
+/// also carries the sequence's [`Mode`], so that integer elements join
+/// packed blocks.
+pub(crate) struct Serializer<'a, 'w> {
+    w: &'a mut Writer<'w>,
+    seq: Option<&'a mut Mode>,
+}
+
+impl<'a, 'w> Serializer<'a, 'w> {
+    /// A serializer for a value on its own (not a sequence element).
+    pub(crate) fn new(w: &'a mut Writer<'w>) -> Self {
+        Serializer { w, seq: None }
+    }
+
+    /// The writer, for a value that is not a packed integer: in a
+    /// sequence, that makes the sequence one of plain elements.
+    #[inline]
+    fn plain(self) -> Result<&'a mut Writer<'w>> {
+        if let Some(mode) = self.seq {
+            mode.plain()?;
+        }
+        Ok(self.w)
+    }
+
+    /// An integer that sequences pack.
+    #[inline]
+    fn int<T: PackedInt>(self, v: T) -> Result<()> {
+        if let Some(mode) = self.seq {
+            if let Some((values, _)) = mode.packed::<T>()? {
+                return push(values, v, self.w);
+            }
+        }
+        v.pack(self.w)
+    }
+}
+
+/// Serializes `value` one nesting level deeper (an `Option`'s or a
+/// newtype's contents), so that a value whose `Serialize` recurses
+/// without end fails at the depth limit instead of the stack's.
+#[inline]
+fn nested<T: Serialize + ?Sized>(w: &mut Writer<'_>, value: &T) -> Result<()> {
+    w.nested(|w| value.serialize(Serializer::new(w)))
+}
+
+/// Serializes `value` at the writer's level (inside a compound, which
+/// entered a level of its own).
+#[inline]
+fn put<T: Serialize + ?Sized>(w: &mut Writer<'_>, value: &T) -> Result<()> {
+    value.serialize(Serializer::new(w))
+}
+
+/// Writes a variant's tag: a byte for the std enums that have one, else
+/// the varint index.
+#[inline]
+fn variant_tag(w: &mut Writer<'_>, name: &str, index: u32, variant: &str) {
+    match super::BYTE_TAGGED.iter().find(|(n, _)| *n == name) {
+        Some((_, variants)) if variants.get(index as usize) == Some(&variant) => {
+            w.write_u8(index as u8)
+        }
+        _ => w.write_tag(index),
+    }
+}
+
+/// Enters the nesting level of a compound (sequence, tuple, map, struct,
+/// variant), which its `end` leaves: the decoder nests the same way.
+#[inline]
+fn open<'a, 'w>(w: &'a mut Writer<'w>) -> Result<&'a mut Writer<'w>> {
+    w.enter()?;
+    Ok(w)
+}
+
+impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Seq<'a, 'w>;
+    type SerializeTuple = Seq<'a, 'w>;
+    type SerializeTupleStruct = Fields<'a, 'w>;
+    type SerializeTupleVariant = Fields<'a, 'w>;
+    type SerializeMap = Map<'a, 'w>;
+    type SerializeStruct = Fields<'a, 'w>;
+    type SerializeStructVariant = Fields<'a, 'w>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        v.pack(self.plain()?)
+    }
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        v.pack(self.plain()?)
+    }
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        v.pack(self.plain()?)
+    }
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.int(v)
+    }
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.int(v)
+    }
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.int(v)
+    }
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.int(v)
+    }
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.int(v)
+    }
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.int(v)
+    }
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        self.int(v)
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        self.int(v)
+    }
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        v.pack(self.plain()?)
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        v.pack(self.plain()?)
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        v.pack(self.plain()?)
+    }
+    fn serialize_str(self, v: &str) -> Result<()> {
+        v.pack(self.plain()?)
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        v.pack(self.plain()?)
+    }
+    fn serialize_none(self) -> Result<()> {
+        self.plain()?.write_u8(0);
+        Ok(())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+        let w = self.plain()?;
+        w.write_u8(1);
+        nested(w, value)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        self.plain().map(drop)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
+        self.plain().map(drop)
+    }
+    fn serialize_unit_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        variant_tag(self.plain()?, name, index, variant);
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        // A derived newtype is not an integer: its sequences are not packed.
+        nested(self.plain()?, value)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        let w = self.plain()?;
+        variant_tag(w, name, index, variant);
+        nested(w, value)
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<Seq<'a, 'w>> {
+        let w = open(self.plain()?)?;
+        if let Some(len) = len {
+            w.write_len(len);
+        }
+        Ok(Seq::new(w, len, len.is_none()))
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Seq<'a, 'w>> {
+        // `[T; N]` arrives here too, but so do tuples of mixed types, and
+        // nothing says which before the elements: a tuple's integers are
+        // never packed (arrays of 8 or more integers differ from the
+        // derive's, see the module documentation).
+        let mut seq = Seq::new(open(self.plain()?)?, Some(len), false);
+        seq.mode = Mode::Plain;
+        Ok(seq)
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Fields<'a, 'w>> {
+        Ok(Fields {
+            w: open(self.plain()?)?,
+        })
+    }
+    fn serialize_tuple_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Fields<'a, 'w>> {
+        let w = self.plain()?;
+        variant_tag(w, name, index, variant);
+        Ok(Fields { w: open(w)? })
+    }
+    fn serialize_map(self, len: Option<usize>) -> Result<Map<'a, 'w>> {
+        let w = open(self.plain()?)?;
+        if let Some(len) = len {
+            w.write_len(len);
+        }
+        Ok(Map {
+            w,
+            len,
+            count: 0,
+            side: len.is_none().then(Vec::new),
+        })
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields<'a, 'w>> {
+        Ok(Fields {
+            w: open(self.plain()?)?,
+        })
+    }
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Fields<'a, 'w>> {
+        let w = self.plain()?;
+        variant_tag(w, name, index, variant);
+        Ok(Fields { w: open(w)? })
+    }
+}
+
+/// A sequence or tuple being written: its elements, a sequence's
+/// integers packed.
+/// A sequence whose length serde did not give up front is written to a
+/// side buffer and copied after its count.
+pub(crate) struct Seq<'a, 'w> {
+    w: &'a mut Writer<'w>,
+    /// The element count declared, checked at the end.
+    len: Option<usize>,
+    count: usize,
+    mode: Mode,
+    side: Option<Vec<u8>>,
+}
+
+impl<'a, 'w> Seq<'a, 'w> {
+    fn new(w: &'a mut Writer<'w>, len: Option<usize>, side: bool) -> Self {
+        Seq {
+            w,
+            len,
+            count: 0,
+            mode: Mode::Start,
+            side: side.then(Vec::new),
+        }
+    }
+
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.count += 1;
+        let seq = Some(&mut self.mode);
+        match &mut self.side {
+            Some(side) => {
+                let w = &mut Writer::with_depth(side, self.w.depth_left());
+                value.serialize(Serializer { w, seq })
+            }
+            None => value.serialize(Serializer { w: self.w, seq }),
+        }
+    }
+
+    fn end(mut self) -> Result<()> {
+        if let Some(len) = self.len.filter(|&len| len != self.count) {
+            return Err(count_error("sequence", len, self.count));
+        }
+        match self.side.take() {
+            Some(mut side) => {
+                self.mode
+                    .finish(&mut Writer::with_depth(&mut side, self.w.depth_left()))?;
+                self.w.write_len(self.count);
+                self.w.write_bytes(&side);
+            }
+            None => self.mode.finish(self.w)?,
+        }
+        self.w.leave();
+        Ok(())
+    }
+}
+
+#[cold]
+fn count_error(what: &str, declared: usize, written: usize) -> Error {
+    Error::new(
+        ErrorKind::InvalidValue,
+        alloc::format!("the {what} declared {declared} elements to serde and had {written}"),
+    )
+}
+
+impl ser::SerializeSeq for Seq<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        Seq::end(self)
+    }
+}
+
+impl ser::SerializeTuple for Seq<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        Seq::end(self)
+    }
+}
+
+/// The fields of a struct, tuple struct or variant: one after another.
+pub(crate) struct Fields<'a, 'w> {
+    w: &'a mut Writer<'w>,
+}
+
+#[cold]
+fn skipped_field(key: &str) -> Error {
+    Error::new(
+        ErrorKind::Unsupported,
+        alloc::format!(
+            "field `{key}` was skipped (`skip_serializing_if`); binform writes fields by \
+             position, so a reader could not tell it is missing"
+        ),
+    )
+}
+
+impl ser::SerializeStruct for Fields<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Result<()> {
+        put(self.w, value)
+    }
+    fn skip_field(&mut self, key: &'static str) -> Result<()> {
+        Err(skipped_field(key))
+    }
+    fn end(self) -> Result<()> {
+        self.w.leave();
+        Ok(())
+    }
+}
+
+impl ser::SerializeStructVariant for Fields<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Result<()> {
+        put(self.w, value)
+    }
+    fn skip_field(&mut self, key: &'static str) -> Result<()> {
+        Err(skipped_field(key))
+    }
+    fn end(self) -> Result<()> {
+        self.w.leave();
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleStruct for Fields<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        put(self.w, value)
+    }
+    fn end(self) -> Result<()> {
+        self.w.leave();
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleVariant for Fields<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        put(self.w, value)
+    }
+    fn end(self) -> Result<()> {
+        self.w.leave();
+        Ok(())
+    }
+}
+
+/// A map being written: its count, then key, value, key, value.
+pub(crate) struct Map<'a, 'w> {
+    w: &'a mut Writer<'w>,
+    len: Option<usize>,
+    count: usize,
+    /// Where the entries go when serde gave no count up front.
+    side: Option<Vec<u8>>,
+}
+
+impl Map<'_, '_> {
+    fn put<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        match &mut self.side {
+            Some(side) => put(&mut Writer::with_depth(side, self.w.depth_left()), value),
+            None => put(self.w, value),
+        }
+    }
+}
+
+impl ser::SerializeMap for Map<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
+        self.count += 1;
+        self.put(key)
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.put(value)
+    }
+    fn end(self) -> Result<()> {
+        if let Some(len) = self.len.filter(|&len| len != self.count) {
+            return Err(count_error("map", len, self.count));
+        }
+        if let Some(side) = self.side {
+            self.w.write_len(self.count);
+            self.w.write_bytes(&side);
+        }
+        self.w.leave();
+        Ok(())
+    }
+}

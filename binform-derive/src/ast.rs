@@ -1,6 +1,8 @@
 //! The derive input as a typed IR: the container, its variants and fields,
 //! each with parsed attributes and the spans errors point at.
 
+use proc_macro2::TokenTree;
+use quote::ToTokens;
 use syn::{Data, DeriveInput, Fields, Generics, Ident, Member, Type};
 
 use crate::attr;
@@ -38,6 +40,11 @@ pub struct Variant<'a> {
 pub struct Field<'a> {
     pub member: Member,
     pub ty: &'a Type,
+    /// Whether the type names no generic parameter, lifetime or `Self`:
+    /// derived code then reaches its encoding through the runtime's one
+    /// `Field` trait, so a type without one is a single error (see
+    /// `fields::via`).
+    pub concrete: bool,
     pub attrs: attr::Field,
     /// The stable tag in a version-tolerant type (see [`assign_tags`]).
     pub tag: u32,
@@ -96,6 +103,7 @@ impl<'a> Container<'a> {
                 return None;
             }
         };
+        let params = generic_names(&input.generics);
         let mut cont = Container {
             ident: &input.ident,
             generics: &input.generics,
@@ -106,7 +114,10 @@ impl<'a> Container<'a> {
             Some(path) => path.value.clone(),
             None => syn::parse_quote!(::binform),
         };
-        cont.fields_mut(|f| f.attrs.resolve_serde(&krate));
+        cont.fields_mut(|f| {
+            f.attrs.resolve_serde(&krate);
+            f.concrete = is_concrete(f.ty.to_token_stream(), &params);
+        });
         Some(cont)
     }
 
@@ -130,6 +141,31 @@ impl<'a> Container<'a> {
     }
 }
 
+/// The names of the generic type and const parameters.
+fn generic_names(generics: &Generics) -> Vec<String> {
+    generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+            syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect()
+}
+
+/// Whether a type's tokens name none of `params`, no lifetime, no `Self`
+/// and no macro: such a type is the same in every instance of the
+/// container, so its impls hold or fail once, for every lifetime.
+fn is_concrete(tokens: proc_macro2::TokenStream, params: &[String]) -> bool {
+    tokens.into_iter().all(|token| match token {
+        TokenTree::Group(g) => is_concrete(g.stream(), params),
+        TokenTree::Ident(i) => i != "Self" && !params.iter().any(|p| i == p),
+        TokenTree::Punct(p) => p.as_char() != '\'' && p.as_char() != '!',
+        TokenTree::Literal(_) => true,
+    })
+}
+
 fn fields_from_ast<'a>(cx: &Ctxt, fields: &'a Fields) -> (Style, Vec<Field<'a>>) {
     let style = match fields {
         Fields::Named(_) => Style::Named,
@@ -145,6 +181,7 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: &'a Fields) -> (Style, Vec<Field<'a>>)
                 None => Member::Unnamed(i.into()),
             },
             ty: &f.ty,
+            concrete: false,
             attrs: attr::Field::parse(cx, &f.attrs),
             tag: 0,
         })

@@ -95,10 +95,7 @@ pub fn min_size_of(krate: &TokenStream, de: &Lifetime, fields: &[Field]) -> Toke
     let parts = fields
         .iter()
         .filter(|f| f.is_encoded() && f.attrs.with.is_none())
-        .map(|f| {
-            let ty = f.ty;
-            quote!(<#ty as #krate::Unpack<#de>>::MIN_SIZE)
-        });
+        .map(|f| fields::via(krate, f, quote!(#krate::Unpack<#de>), quote!(MIN_SIZE)));
     quote!(0 #(+ #parts)*)
 }
 

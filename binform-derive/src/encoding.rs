@@ -4,8 +4,7 @@
 //! `describe`. Every hash is computed by the runtime's `const fn`s.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned, ToTokens};
-use syn::spanned::Spanned;
+use quote::{quote, ToTokens};
 
 use crate::ast::{Body, Container, Field};
 
@@ -121,6 +120,10 @@ fn entries(canon: &Canonical) -> Vec<TokenStream> {
                 let path = compact_tokens(&with.value);
                 quote!(with (#path))
             }
+            None if f.concrete => {
+                let ty = f.ty;
+                quote!(field (#ty))
+            }
             None => {
                 let ty = f.ty;
                 quote!(ty (#ty))
@@ -190,7 +193,11 @@ fn plain_const(krate: &TokenStream, fields: &[Field]) -> TokenStream {
     let mut offset = quote!(0);
     for f in fields {
         let (ty, member) = (f.ty, &f.member);
-        conds.push(quote!(<#ty as #krate::Encoding>::PLAIN.get()));
+        conds.push(if f.concrete {
+            crate::fields::via(krate, f, quote!(), quote!(PLAIN))
+        } else {
+            quote!(<#ty as #krate::Encoding>::PLAIN.get())
+        });
         conds.push(quote!(::core::mem::offset_of!(Self, #member) == #offset));
         offset = quote!(#offset + ::core::mem::size_of::<#ty>());
     }
@@ -213,8 +220,7 @@ fn field_defs(fields: &[Field], krate: &TokenStream) -> TokenStream {
                 quote!(#krate::schema::TypeRef::builtin_of("with", #krate::__private::vec![#krate::schema::TypeRef::builtin(#path)]))
             }
             None => {
-                let ty = f.ty;
-                let func = quote_spanned!(ty.span()=> <#ty as #krate::Encoding>::describe);
+                let func = crate::fields::via(krate, f, quote!(#krate::Encoding), quote!(describe));
                 quote!(#func(__b))
             }
         };

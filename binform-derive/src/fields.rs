@@ -72,16 +72,28 @@ pub fn default_value(field: &Field) -> TokenStream {
     }
 }
 
+/// `item` of the trait `tr` for the field's type, as a path spanned on the
+/// type: through the runtime's `Field` trait for a concrete type, so that
+/// every use of a type without an encoding fails the same bound at the
+/// same span, which rustc reports once.
+pub fn via(krate: &TokenStream, field: &Field, tr: TokenStream, item: TokenStream) -> TokenStream {
+    let ty = field.ty;
+    if field.concrete {
+        quote_spanned!(ty.span()=> <#ty as #krate::__private::Field>::#item)
+    } else {
+        quote_spanned!(ty.span()=> <#ty as #tr>::#item)
+    }
+}
+
 /// The function that decodes one field: the `with` module's or `Unpack`'s.
 /// Only the path carries the user's span (see `pack_fields`).
 pub fn unpack_fn(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStream {
-    let ty = field.ty;
     match &field.attrs.with {
         Some(with) => {
             let path = &with.value;
             quote_spanned!(with.span=> #path::unpack)
         }
-        None => quote_spanned!(ty.span()=> <#ty as #krate::Unpack<#de>>::unpack),
+        None => via(krate, field, quote!(#krate::Unpack<#de>), quote!(unpack)),
     }
 }
 
@@ -92,10 +104,7 @@ pub fn pack_fn(krate: &TokenStream, field: &Field) -> TokenStream {
             let path = &with.value;
             quote_spanned!(with.span=> #path::pack)
         }
-        None => {
-            let ty = field.ty;
-            quote_spanned!(ty.span()=> <#ty as #krate::Pack>::pack)
-        }
+        None => via(krate, field, quote!(#krate::Pack), quote!(pack)),
     }
 }
 

@@ -9,7 +9,7 @@ use quote::quote;
 use syn::Lifetime;
 
 use crate::ast::{Field, Style, Variant};
-use crate::fields::unpack_field;
+use crate::fields::{unpack_field, via};
 
 /// The placeholder's construction: every field's own placeholder (skipped
 /// fields their default); `None` if any field has none. Used only while a
@@ -26,13 +26,14 @@ fn placeholder_value(
     }
     let mut inits = Vec::new();
     for f in fields {
-        let (member, ty) = (&f.member, f.ty);
+        let member = &f.member;
         let value = if !f.is_encoded() {
             unpack_field(krate, de, f)
         } else if f.attrs.with.is_some() {
             return None;
         } else {
-            quote!(<#ty as #krate::Unpack<#de>>::placeholder(__work)?)
+            let func = via(krate, f, quote!(#krate::Unpack<#de>), quote!(placeholder));
+            quote!(#func(__work)?)
         };
         inits.push(quote!(#member: #value));
     }

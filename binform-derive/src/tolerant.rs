@@ -29,6 +29,10 @@ fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
                 let func = pack_fn(krate, f);
                 quote!(__w.write_field_with(#gap, |__w| #func(#b, __w))?;)
             }
+            None if f.concrete => {
+                let func = fields::via(krate, f, quote!(#krate::Pack), quote!(write_field));
+                quote!(#func(#b, #gap, __w)?;)
+            }
             None => quote!(__w.write_field(#gap, #b)?;),
         }
     });
@@ -93,10 +97,7 @@ fn unpack_fields(
     // The wire type a field's type expects.
     let expected = |f: &Field| match &f.attrs.with {
         Some(_) => quote!(#krate::Wire::Framed),
-        None => {
-            let ty = f.ty;
-            quote!(<#ty as #krate::Encoding>::WIRE)
-        }
+        None => fields::via(krate, f, quote!(#krate::Encoding), quote!(WIRE)),
     };
     // The expression that reads a field's value, given its wire type.
     let read_as = |f: &Field, wire: TokenStream| {
@@ -107,8 +108,8 @@ fn unpack_fields(
                 quote!(__r.read_field_with(#tag, #wire, #func)?)
             }
             None => {
-                let ty = f.ty;
-                quote!(<#ty as #krate::Unpack<#de>>::unpack_field(__r, #tag, #wire)?)
+                let func = fields::via(krate, f, quote!(#krate::Unpack<#de>), quote!(unpack_field));
+                quote!(#func(__r, #tag, #wire)?)
             }
         }
     };

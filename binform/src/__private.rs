@@ -32,3 +32,120 @@ pub fn unregistered_type(trait_name: &str) -> crate::Error {
         ),
     )
 }
+
+/// Everything derived code asks of a field whose type names no generic
+/// parameter, through one trait: a type without an encoding then fails
+/// one bound, `Field`, at the field, and rustc prints that one error (the
+/// same diagnostic from every use is shown once) with the ways out,
+/// instead of one error per trait with a list of unrelated impls. Fields
+/// of generic types keep the real traits, whose bounds the impls carry.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no binform encoding, so it cannot be a field of a `Packable` type",
+    label = "`{Self}` has no binform encoding",
+    note = "three ways out: derive `binform::Packable` for `{Self}` (or for the type in it that has no encoding); or, if it implements serde's `Serialize` and `Deserialize` (feature `serde`), mark the field `#[binform(serde)]`; or mark it `#[binform(with = \"module\")]`, where `module::pack` and `module::unpack` encode it"
+)]
+pub trait Field: Sized {
+    /// [`Encoding::PLAIN`](crate::Encoding::PLAIN), as a flag.
+    const PLAIN: bool;
+    /// [`Encoding::WIRE`](crate::Encoding::WIRE).
+    const WIRE: crate::Wire;
+    /// [`Unpack::MIN_SIZE`](crate::Unpack::MIN_SIZE).
+    const MIN_SIZE: usize;
+    #[allow(missing_docs)]
+    const UNROLLED_0: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_1: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_2: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_3: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_4: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_5: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_6: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_7: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_8: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_9: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_10: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_11: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_12: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_13: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_14: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_15: Unrolled;
+    #[allow(missing_docs)]
+    const UNROLLED_16: Unrolled;
+    /// [`Encoding::describe`](crate::Encoding::describe).
+    fn describe(b: &mut crate::schema::Builder) -> crate::TypeRef;
+    /// [`Pack::pack`](crate::Pack::pack).
+    fn pack(&self, w: &mut crate::Writer<'_>) -> crate::Result<()>;
+    /// [`Writer::write_field`](crate::Writer::write_field) of the value.
+    fn write_field(&self, gap: u32, w: &mut crate::Writer<'_>) -> crate::Result<()>;
+    /// [`Unpack::unpack`](crate::Unpack::unpack).
+    fn unpack(r: &mut crate::Reader<'_>) -> crate::Result<Self>;
+    /// [`Unpack::unpack_field`](crate::Unpack::unpack_field).
+    fn unpack_field(r: &mut crate::Reader<'_>, tag: u32, wire: crate::Wire) -> crate::Result<Self>;
+    /// [`Unpack::placeholder`](crate::Unpack::placeholder).
+    fn placeholder(work: &mut u32) -> Option<Self>;
+}
+
+/// Every encodable type is a [`Field`]. Not recommended in errors, so that
+/// rustc reports `Field` itself (with its message) rather than the bound
+/// of this impl that failed.
+#[diagnostic::do_not_recommend]
+impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
+    const PLAIN: bool = <T as crate::Encoding>::PLAIN.get();
+    const WIRE: crate::Wire = <T as crate::Encoding>::WIRE;
+    const MIN_SIZE: usize = <T as crate::Unpack<'static>>::MIN_SIZE;
+    const UNROLLED_0: Unrolled = <T as crate::Encoding>::UNROLLED_0;
+    const UNROLLED_1: Unrolled = <T as crate::Encoding>::UNROLLED_1;
+    const UNROLLED_2: Unrolled = <T as crate::Encoding>::UNROLLED_2;
+    const UNROLLED_3: Unrolled = <T as crate::Encoding>::UNROLLED_3;
+    const UNROLLED_4: Unrolled = <T as crate::Encoding>::UNROLLED_4;
+    const UNROLLED_5: Unrolled = <T as crate::Encoding>::UNROLLED_5;
+    const UNROLLED_6: Unrolled = <T as crate::Encoding>::UNROLLED_6;
+    const UNROLLED_7: Unrolled = <T as crate::Encoding>::UNROLLED_7;
+    const UNROLLED_8: Unrolled = <T as crate::Encoding>::UNROLLED_8;
+    const UNROLLED_9: Unrolled = <T as crate::Encoding>::UNROLLED_9;
+    const UNROLLED_10: Unrolled = <T as crate::Encoding>::UNROLLED_10;
+    const UNROLLED_11: Unrolled = <T as crate::Encoding>::UNROLLED_11;
+    const UNROLLED_12: Unrolled = <T as crate::Encoding>::UNROLLED_12;
+    const UNROLLED_13: Unrolled = <T as crate::Encoding>::UNROLLED_13;
+    const UNROLLED_14: Unrolled = <T as crate::Encoding>::UNROLLED_14;
+    const UNROLLED_15: Unrolled = <T as crate::Encoding>::UNROLLED_15;
+    const UNROLLED_16: Unrolled = <T as crate::Encoding>::UNROLLED_16;
+    #[inline]
+    fn describe(b: &mut crate::schema::Builder) -> crate::TypeRef {
+        <T as crate::Encoding>::describe(b)
+    }
+    #[inline(always)]
+    fn pack(&self, w: &mut crate::Writer<'_>) -> crate::Result<()> {
+        crate::Pack::pack(self, w)
+    }
+    #[inline(always)]
+    fn write_field(&self, gap: u32, w: &mut crate::Writer<'_>) -> crate::Result<()> {
+        w.write_field(gap, self)
+    }
+    #[inline(always)]
+    fn unpack(r: &mut crate::Reader<'_>) -> crate::Result<Self> {
+        <T as crate::Unpack<'_>>::unpack(r)
+    }
+    #[inline(always)]
+    fn unpack_field(r: &mut crate::Reader<'_>, tag: u32, wire: crate::Wire) -> crate::Result<Self> {
+        <T as crate::Unpack<'_>>::unpack_field(r, tag, wire)
+    }
+    #[inline(always)]
+    fn placeholder(work: &mut u32) -> Option<Self> {
+        <T as crate::Unpack<'static>>::placeholder(work)
+    }
+}

@@ -57,7 +57,7 @@ use crate::wire::Wire;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no binform encoding (`Encoding` is not implemented)",
     label = "no binform encoding",
-    note = "derive `binform::Packable` for it, or encode the field through `#[binform(with = \"module\")]`"
+    note = "derive `binform::Packable` for it, or mark the field `#[binform(serde)]` if it implements serde's traits (feature `serde`), or `#[binform(with = \"module\")]`"
 )]
 pub trait Encoding {
     /// Whether the type is plain data (its encoding is its memory), so
@@ -335,7 +335,7 @@ macro_rules! encoding_transparent {
 /// The `Encoding` levels of a derived type, for the derive: level 0 is
 /// `ref Name`, and level `n` the definition (`$pieces`, see
 /// [`Unrolled::derived`]) with the fields at level `n - 1`. `$fields` is
-/// `(ty (Type), with ("path"), ...)` in the pieces' order; `$variants` an
+/// `(ty (Type), field (Type), with ("path"), ...)` in the pieces' order; `$variants` an
 /// enum's field count per variant, in the same order (empty for a struct).
 /// `@fields LEVEL (...)` alone gives the fields' facts at one level.
 #[doc(hidden)]
@@ -365,6 +365,11 @@ macro_rules! __binform_derived_levels {
     };
     (@field $below:ident ty ($field:ty)) => {
         <$field as $crate::Encoding>::$below
+    };
+    // A field of a concrete type, through the one trait derived code
+    // asks of those (`__private::Field`).
+    (@field $below:ident field ($field:ty)) => {
+        <$field as $crate::__private::Field>::$below
     };
     // A `with` module's encoding is opaque: `with<path>` on every level.
     // What a `with` module writes is unknown: it may hold a `Weak`, and it

@@ -24,7 +24,7 @@ use crate::wire::Wire;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no binform encoding (`Unpack` is not implemented)",
     label = "no binform encoding",
-    note = "derive `binform::Packable` for it, or encode the field through `#[binform(with = \"module\")]`"
+    note = "derive `binform::Packable` for it, or mark the field `#[binform(serde)]` if it implements serde's traits (feature `serde`), or `#[binform(with = \"module\")]`"
 )]
 pub trait Unpack<'de>: Encoding + Sized {
     /// The fewest input bytes any encoding of this type takes. Collections

@@ -43,7 +43,7 @@ use crate::wire::Wire;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no binform encoding (`Pack` is not implemented)",
     label = "no binform encoding",
-    note = "derive `binform::Packable` for it, or encode the field through `#[binform(with = \"module\")]`"
+    note = "derive `binform::Packable` for it, or mark the field `#[binform(serde)]` if it implements serde's traits (feature `serde`), or `#[binform(with = \"module\")]`"
 )]
 pub trait Pack: Encoding {
     /// Appends the encoding of `self` to the writer.

@@ -684,3 +684,28 @@ fn deques_stream_and_shared_slices_charge_their_copy() {
     let enough = Options::new().max_memory(2000);
     assert_eq!(enough.from_slice::<Rc<[u64]>>(&bytes).unwrap().len(), 100);
 }
+
+/// Through the serde bridge, serde's collections preallocate from the
+/// declared length before any element is charged: nested lying lengths
+/// must not hold more memory than the input can pay for.
+#[test]
+fn serde_bridge_lying_lengths_stay_in_budget() {
+    #[derive(serde::Deserialize)]
+    #[serde(transparent)]
+    #[allow(dead_code)]
+    struct Node(Vec<Node>);
+    let (len, n) = binform::varint::encode_u64(1 << 20);
+    let bytes: Vec<u8> = (0..200).flat_map(|_| len[..n].to_vec()).collect();
+    let cost = on_small_stack(move || {
+        binform::serde::from_slice_with::<Node>(&Options::new().max_memory(MIB), &bytes).map(|_| ())
+    });
+    assert!(
+        matches!(
+            kind(&cost.out),
+            Some(ErrorKind::LimitExceeded | ErrorKind::UnexpectedEnd)
+        ),
+        "{:?}",
+        kind(&cost.out)
+    );
+    assert!(cost.peak < 8 * MIB, "{} bytes", cost.peak);
+}

@@ -81,8 +81,10 @@ fn refused(what: &str, why: &str) -> Error {
 macro_rules! plain {
     ($($method:ident $ty:ty => $visit:ident;)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let value = <$ty as Unpack<'de>>::unpack(self.plain()?)?;
-            visitor.$visit(value)
+            let r = self.plain()?;
+            let at = r.position();
+            let value = <$ty as Unpack<'de>>::unpack(r)?;
+            visitor.$visit::<Error>(value).map_err(|e| e.at(at))
         }
     )*};
 }
@@ -90,7 +92,8 @@ macro_rules! plain {
 macro_rules! packed {
     ($($method:ident $ty:ty => $visit:ident;)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            visitor.$visit(self.int::<$ty>()?)
+            let at = self.r.position();
+            visitor.$visit::<Error>(self.int::<$ty>()?).map_err(|e| e.at(at))
         }
     )*};
 }
@@ -209,7 +212,7 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        Seq::visit(self.plain()?, fields.len(), false, visitor)
+        Seq::fields(self.plain()?, fields.len(), visitor)
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -233,10 +236,9 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
     ) -> Result<V::Value> {
         let r = self.plain()?;
         let at = r.position();
-        let tag = if super::byte_tagged(name, variants) {
-            u32::from(r.read_u8()?)
-        } else {
-            r.read_tag()?
+        let tag = match r.next_byte_if(|b| b <= 1 && super::byte_tagged(name, variants)) {
+            Some(byte) => u32::from(byte),
+            None => r.read_tag()?,
         };
         // The variant's contents nest as the encoder nested them: a
         // newtype's one level, a tuple's or struct's one as a compound.
@@ -298,6 +300,26 @@ impl<'a, 'de> Seq<'a, 'de> {
     }
 }
 
+impl<'a, 'de> Seq<'a, 'de> {
+    /// A struct's or struct variant's fields. serde's list of field names
+    /// also holds their aliases, so it is only an upper bound: the visitor
+    /// reads each field it has once, and what it does not ask for was
+    /// never written.
+    fn fields<V: Visitor<'de>>(
+        r: &'a mut Reader<'de>,
+        names: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        nested(r, |r| {
+            visitor.visit_seq(&mut Seq {
+                r,
+                left: names,
+                state: None,
+            })
+        })
+    }
+}
+
 impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
     type Error = Error;
 
@@ -315,7 +337,9 @@ impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        // serde's collections preallocate from the hint before any element
+        // is charged: a lying length must not buy more than its input.
+        Some(self.left.min(self.r.remaining()))
     }
 }
 
@@ -347,7 +371,7 @@ impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        Some(self.left.min(self.r.remaining()))
     }
 }
 
@@ -387,6 +411,6 @@ impl<'de> de::VariantAccess<'de> for Enum<'_, 'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        Seq::visit(self.r, fields.len(), false, visitor)
+        Seq::fields(self.r, fields.len(), visitor)
     }
 }

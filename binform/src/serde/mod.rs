@@ -63,19 +63,30 @@
 //!   its integers one varint each; the derive packs `[u32; 16]` like a
 //!   sequence. Arrays under 8 elements agree (a block that short has no
 //!   header).
-//! - **Transparent wrappers.** `Wrapping<i32>` and `Saturating<i32>` are
-//!   integers to serde, so their sequences are packed; the derive writes
-//!   them one varint each.
+//! - **Transparent wrappers.** `Wrapping<i32>`, `Saturating<i32>`,
+//!   `Reverse<i32>`, `Cell`, `RefCell`, `Mutex`, `RwLock` and the atomics
+//!   are integers to serde, so their sequences are packed; the derive
+//!   writes them one varint each.
 //! - **Types whose serde form is not the derive's form**: `Bound` (serde
 //!   numbers its variants Unbounded, Included, Excluded; binform Included,
 //!   Excluded, Unbounded), `SystemTime`
 //!   (serde: unsigned seconds and nanoseconds since the epoch, no times
 //!   before it), `SocketAddrV6` (serde drops flow info and scope id),
+//!   `OsString`/`OsStr` (serde: a `Unix` or `Windows` variant holding
+//!   bytes or UTF-16 units; binform: a UTF-8 string),
 //!   and any type with a hand-written `Serialize` that chooses its own
 //!   shape. The other way round, a derived enum named `Result`, `IpAddr`
 //!   or `SocketAddr` whose two variants have the std type's names is
 //!   written with the std type's tag byte, since serde cannot tell them
-//!   apart.
+//!   apart (with more than 128 variants, indexes 128, 192, … of such an
+//!   enum would read as `Err`/`V6`).
+//!
+//! serde's own impls are more lenient than binform's: through the bridge
+//! a repeated map or set key keeps the last value, a `BinaryHeap` is
+//! rebuilt whatever its order, and `Duration` carries nanoseconds over a
+//! second into the seconds, where the derive rejects all three. A field
+//! marked `#[serde(skip_serializing)]` but not `skip_deserializing` is
+//! not written but is read, so its bytes do not decode: skip both ways.
 //!
 //! # What the bridge refuses
 //!
@@ -92,10 +103,15 @@
 //! # Limits
 //!
 //! Decoding takes the same [`Options`] as the derive's entry points
-//! (through the `_with` functions): the byte limit, the nesting depth (one
-//! level per sequence, tuple, map, struct, variant, option and newtype),
+//! (through the `_with` functions): the byte limit, the nesting depth,
 //! declared lengths, and the memory budget, to which each element is
-//! charged before it is built.
+//! charged before it is built (and a collection's preallocation is capped
+//! by the input left). The bridge counts one nesting level for every
+//! sequence, tuple, map, struct, variant, option and newtype, where the
+//! derive counts fewer (no level for a struct, or for a sequence of bytes
+//! or integers), so a value near the depth limit may pass through the
+//! derive and not through the bridge; encode and decode through the
+//! bridge count alike.
 
 mod de;
 mod ints;
@@ -111,11 +127,15 @@ const BYTE_TAGGED: [(&str, [&str; 2]); 3] = [
     ("SocketAddr", ["V4", "V6"]),
 ];
 
-/// Whether the enum `name` with `variants` is one of [`BYTE_TAGGED`].
+/// Whether the enum `name` with `variants` is one of [`BYTE_TAGGED`]: its
+/// first two variants are the std type's (serde's list may go on with
+/// more variants or aliases). The encoder writes those two as a byte and
+/// any other as a varint, which never starts with `00` or `01` below
+/// index 128.
 fn byte_tagged(name: &str, variants: &[&str]) -> bool {
     BYTE_TAGGED
         .iter()
-        .any(|(n, v)| *n == name && v.as_slice() == variants)
+        .any(|(n, v)| *n == name && variants.get(..2) == Some(v.as_slice()))
 }
 
 use alloc::vec::Vec;

@@ -72,7 +72,9 @@ fn variant_tag(w: &mut Writer<'_>, name: &str, index: u32, variant: &str) {
 }
 
 /// Enters the nesting level of a compound (sequence, tuple, map, struct,
-/// variant), which its `end` leaves: the decoder nests the same way.
+/// variant), which the compound leaves when it is dropped (ended or not,
+/// so a caller that goes on after an error keeps its depth): the decoder
+/// nests the same way.
 #[inline]
 fn open<'a, 'w>(w: &'a mut Writer<'w>) -> Result<&'a mut Writer<'w>> {
     w.enter()?;
@@ -296,7 +298,6 @@ impl<'a, 'w> Seq<'a, 'w> {
             }
             None => self.mode.finish(self.w)?,
         }
-        self.w.leave();
         Ok(())
     }
 }
@@ -357,7 +358,6 @@ impl ser::SerializeStruct for Fields<'_, '_> {
         Err(skipped_field(key))
     }
     fn end(self) -> Result<()> {
-        self.w.leave();
         Ok(())
     }
 }
@@ -372,7 +372,6 @@ impl ser::SerializeStructVariant for Fields<'_, '_> {
         Err(skipped_field(key))
     }
     fn end(self) -> Result<()> {
-        self.w.leave();
         Ok(())
     }
 }
@@ -384,7 +383,6 @@ impl ser::SerializeTupleStruct for Fields<'_, '_> {
         put(self.w, value)
     }
     fn end(self) -> Result<()> {
-        self.w.leave();
         Ok(())
     }
 }
@@ -396,7 +394,6 @@ impl ser::SerializeTupleVariant for Fields<'_, '_> {
         put(self.w, value)
     }
     fn end(self) -> Result<()> {
-        self.w.leave();
         Ok(())
     }
 }
@@ -429,15 +426,26 @@ impl ser::SerializeMap for Map<'_, '_> {
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.put(value)
     }
-    fn end(self) -> Result<()> {
+    fn end(mut self) -> Result<()> {
         if let Some(len) = self.len.filter(|&len| len != self.count) {
             return Err(count_error("map", len, self.count));
         }
-        if let Some(side) = self.side {
+        if let Some(side) = self.side.take() {
             self.w.write_len(self.count);
             self.w.write_bytes(&side);
         }
-        self.w.leave();
         Ok(())
     }
 }
+
+macro_rules! leave_on_drop {
+    ($($compound:ident),*) => {$(
+        impl Drop for $compound<'_, '_> {
+            fn drop(&mut self) {
+                self.w.leave();
+            }
+        }
+    )*};
+}
+
+leave_on_drop!(Seq, Fields, Map);

@@ -4,6 +4,7 @@
 //! round-trips its own; what the bridge refuses is refused with
 //! `Unsupported`; limits and damage are handled as the derive's.
 
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::fmt::Debug;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddrV4};
@@ -375,12 +376,62 @@ fn large_integer_sets_and_arrays_differ_small_ones_agree() {
 }
 
 #[test]
-fn wrapping_integers_pack_through_serde() {
+fn wrapped_integers_pack_through_serde() {
     let values: Vec<Wrapping<u32>> = (0..50).map(|i| Wrapping(i * 3)).collect();
     assert_ne!(
         bridge_round_trip(&values),
         binform::to_vec(&values).unwrap()
     );
+    let values: Vec<Reverse<u64>> = (0..50).map(Reverse).collect();
+    assert_ne!(
+        bridge_round_trip(&values),
+        binform::to_vec(&values).unwrap()
+    );
+}
+
+#[test]
+fn os_strings_take_serdes_form() {
+    let s = std::ffi::OsString::from("hi");
+    assert_ne!(bridge_round_trip(&s), binform::to_vec(&s).unwrap());
+    // Paths are strings both ways.
+    let p = std::path::PathBuf::from("/tmp/x");
+    same(&p);
+}
+
+#[test]
+fn field_aliases_decode() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct S {
+        #[serde(alias = "old")]
+        a: u8,
+        b: u8,
+    }
+    bridge_round_trip(&S { a: 1, b: 2 });
+}
+
+#[test]
+fn enums_named_like_the_byte_tagged_std_ones_round_trip() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(rename = "Result")]
+    enum Outcome {
+        Ok(u8),
+        Err(u8),
+        Pending,
+    }
+    for value in [Outcome::Ok(1), Outcome::Err(5), Outcome::Pending] {
+        bridge_round_trip(&value);
+    }
+    assert_eq!(
+        binform::serde::to_vec(&Outcome::Err(5)).unwrap(),
+        [0x01, 0x05]
+    );
+    assert_eq!(binform::serde::to_vec(&Outcome::Pending).unwrap(), [0x04]);
+}
+
+#[test]
+fn a_visitors_error_on_a_scalar_has_an_offset() {
+    let err = binform::serde::from_slice::<NonZeroU32>(&[0]).unwrap_err();
+    assert_eq!(err.offset(), Some(0), "{err}");
 }
 
 // --- what the bridge refuses ---

@@ -108,6 +108,60 @@ macro_rules! bench_crate {
             b.iter(|| binform::from_slice::<$ty>(black_box(&bytes)).unwrap())
         });
     }};
+    (binform_serde, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
+        // The serde bridge: the same bytes as the derive, through serde's
+        // data model.
+        let bytes = binform::serde::to_vec($v).unwrap();
+        assert!(
+            binform::serde::from_slice::<$ty>(&bytes).unwrap() == *$v,
+            "binform serde bridge round trip differs"
+        );
+        $sizes.insert("binform_serde", bytes.len());
+        let mut buf = Vec::with_capacity(bytes.len());
+        $g.bench_function("serialize/binform_serde", |b| {
+            b.iter(|| {
+                buf.clear();
+                binform::serde::to_vec_into(&mut buf, black_box($v)).unwrap();
+            })
+        });
+        $g.bench_function("deserialize/binform_serde", |b| {
+            b.iter(|| binform::serde::from_slice::<$ty>(black_box(&bytes)).unwrap())
+        });
+    }};
+    (bitcode_serde, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
+        // bitcode through its serde support, for types its derive cannot see.
+        let bytes = bitcode::serialize($v).unwrap();
+        assert!(
+            bitcode::deserialize::<$ty>(&bytes).unwrap() == *$v,
+            "bitcode (serde) round trip differs"
+        );
+        $sizes.insert("bitcode", bytes.len());
+        $g.bench_function("serialize/bitcode", |b| {
+            b.iter(|| black_box(bitcode::serialize(black_box($v)).unwrap()))
+        });
+        $g.bench_function("deserialize/bitcode", |b| {
+            b.iter(|| bitcode::deserialize::<$ty>(black_box(&bytes)).unwrap())
+        });
+    }};
+    (bincode_serde, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
+        let config = bincode::config::standard();
+        let bytes = bincode::serde::encode_to_vec($v, config).unwrap();
+        let (back, _): ($ty, usize) = bincode::serde::decode_from_slice(&bytes, config).unwrap();
+        assert!(back == *$v, "bincode (serde) round trip differs");
+        $sizes.insert("bincode", bytes.len());
+        let mut buf: Vec<u8> = Vec::with_capacity(bytes.len());
+        $g.bench_function("serialize/bincode", |b| {
+            b.iter(|| {
+                buf.clear();
+                bincode::serde::encode_into_std_write(black_box($v), &mut buf, config).unwrap();
+            })
+        });
+        $g.bench_function("deserialize/bincode", |b| {
+            b.iter(|| {
+                bincode::serde::decode_from_slice::<$ty, _>(black_box(&bytes), config).unwrap()
+            })
+        });
+    }};
     (bitcode, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
         let bytes = bitcode::encode($v);
         assert!(
@@ -298,12 +352,82 @@ macro_rules! workload {
     }};
 }
 
-/// Every peer.
+/// Every peer (and `[extra, ...]` crates after them).
 macro_rules! all_workload {
-    ($c:expr, $sizes:expr, $name:expr, $value:expr, $ty:ty $(, memcpy = $raw:expr)?) => {
+    ($c:expr, $sizes:expr, $name:expr, $value:expr, $ty:ty $(, [$($extra:ident),*])? $(, memcpy = $raw:expr)?) => {
         workload!($c, $sizes, $name, $value, $ty,
-            [binform, bitcode, wincode, speedy, bincode, postcard, rkyv, rmp_serde, serde_json] $(, memcpy = $raw)?)
+            [binform, bitcode, wincode, speedy, bincode, postcard, rkyv, rmp_serde, serde_json $($(, $extra)*)?] $(, memcpy = $raw)?)
     };
+}
+
+/// The BinaryFormatter article's card holder with the seed's own types: a
+/// `Uuid` card number where the other workloads store its 36-character
+/// text, `DateTime<Utc>` dates where they store Unix seconds, and a
+/// `Decimal` credit limit. binform encodes them through its `uuid`,
+/// `chrono` and `rust_decimal` features; the peers that take these types
+/// do so through serde (bitcode and bincode through their serde support;
+/// wincode, speedy and rkyv have no impls for them and sit this one out).
+mod typed {
+    use chrono::{DateTime, Utc};
+    use criterion::Criterion;
+    use rust_decimal::Decimal;
+    use std::hint::black_box;
+    use uuid::Uuid;
+
+    use super::{configure, Sizes};
+    use binform_benches::models::{Rng, CARD_EXPIRES, KATE_BIRTH};
+
+    #[derive(binform::Packable, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+    pub struct Card {
+        pub number: Uuid,
+        pub expires: DateTime<Utc>,
+        pub limit: Decimal,
+    }
+
+    #[derive(binform::Packable, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+    pub struct Holder {
+        pub name: String,
+        pub birth: DateTime<Utc>,
+        pub cards: Vec<Card>,
+    }
+
+    /// Kate with `n` cards, as `kate(n)` but with the seed's types.
+    pub fn kate(n: usize) -> Holder {
+        let mut rng = Rng::new(7);
+        let at = |secs| DateTime::from_timestamp(secs, 0).expect("in range");
+        Holder {
+            name: "Kate".into(),
+            birth: at(KATE_BIRTH),
+            cards: (0..n)
+                .map(|_| Card {
+                    number: Uuid::from_u64_pair(rng.next_u64(), rng.next_u64()),
+                    expires: at(CARD_EXPIRES),
+                    limit: Decimal::new(rng.below(10_000_000) as i64, 2),
+                })
+                .collect(),
+        }
+    }
+
+    pub fn cards(c: &mut Criterion, sizes: &mut Sizes) {
+        for (name, n) in [("typed_cards_1", 1), ("typed_cards_10k", 10_000)] {
+            workload!(
+                c,
+                sizes,
+                name,
+                kate(n),
+                Holder,
+                [
+                    binform,
+                    binform_serde,
+                    bitcode_serde,
+                    bincode_serde,
+                    postcard,
+                    rmp_serde,
+                    serde_json
+                ]
+            );
+        }
+    }
 }
 
 /// Decoding `Vec<PersonRef>`: strings borrowed from the input.
@@ -527,10 +651,33 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     let mut sizes = Sizes::new();
 
-    all_workload!(c, sizes, "people", ten_people(), Vec<Person>);
+    // The seed workloads also time the serde bridge (binform_serde).
+    all_workload!(
+        c,
+        sizes,
+        "people",
+        ten_people(),
+        Vec<Person>,
+        [binform_serde]
+    );
     borrowed_people(&mut c, &mut sizes);
-    all_workload!(c, sizes, "kate_1_card", kate(1), CardHolder);
-    all_workload!(c, sizes, "kate_10k_cards", kate(10_000), CardHolder);
+    all_workload!(
+        c,
+        sizes,
+        "kate_1_card",
+        kate(1),
+        CardHolder,
+        [binform_serde]
+    );
+    all_workload!(
+        c,
+        sizes,
+        "kate_10k_cards",
+        kate(10_000),
+        CardHolder,
+        [binform_serde]
+    );
+    typed::cards(&mut c, &mut sizes);
     all_workload!(c, sizes, "large_object", large_object(), LargeObject);
     all_workload!(c, sizes, "primitives", primitives(), Primitives);
     integers(&mut c, &mut sizes);

@@ -10,7 +10,9 @@
 //!
 //! Cases: `lst`, `pt`, `ppl`, `ls`, `dag`, `i32f`, `i32s` encode (tolerant
 //! large struct, tolerant people, people, large struct, a DAG, 100,000
-//! full-range and small `i32`); the same with `-de` decode.
+//! full-range and small `i32`), `sppl` (people through the serde bridge),
+//! `pcppl` (postcard on the same people);
+//! the same with `-de` decode.
 
 use std::hint::black_box;
 fn main() {
@@ -86,6 +88,25 @@ fn main() {
             "sm-de" => {
                 black_box(
                     binform::from_slice::<binform_benches::seed::SmallMessage>(black_box(&bsm))
+                        .unwrap(),
+                );
+            }
+            "sppl" => binform::serde::to_vec_into(&mut buf, black_box(&ppl)).unwrap(),
+            "sppl-de" => {
+                black_box(
+                    binform::serde::from_slice::<Vec<binform_benches::seed::Person>>(black_box(
+                        &bppl,
+                    ))
+                    .unwrap(),
+                );
+            }
+            // postcard on the same people, for the bridge's reference.
+            "pcppl" => {
+                buf = postcard::to_extend(black_box(&ppl), std::mem::take(&mut buf)).unwrap();
+            }
+            "pcppl-de" => {
+                black_box(
+                    postcard::from_bytes::<Vec<binform_benches::seed::Person>>(black_box(&bppl))
                         .unwrap(),
                 );
             }

@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release -p binform-benches --example hot -- <case> [seconds]`
 //! with a case such as `people-ser`, `people-de`, `i32-ser`, `i32-de`,
-//! `cards-de`, `small-de`.
+//! `cards-de`, `small-de`, or `speople-ser`/`speople-de` (the serde bridge).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -129,4 +129,21 @@ fn main() {
         Vec<binform_benches::models::tolerant::Person>
     );
     case!(case, budget, "smap", plain::string_map(100_000), std::collections::HashMap<String, i32>);
+    // The serde bridge on the people workload.
+    {
+        let value = ten_people();
+        let bytes = binform::serde::to_vec(&value).unwrap();
+        let mut buf = Vec::with_capacity(bytes.len());
+        if case == "speople-ser" || case == "all" {
+            run("speople-ser", budget, || {
+                buf.clear();
+                binform::serde::to_vec_into(&mut buf, black_box(&value)).unwrap();
+            });
+        }
+        if case == "speople-de" || case == "all" {
+            run("speople-de", budget, || {
+                black_box(binform::serde::from_slice::<Vec<Person>>(black_box(&bytes)).unwrap());
+            });
+        }
+    }
 }

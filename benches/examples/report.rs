@@ -26,7 +26,12 @@ const CRATES: &[&str] = &[
 ];
 /// binform's own reference forms, timed in the same group as the form they
 /// are compared with (tables only, not the plot).
-const BASELINES: &[&str] = &["binform_compact", "binform_tree", "binform_complete_tree"];
+const BASELINES: &[&str] = &[
+    "binform_serde",
+    "binform_compact",
+    "binform_tree",
+    "binform_complete_tree",
+];
 /// The peers binform must match or beat outright.
 const MUST_BEAT: &[&str] = &["bincode", "postcard", "rmp_serde", "serde_json"];
 /// Every peer crate (the suite's crates but binform and the memcpy

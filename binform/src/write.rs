@@ -238,6 +238,7 @@ impl<'a> Writer<'a> {
     /// How many more levels may nest (for a side buffer that continues
     /// this encode, such as the serde bridge's sequences of unknown length).
     #[cfg(feature = "serde")]
+    #[inline(always)]
     pub(crate) fn depth_left(&self) -> u32 {
         self.depth_left
     }
@@ -245,6 +246,7 @@ impl<'a> Writer<'a> {
     /// Enters one nesting level for contents written over several calls
     /// (the serde bridge's compounds); [`leave`](Self::leave) ends it.
     #[cfg(feature = "serde")]
+    #[inline(always)]
     pub(crate) fn enter(&mut self) -> Result<()> {
         if self.depth_left == 0 {
             return Err(depth_error());
@@ -253,11 +255,12 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    /// Leaves the level [`enter`](Self::enter) opened.
+    /// Leaves the level [`enter`](Self::enter) opened. (Sequences and
+    /// maps checkpoint a streaming encode themselves.)
     #[cfg(feature = "serde")]
+    #[inline(always)]
     pub(crate) fn leave(&mut self) {
         self.depth_left += 1;
-        self.checkpoint();
     }
 
     /// Runs `f` one nesting level deeper, failing with

@@ -80,6 +80,7 @@ fn refused(what: &str, why: &str) -> Error {
 
 macro_rules! plain {
     ($($method:ident $ty:ty => $visit:ident;)*) => {$(
+        #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let r = self.plain()?;
             let at = r.position();
@@ -91,6 +92,7 @@ macro_rules! plain {
 
 macro_rules! packed {
     ($($method:ident $ty:ty => $visit:ident;)*) => {$(
+        #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let at = self.r.position();
             visitor.$visit::<Error>(self.int::<$ty>()?).map_err(|e| e.at(at))
@@ -101,14 +103,17 @@ macro_rules! packed {
 impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
     type Error = Error;
 
+    #[inline]
     fn is_human_readable(&self) -> bool {
         false
     }
 
+    #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
         Err(refused("deserialize_any", "tell which value comes next").at(self.r.position()))
     }
 
+    #[inline]
     fn deserialize_ignored_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
         Err(
             refused("deserialize_ignored_any", "skip a value without its type")
@@ -116,6 +121,7 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
         )
     }
 
+    #[inline]
     fn deserialize_identifier<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
         Err(refused(
             "deserialize_identifier",
@@ -148,6 +154,7 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
         deserialize_u128 u128 => visit_u128;
     }
 
+    #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let r = self.plain()?;
         let at = r.position();
@@ -162,11 +169,13 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
         }
     }
 
+    #[inline]
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.plain()?;
         visitor.visit_unit()
     }
 
+    #[inline]
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
@@ -176,6 +185,7 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
         visitor.visit_unit()
     }
 
+    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
@@ -186,17 +196,20 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
         })
     }
 
+    #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let r = self.plain()?;
         let len = r.read_len()?;
         Seq::visit(r, len, true, visitor)
     }
 
+    #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         // Tuples and arrays: never packed (see `serialize_tuple`).
         Seq::visit(self.plain()?, len, false, visitor)
     }
 
+    #[inline]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
@@ -206,6 +219,7 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
         Seq::visit(self.plain()?, len, false, visitor)
     }
 
+    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
@@ -215,6 +229,7 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
         Seq::fields(self.plain()?, fields.len(), visitor)
     }
 
+    #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let r = self.plain()?;
         let len = r.read_len()?;
@@ -228,6 +243,7 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
         })
     }
 
+    #[inline]
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -276,6 +292,7 @@ struct Seq<'a, 'de> {
 }
 
 impl<'a, 'de> Seq<'a, 'de> {
+    #[inline]
     fn visit<V: Visitor<'de>>(
         r: &'a mut Reader<'de>,
         len: usize,
@@ -305,6 +322,7 @@ impl<'a, 'de> Seq<'a, 'de> {
     /// also holds their aliases, so it is only an upper bound: the visitor
     /// reads each field it has once, and what it does not ask for was
     /// never written.
+    #[inline]
     fn fields<V: Visitor<'de>>(
         r: &'a mut Reader<'de>,
         names: usize,
@@ -323,6 +341,7 @@ impl<'a, 'de> Seq<'a, 'de> {
 impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
     type Error = Error;
 
+    #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if self.left == 0 {
             return Ok(None);
@@ -336,6 +355,7 @@ impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
         seed.deserialize(de).map(Some)
     }
 
+    #[inline]
     fn size_hint(&self) -> Option<usize> {
         // serde's collections preallocate from the hint before any element
         // is charged: a lying length must not buy more than its input.
@@ -352,6 +372,7 @@ struct Map<'a, 'de> {
 impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
     type Error = Error;
 
+    #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         if self.left == 0 {
             return Ok(None);
@@ -365,11 +386,13 @@ impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
         seed.deserialize(Deserializer::new(self.r)).map(Some)
     }
 
+    #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         charge(self.r, core::mem::size_of::<V::Value>())?;
         seed.deserialize(Deserializer::new(self.r))
     }
 
+    #[inline]
     fn size_hint(&self) -> Option<usize> {
         Some(self.left.min(self.r.remaining()))
     }
@@ -385,6 +408,7 @@ impl<'a, 'de> de::EnumAccess<'de> for Enum<'a, 'de> {
     type Error = Error;
     type Variant = Self;
 
+    #[inline]
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
         let index: de::value::U32Deserializer<Error> = self.tag.into_deserializer();
         Ok((seed.deserialize(index)?, self))
@@ -394,18 +418,22 @@ impl<'a, 'de> de::EnumAccess<'de> for Enum<'a, 'de> {
 impl<'de> de::VariantAccess<'de> for Enum<'_, 'de> {
     type Error = Error;
 
+    #[inline]
     fn unit_variant(self) -> Result<()> {
         Ok(())
     }
 
+    #[inline]
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
         nested(self.r, |r| seed.deserialize(Deserializer::new(r)))
     }
 
+    #[inline]
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         Seq::visit(self.r, len, false, visitor)
     }
 
+    #[inline]
     fn struct_variant<V: Visitor<'de>>(
         self,
         fields: &'static [&'static str],

@@ -5,6 +5,7 @@
 //! back before handing its values out. Which integer a sequence holds is
 //! decided by its first element, as the derive decides it by the type.
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use crate::packed::{unpack_into, Lane, BLOCK};
@@ -72,8 +73,10 @@ pub(super) enum Mode {
     /// Elements one after another, each its own encoding.
     Plain,
     /// Integers of one type in packed blocks; on the decode side, `next`
-    /// is the index of the next value in the block held.
-    Packed { column: Column, next: usize },
+    /// is the index of the next value in the block held. Boxed: every
+    /// sequence carries a `Mode`, few of them are packed, and a small
+    /// `Mode` keeps a sequence of strings as cheap as a derived one.
+    Packed(Box<(Column, usize)>),
 }
 
 impl Mode {
@@ -87,7 +90,7 @@ impl Mode {
                 *self = Mode::Plain;
                 Ok(())
             }
-            Mode::Packed { column, .. } => Err(mixed(column.type_name(), "another type")),
+            Mode::Packed(packed) => Err(mixed(packed.0.type_name(), "another type")),
         }
     }
 
@@ -96,14 +99,12 @@ impl Mode {
     #[inline]
     pub(super) fn packed<T: PackedInt>(&mut self) -> Result<Option<(&mut Vec<T>, &mut usize)>> {
         if let Mode::Start = self {
-            *self = Mode::Packed {
-                column: T::column(),
-                next: 0,
-            };
+            *self = Mode::Packed(Box::new((T::column(), 0)));
         }
         match self {
             Mode::Plain | Mode::Start => Ok(None),
-            Mode::Packed { column, next } => {
+            Mode::Packed(packed) => {
+                let (column, next) = &mut **packed;
                 let name = column.type_name();
                 match T::values(column) {
                     Some(values) => Ok(Some((values, next))),
@@ -116,7 +117,7 @@ impl Mode {
     /// Writes the last, partial block of a packed sequence.
     pub(super) fn finish(&mut self, w: &mut Writer<'_>) -> Result<()> {
         match self {
-            Mode::Packed { column, .. } => column.flush(w),
+            Mode::Packed(packed) => packed.0.flush(w),
             _ => Ok(()),
         }
     }

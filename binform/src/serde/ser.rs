@@ -1,11 +1,13 @@
 //! The serde `Serializer`: serde's data model written as the derive
 //! writes the same shapes (format.md §3–§9, §22).
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use ::serde::ser::{self, Serialize};
 
 use super::ints::{push, Mode, PackedInt};
+use crate::write::SEQUENCE_CHUNK;
 use crate::{Error, ErrorKind, Pack, Result, Writer};
 
 /// Writes one serde value to a [`Writer`]. Inside a sequence or tuple it
@@ -92,73 +94,95 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
     type SerializeStruct = Fields<'a, 'w>;
     type SerializeStructVariant = Fields<'a, 'w>;
 
+    #[inline]
     fn is_human_readable(&self) -> bool {
         false
     }
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         v.pack(self.plain()?)
     }
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
         v.pack(self.plain()?)
     }
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
         v.pack(self.plain()?)
     }
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
         self.int(v)
     }
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
         self.int(v)
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
         self.int(v)
     }
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
         self.int(v)
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         self.int(v)
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
         self.int(v)
     }
+    #[inline]
     fn serialize_i128(self, v: i128) -> Result<()> {
         self.int(v)
     }
+    #[inline]
     fn serialize_u128(self, v: u128) -> Result<()> {
         self.int(v)
     }
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
         v.pack(self.plain()?)
     }
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
         v.pack(self.plain()?)
     }
+    #[inline]
     fn serialize_char(self, v: char) -> Result<()> {
         v.pack(self.plain()?)
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         v.pack(self.plain()?)
     }
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         v.pack(self.plain()?)
     }
+    #[inline]
     fn serialize_none(self) -> Result<()> {
         self.plain()?.write_u8(0);
         Ok(())
     }
+    #[inline]
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
         let w = self.plain()?;
         w.write_u8(1);
         nested(w, value)
     }
+    #[inline]
     fn serialize_unit(self) -> Result<()> {
         self.plain().map(drop)
     }
+    #[inline]
     fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
         self.plain().map(drop)
     }
+    #[inline]
     fn serialize_unit_variant(
         self,
         name: &'static str,
@@ -168,6 +192,7 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
         variant_tag(self.plain()?, name, index, variant);
         Ok(())
     }
+    #[inline]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _: &'static str,
@@ -176,6 +201,7 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
         // A derived newtype is not an integer: its sequences are not packed.
         nested(self.plain()?, value)
     }
+    #[inline]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         name: &'static str,
@@ -187,6 +213,7 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
         variant_tag(w, name, index, variant);
         nested(w, value)
     }
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Seq<'a, 'w>> {
         let w = open(self.plain()?)?;
         if let Some(len) = len {
@@ -194,6 +221,7 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
         }
         Ok(Seq::new(w, len, len.is_none()))
     }
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Seq<'a, 'w>> {
         // `[T; N]` arrives here too, but so do tuples of mixed types, and
         // nothing says which before the elements: a tuple's integers are
@@ -203,11 +231,13 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
         seq.mode = Mode::Plain;
         Ok(seq)
     }
+    #[inline]
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Fields<'a, 'w>> {
         Ok(Fields {
             w: open(self.plain()?)?,
         })
     }
+    #[inline]
     fn serialize_tuple_variant(
         self,
         name: &'static str,
@@ -219,6 +249,7 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
         variant_tag(w, name, index, variant);
         Ok(Fields { w: open(w)? })
     }
+    #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Map<'a, 'w>> {
         let w = open(self.plain()?)?;
         if let Some(len) = len {
@@ -231,11 +262,13 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
             side: len.is_none().then(Vec::new),
         })
     }
+    #[inline]
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields<'a, 'w>> {
         Ok(Fields {
             w: open(self.plain()?)?,
         })
     }
+    #[inline]
     fn serialize_struct_variant(
         self,
         name: &'static str,
@@ -259,45 +292,77 @@ pub(crate) struct Seq<'a, 'w> {
     len: Option<usize>,
     count: usize,
     mode: Mode,
-    side: Option<Vec<u8>>,
+    /// Boxed: a sequence of known length (nearly all) carries one word,
+    /// which measurably cheapens every sequence's setup.
+    #[allow(clippy::box_collection)]
+    side: Option<Box<Vec<u8>>>,
 }
 
 impl<'a, 'w> Seq<'a, 'w> {
+    #[inline]
     fn new(w: &'a mut Writer<'w>, len: Option<usize>, side: bool) -> Self {
         Seq {
             w,
             len,
             count: 0,
             mode: Mode::Start,
-            side: side.then(Vec::new),
+            side: side.then(Box::default),
         }
     }
 
+    #[inline]
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.count += 1;
-        let seq = Some(&mut self.mode);
-        match &mut self.side {
-            Some(side) => {
-                let w = &mut Writer::with_depth(side, self.w.depth_left());
-                value.serialize(Serializer { w, seq })
-            }
-            None => value.serialize(Serializer { w: self.w, seq }),
+        if self.side.is_some() {
+            return self.side_element(value);
         }
+        if self.count % SEQUENCE_CHUNK == 0 {
+            // Long sequences hand a streaming encode what is complete.
+            self.w.checkpoint();
+        }
+        value.serialize(Serializer {
+            w: self.w,
+            seq: Some(&mut self.mode),
+        })
     }
 
+    /// An element of a sequence of unknown length, into the side buffer.
+    #[cold]
+    #[inline(never)]
+    fn side_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        let depth = self.w.depth_left();
+        let side = &mut **self.side.get_or_insert_with(Box::default);
+        value.serialize(Serializer {
+            w: &mut Writer::with_depth(side, depth),
+            seq: Some(&mut self.mode),
+        })
+    }
+
+    #[inline]
     fn end(mut self) -> Result<()> {
         if let Some(len) = self.len.filter(|&len| len != self.count) {
             return Err(count_error("sequence", len, self.count));
         }
-        match self.side.take() {
-            Some(mut side) => {
-                self.mode
-                    .finish(&mut Writer::with_depth(&mut side, self.w.depth_left()))?;
-                self.w.write_len(self.count);
-                self.w.write_bytes(&side);
-            }
-            None => self.mode.finish(self.w)?,
+        if self.side.is_some() {
+            return self.side_end();
         }
+        if let Mode::Packed(_) = self.mode {
+            self.mode.finish(self.w)?;
+        }
+        self.w.checkpoint();
+        Ok(())
+    }
+
+    /// The count, then the side buffer.
+    #[cold]
+    #[inline(never)]
+    fn side_end(&mut self) -> Result<()> {
+        let mut side = *self.side.take().unwrap_or_default();
+        self.mode
+            .finish(&mut Writer::with_depth(&mut side, self.w.depth_left()))?;
+        self.w.write_len(self.count);
+        self.w.write_bytes(&side);
+        self.w.checkpoint();
         Ok(())
     }
 }
@@ -313,9 +378,11 @@ fn count_error(what: &str, declared: usize, written: usize) -> Error {
 impl ser::SerializeSeq for Seq<'_, '_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         Seq::end(self)
     }
@@ -324,9 +391,11 @@ impl ser::SerializeSeq for Seq<'_, '_> {
 impl ser::SerializeTuple for Seq<'_, '_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         Seq::end(self)
     }
@@ -351,12 +420,15 @@ fn skipped_field(key: &str) -> Error {
 impl ser::SerializeStruct for Fields<'_, '_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Result<()> {
         put(self.w, value)
     }
+    #[inline]
     fn skip_field(&mut self, key: &'static str) -> Result<()> {
         Err(skipped_field(key))
     }
+    #[inline]
     fn end(self) -> Result<()> {
         Ok(())
     }
@@ -365,12 +437,15 @@ impl ser::SerializeStruct for Fields<'_, '_> {
 impl ser::SerializeStructVariant for Fields<'_, '_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Result<()> {
         put(self.w, value)
     }
+    #[inline]
     fn skip_field(&mut self, key: &'static str) -> Result<()> {
         Err(skipped_field(key))
     }
+    #[inline]
     fn end(self) -> Result<()> {
         Ok(())
     }
@@ -379,9 +454,11 @@ impl ser::SerializeStructVariant for Fields<'_, '_> {
 impl ser::SerializeTupleStruct for Fields<'_, '_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         put(self.w, value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         Ok(())
     }
@@ -390,9 +467,11 @@ impl ser::SerializeTupleStruct for Fields<'_, '_> {
 impl ser::SerializeTupleVariant for Fields<'_, '_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         put(self.w, value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         Ok(())
     }
@@ -408,6 +487,7 @@ pub(crate) struct Map<'a, 'w> {
 }
 
 impl Map<'_, '_> {
+    #[inline]
     fn put<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         match &mut self.side {
             Some(side) => put(&mut Writer::with_depth(side, self.w.depth_left()), value),
@@ -419,13 +499,16 @@ impl Map<'_, '_> {
 impl ser::SerializeMap for Map<'_, '_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
         self.count += 1;
         self.put(key)
     }
+    #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.put(value)
     }
+    #[inline]
     fn end(mut self) -> Result<()> {
         if let Some(len) = self.len.filter(|&len| len != self.count) {
             return Err(count_error("map", len, self.count));
@@ -434,6 +517,7 @@ impl ser::SerializeMap for Map<'_, '_> {
             self.w.write_len(self.count);
             self.w.write_bytes(&side);
         }
+        self.w.checkpoint();
         Ok(())
     }
 }

@@ -98,6 +98,7 @@
 //! | `chrono` | no     | `DateTime<Utc>`, `DateTime<FixedOffset>`, `NaiveDate`, `NaiveTime`, `NaiveDateTime`, `TimeDelta` |
 //! | `time`  | no      | `OffsetDateTime`, `PrimitiveDateTime`, `Date`, `Time`, `Duration` |
 //! | `rust_decimal` | no | `Decimal`, as a varint mantissa and its scale |
+//! | `bitflags` | no   | [`bitflags`](mod@bitflags), a `with` module: a bitflags type as its bits, unknown bits an error |
 //!
 //! Each type from another crate is specified in `docs/format.md` §23.
 //!
@@ -112,6 +113,9 @@ extern crate alloc;
 #[macro_use]
 mod encoding;
 mod api;
+#[cfg(feature = "bitflags")]
+#[cfg_attr(docsrs, doc(cfg(feature = "bitflags")))]
+pub mod bitflags;
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;

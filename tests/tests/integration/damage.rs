@@ -275,3 +275,67 @@ fn deepest_accepted_value_prints_drops_and_re_encodes() {
     assert_eq!(binform::to_vec(&value).unwrap(), bytes);
     drop(value);
 }
+
+bitflags::bitflags! {
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    struct Flags: u16 {
+        const A = 1;
+        const B = 1 << 9;
+    }
+}
+
+/// Every type from another crate, in one value.
+#[derive(Packable, Debug)]
+struct Foreign {
+    id: uuid::Uuid,
+    half: (half::f16, half::bf16),
+    index: indexmap::IndexMap<String, u32>,
+    set: indexmap::IndexSet<i64>,
+    brown: hashbrown::HashMap<u16, String>,
+    small: smallvec::SmallVec<[u32; 4]>,
+    array: arrayvec::ArrayVec<i16, 12>,
+    text: arrayvec::ArrayString<8>,
+    utc: chrono::DateTime<chrono::Utc>,
+    fixed: chrono::DateTime<chrono::FixedOffset>,
+    date: chrono::NaiveDate,
+    clock: chrono::NaiveTime,
+    delta: chrono::TimeDelta,
+    offset: time::OffsetDateTime,
+    day: time::Date,
+    span: time::Duration,
+    money: rust_decimal::Decimal,
+    #[binform(with = "binform::bitflags")]
+    flags: Flags,
+}
+
+#[test]
+fn foreign_types_truncated_and_damaged() {
+    use chrono::TimeZone;
+    let value = Foreign {
+        id: uuid::Uuid::from_u128(0xfeed_beef),
+        half: (half::f16::from_f32(1.5), half::bf16::from_f32(-3.0)),
+        index: [("a".to_string(), 1), ("b".to_string(), 300)]
+            .into_iter()
+            .collect(),
+        set: [5i64, -7, 1 << 40].into_iter().collect(),
+        brown: [(7u16, "x".to_string())].into_iter().collect(),
+        small: (0..10).collect(),
+        array: (0..12).map(|i| i * -100).collect(),
+        text: arrayvec::ArrayString::from("12345678").unwrap(),
+        utc: chrono::Utc.timestamp_opt(1_700_000_000, 5).unwrap(),
+        fixed: chrono::FixedOffset::east_opt(3600)
+            .unwrap()
+            .timestamp_opt(-86_400, 0)
+            .unwrap(),
+        date: chrono::NaiveDate::from_ymd_opt(2024, 2, 29).unwrap(),
+        clock: chrono::NaiveTime::from_hms_nano_opt(23, 59, 59, 1_999_999_999).unwrap(),
+        delta: chrono::TimeDelta::milliseconds(-1500),
+        offset: time::OffsetDateTime::from_unix_timestamp(1_000_000_000).unwrap(),
+        day: time::Date::from_calendar_date(1999, time::Month::December, 31).unwrap(),
+        span: time::Duration::new(-5, -300),
+        money: rust_decimal::Decimal::new(-12345, 2),
+        flags: Flags::A | Flags::B,
+    };
+    let bytes = payload(&value);
+    damage::<Foreign>(&bytes, true);
+}

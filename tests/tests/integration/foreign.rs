@@ -333,3 +333,65 @@ fn date_time_edges_are_errors_or_round_trip() {
         .assume_offset(time::UtcOffset::from_hms(2, 0, 0).unwrap());
     round_trip(&first);
 }
+
+bitflags::bitflags! {
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    struct Perms: u8 {
+        const READ = 1;
+        const WRITE = 2;
+        const EXEC = 4;
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    struct Wide: u64 {
+        const LOW = 1;
+        const HIGH = 1 << 63;
+    }
+}
+
+#[derive(binform::Packable, Debug, PartialEq)]
+struct WithFlags {
+    #[binform(with = "binform::bitflags")]
+    perms: Perms,
+    #[binform(with = "binform::bitflags")]
+    wide: Wide,
+}
+
+#[derive(binform::Packable, Debug, PartialEq)]
+#[binform(version_tolerant)]
+struct TolerantFlags {
+    #[binform(with = "binform::bitflags")]
+    perms: Perms,
+}
+
+impl Default for Perms {
+    fn default() -> Self {
+        Perms::empty()
+    }
+}
+
+#[test]
+fn bitflags_are_their_bits_and_unknown_bits_are_errors() {
+    let value = WithFlags {
+        perms: Perms::READ | Perms::EXEC,
+        wide: Wide::all(),
+    };
+    let bytes = round_trip(&value);
+    // 0b101 as a byte, then 2^63 + 1 as a u64 varint (9 bytes).
+    assert_eq!(bytes[0], 0x05);
+    assert_eq!(bytes.len(), 1 + 9);
+    assert_eq!(&bytes[1..], binform::to_vec(&((1u64 << 63) | 1)).unwrap());
+    let err = binform::from_slice::<WithFlags>(&[0x08, 0x00]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    assert_eq!(err.offset(), Some(0));
+    let err = binform::from_slice::<WithFlags>(&[0x01, 0x04]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    assert_eq!(err.offset(), Some(1));
+    for end in 0..bytes.len() {
+        let err = binform::from_slice::<WithFlags>(&bytes[..end]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+    }
+    round_trip(&TolerantFlags {
+        perms: Perms::WRITE,
+    });
+}

@@ -259,6 +259,9 @@ pub struct Field {
     pub with: Option<Attr<Path>>,
     /// `serde`: the field goes through its serde impls.
     pub serde: Option<Attr<()>>,
+    /// `required`: in a tolerant type, a payload without the field is an
+    /// error (`MissingField`) instead of taking a default.
+    pub required: Option<Attr<()>>,
     /// `tag = N`: the field's stable tag in a version-tolerant type.
     pub tag: Option<Attr<u32>>,
 }
@@ -269,6 +272,7 @@ impl Field {
         let mut default = Slot::new(cx, "default");
         let mut with = Slot::new(cx, "with");
         let mut serde = Slot::new(cx, "serde");
+        let mut required = Slot::new(cx, "required");
         let mut tag = Slot::new(cx, "tag");
         for_each_meta(cx, attrs, |meta| {
             if meta.path.is_ident("tag") {
@@ -281,8 +285,14 @@ impl Field {
                 with.set(meta, path_value(meta, "with")?);
             } else if meta.path.is_ident("serde") {
                 flag(meta, &mut serde)?;
+            } else if meta.path.is_ident("required") {
+                flag(meta, &mut required)?;
             } else {
-                return Err(unknown(meta, "field", "skip, default, with, serde, tag"));
+                return Err(unknown(
+                    meta,
+                    "field",
+                    "skip, default, with, serde, tag, required",
+                ));
             }
             Ok(())
         });
@@ -299,6 +309,7 @@ impl Field {
             default: default.get(),
             with,
             serde,
+            required: required.get(),
             tag: tag.get(),
         }
     }

@@ -65,6 +65,12 @@ fn tolerant_attributes_need_tolerant_type(cx: &Ctxt, cont: &Container) {
         if let Some(tag) = &field.attrs.tag {
             cx.syn_error(syn::Error::new(tag.span, format!("`tag` {HINT}")));
         }
+        if let Some(required) = &field.attrs.required {
+            cx.syn_error(syn::Error::new(
+                required.span,
+                format!("`required` {HINT}: a compact type's fields are always in the payload"),
+            ));
+        }
     }
     if let Body::Enum(variants) = &cont.body {
         for v in variants {
@@ -144,6 +150,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         other_at_most_once(cx, cont);
     }
     skip_and_with_conflict(cx, cont);
+    required_excludes_skip_and_default(cx, cont);
     bound_forms_conflict(cx, cont);
     de_lifetime_reserved(cx, cont);
 }
@@ -156,6 +163,28 @@ fn skip_and_with_conflict(cx: &Ctxt, cont: &Container) {
             cx.syn_error(syn::Error::new(
                 with.span,
                 "`with` has no effect on a `skip` field, which is never encoded; remove one of them",
+            ));
+        }
+    }
+}
+
+/// `required` says a payload must carry the field; `skip` that it never
+/// does, `default` what to use when it does not: each pair contradicts.
+fn required_excludes_skip_and_default(cx: &Ctxt, cont: &Container) {
+    for field in cont.all_fields() {
+        let Some(required) = &field.attrs.required else {
+            continue;
+        };
+        if field.attrs.skip.is_some() {
+            cx.syn_error(syn::Error::new(
+                required.span,
+                "a `skip` field is never in the payload, so it cannot be `required`; remove one of them",
+            ));
+        }
+        if field.attrs.default.is_some() {
+            cx.syn_error(syn::Error::new(
+                required.span,
+                "a `required` field has no default: a payload without it is an error; remove `default` or `required`",
             ));
         }
     }

@@ -9,7 +9,7 @@ use quote::{quote, ToTokens};
 use crate::ast::{Body, Container, Field};
 
 /// Tokens as text without white space, so formatting never changes a name.
-fn compact_tokens(tokens: impl ToTokens) -> String {
+pub(crate) fn compact_tokens(tokens: impl ToTokens) -> String {
     tokens
         .to_token_stream()
         .to_string()

@@ -124,7 +124,17 @@ fn unpack_fields(
         let inits = fields.iter().enumerate().map(|(i, f)| {
             let member = &f.member;
             let default = default_value(f);
-            if f.is_encoded() {
+            if f.is_encoded() && f.attrs.required.is_some() {
+                // No default: a payload without the field is an error.
+                let (s, tag) = (slot(i), f.tag);
+                let name = crate::encoding::compact_tokens(member);
+                quote!(#member: match #s {
+                    ::core::option::Option::Some(__v) => __v,
+                    ::core::option::Option::None => {
+                        return ::core::result::Result::Err(__r.missing_field(#name, #tag));
+                    }
+                })
+            } else if f.is_encoded() {
                 let s = slot(i);
                 quote!(#member: match #s {
                     ::core::option::Option::Some(__v) => __v,

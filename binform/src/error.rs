@@ -71,6 +71,9 @@ pub enum ErrorKind {
     /// mixes integer types; or a fingerprint header for a type known only
     /// through serde.
     Unsupported,
+    /// A version-tolerant payload lacks a field marked
+    /// `#[binform(required)]`; the message names the field and its tag.
+    MissingField,
 }
 
 impl ErrorKind {
@@ -97,6 +100,7 @@ impl ErrorKind {
             ErrorKind::UnregisteredType => "unregistered type",
             ErrorKind::SchemaMismatch => "schema mismatch",
             ErrorKind::Unsupported => "unsupported by the format",
+            ErrorKind::MissingField => "missing required field",
         }
     }
 }

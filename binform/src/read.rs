@@ -487,6 +487,18 @@ impl<'de> Reader<'de> {
         })
     }
 
+    /// The error for a `#[binform(required)]` field that a tolerant
+    /// payload does not hold (called by derived code).
+    #[doc(hidden)]
+    #[cold]
+    #[inline(never)]
+    pub fn missing_field(&self, name: &str, tag: u32) -> Error {
+        self.error(
+            ErrorKind::MissingField,
+            format!("the payload has no field `{name}` (tag {tag}), which is required"),
+        )
+    }
+
     /// Builds the error for a tag that names no variant of `type_name`.
     #[cold]
     #[inline(never)]

@@ -535,3 +535,73 @@ fn sparse_tags_and_reordered_declarations() {
         (5, "z", vec![1, 2, 3])
     );
 }
+
+/// `#[binform(required)]`: a tolerant field with no default, whose absence
+/// is an error naming it.
+mod required {
+    use binform::{ErrorKind, Packable};
+
+    /// A type without `Default`: only `required` lets it be a tolerant field.
+    #[derive(Packable, Debug, PartialEq, Clone)]
+    pub struct AccountId(pub u64);
+
+    pub mod v1 {
+        #[derive(binform::Packable, Debug, PartialEq)]
+        #[binform(version_tolerant)]
+        pub struct Order {
+            pub note: String,
+        }
+    }
+
+    pub mod v2 {
+        use super::AccountId;
+
+        #[derive(binform::Packable, Debug, PartialEq)]
+        #[binform(version_tolerant)]
+        pub struct Order {
+            pub note: String,
+            #[binform(required)]
+            pub account: AccountId,
+        }
+
+        #[derive(binform::Packable, Debug, PartialEq)]
+        #[binform(version_tolerant)]
+        pub enum Event {
+            Placed {
+                #[binform(tag = 3, required)]
+                account: AccountId,
+            },
+        }
+    }
+
+    #[test]
+    fn a_required_field_round_trips_and_its_absence_is_missing_field() {
+        let order = v2::Order {
+            note: "n".into(),
+            account: AccountId(42),
+        };
+        let bytes = binform::to_vec(&order).unwrap();
+        assert_eq!(binform::from_slice::<v2::Order>(&bytes).unwrap(), order);
+        // An older writer never wrote the field.
+        let old = binform::to_vec(&v1::Order { note: "old".into() }).unwrap();
+        let err = binform::from_slice::<v2::Order>(&old).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::MissingField);
+        assert!(err.message().contains("`account`"), "{err}");
+        assert!(err.message().contains("tag 1"), "{err}");
+        // A newer reader of the old type skips it as usual.
+        assert_eq!(binform::from_slice::<v1::Order>(&bytes).unwrap().note, "n");
+    }
+
+    #[test]
+    fn a_required_field_of_a_variant() {
+        let event = v2::Event::Placed {
+            account: AccountId(1),
+        };
+        let bytes = binform::to_vec(&event).unwrap();
+        assert_eq!(binform::from_slice::<v2::Event>(&bytes).unwrap(), event);
+        // Variant 0 with an empty body.
+        let err = binform::from_slice::<v2::Event>(&[0x00, 0x00]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::MissingField);
+        assert!(err.message().contains("tag 3"), "{err}");
+    }
+}

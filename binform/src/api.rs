@@ -16,6 +16,25 @@ use crate::write::{Pack, Writer};
 /// format version 2 (`docs/format.md` §13), then the fingerprint.
 const HEADER_MAGIC: [u8; 4] = *b"BFM\x02";
 
+/// What a payload's header says of its type: its fingerprint, and (for a
+/// self-describing payload) how to describe it.
+#[derive(Clone, Copy)]
+pub(crate) struct Facts {
+    pub(crate) fingerprint: u64,
+    pub(crate) schema: fn() -> crate::Schema,
+}
+
+impl Facts {
+    /// `T`'s facts.
+    #[inline]
+    pub(crate) fn of<T: crate::Encoding + ?Sized>() -> Option<Facts> {
+        Some(Facts {
+            fingerprint: T::FINGERPRINT,
+            schema: crate::schema_of::<T>,
+        })
+    }
+}
+
 /// Encodes `value` into a new vector, with default [`Options`].
 pub fn to_vec<T: Pack + ?Sized>(value: &T) -> Result<Vec<u8>> {
     Options::new().to_vec(value)
@@ -76,14 +95,14 @@ pub fn from_reader<T: UnpackOwned>(reader: impl std::io::Read) -> Result<T> {
 impl Options {
     /// Encodes `value` into a new vector.
     pub fn to_vec<T: Pack + ?Sized>(&self, value: &T) -> Result<Vec<u8>> {
-        self.encode_vec(Some(T::FINGERPRINT), |w| value.pack(w))
+        self.encode_vec(Facts::of::<T>(), |w| value.pack(w))
     }
 
     /// Appends the encoding of `value` to `buf`, which can be reused across
     /// calls to save allocations. On error `buf` is restored to its length
     /// before the call.
     pub fn to_vec_into<T: Pack + ?Sized>(&self, buf: &mut Vec<u8>, value: &T) -> Result<()> {
-        self.encode_into(buf, Some(T::FINGERPRINT), |w| value.pack(w))
+        self.encode_into(buf, Facts::of::<T>(), |w| value.pack(w))
     }
 
     /// The encode into a new vector shared by every entry point (the
@@ -91,7 +110,7 @@ impl Options {
     /// the type has one.
     pub(crate) fn encode_vec(
         &self,
-        fingerprint: Option<u64>,
+        facts: Option<Facts>,
         encode: impl FnOnce(&mut Writer<'_>) -> Result<()>,
     ) -> Result<Vec<u8>> {
         // One allocation of the exact size: the bytes are built in the
@@ -100,7 +119,7 @@ impl Options {
         // bytes about twice.
         #[cfg(feature = "std")]
         return crate::scratch::with_scratch(|buf| {
-            self.encode_into(buf, fingerprint, encode)?;
+            self.encode_into(buf, facts, encode)?;
             if buf.len() > crate::scratch::KEPT {
                 // The thread would not keep a buffer this large: hand it
                 // over rather than copy it.
@@ -111,7 +130,7 @@ impl Options {
         #[cfg(not(feature = "std"))]
         {
             let mut buf = Vec::new();
-            self.encode_into(&mut buf, fingerprint, encode)?;
+            self.encode_into(&mut buf, facts, encode)?;
             Ok(buf)
         }
     }
@@ -120,14 +139,11 @@ impl Options {
     pub(crate) fn encode_into(
         &self,
         buf: &mut Vec<u8>,
-        fingerprint: Option<u64>,
+        facts: Option<Facts>,
         encode: impl FnOnce(&mut Writer<'_>) -> Result<()>,
     ) -> Result<()> {
         let start = buf.len();
-        if self.fingerprint {
-            buf.extend_from_slice(&HEADER_MAGIC);
-            buf.extend_from_slice(&self.header_fingerprint(fingerprint)?.to_le_bytes());
-        }
+        self.write_header(buf, facts)?;
         let result = encode(&mut Writer::with_depth(buf, self.max_depth));
         if result.is_err() {
             buf.truncate(start);
@@ -135,16 +151,29 @@ impl Options {
         result
     }
 
-    /// The type's fingerprint for the header: a type seen only through
-    /// serde has none, so the header cannot be written or checked.
-    fn header_fingerprint(&self, fingerprint: Option<u64>) -> Result<u64> {
-        fingerprint.ok_or_else(|| {
+    /// The type's facts for a header: a type seen only through serde has
+    /// none, so no header can be written or checked for it.
+    fn header_facts(&self, facts: Option<Facts>) -> Result<Facts> {
+        facts.ok_or_else(|| {
             Error::new(
                 ErrorKind::Unsupported,
-                "Options::fingerprint needs the type's binform schema; a type seen only \
-                 through serde has none (derive Packable for it to use the header)",
+                "Options::fingerprint and Options::self_describing need the type's binform \
+                 schema; a type seen only through serde has none (derive Packable for it)",
             )
         })
+    }
+
+    /// Writes the header the options ask for: a self-describing one
+    /// (§25), which holds the fingerprint, or the fingerprint header (§13).
+    fn write_header(&self, buf: &mut Vec<u8>, facts: Option<Facts>) -> Result<()> {
+        if self.self_describing {
+            let facts = self.header_facts(facts)?;
+            crate::schema::embedded::write_header(buf, facts.fingerprint, &(facts.schema)());
+        } else if self.fingerprint {
+            buf.extend_from_slice(&HEADER_MAGIC);
+            buf.extend_from_slice(&self.header_facts(facts)?.fingerprint.to_le_bytes());
+        }
+        Ok(())
     }
 
     /// Decodes a `T` that is the whole of `bytes`: bytes left over are an
@@ -231,8 +260,11 @@ impl Options {
                 ),
             ));
         }
-        let bytes = if self.fingerprint {
-            check_header(bytes, self.header_fingerprint(fingerprint)?)?
+        let missing = || self.header_facts(None).map(|_| 0);
+        let bytes = if self.self_describing {
+            crate::schema::embedded::body_for(bytes, fingerprint.map_or_else(missing, Ok)?)?
+        } else if self.fingerprint {
+            check_header(bytes, fingerprint.map_or_else(missing, Ok)?)?
         } else {
             bytes
         };
@@ -266,7 +298,7 @@ impl Options {
         writer: impl std::io::Write,
         value: &T,
     ) -> Result<()> {
-        self.encode_writer(writer, Some(T::FINGERPRINT), |w| value.pack(w))
+        self.encode_writer(writer, Facts::of::<T>(), |w| value.pack(w))
     }
 
     /// The streaming encode shared by every entry point.
@@ -274,14 +306,11 @@ impl Options {
     pub(crate) fn encode_writer(
         &self,
         mut writer: impl std::io::Write,
-        fingerprint: Option<u64>,
+        facts: Option<Facts>,
         encode: impl FnOnce(&mut Writer<'_>) -> Result<()>,
     ) -> Result<()> {
         let mut buf = Vec::with_capacity(crate::write::STREAM_BUFFER);
-        if self.fingerprint {
-            buf.extend_from_slice(&HEADER_MAGIC);
-            buf.extend_from_slice(&self.header_fingerprint(fingerprint)?.to_le_bytes());
-        }
+        self.write_header(&mut buf, facts)?;
         let mut stream = crate::write::Stream::new(&mut writer);
         let mut w = Writer::streaming(&mut buf, &mut stream, self.max_depth);
         encode(&mut w)?;

@@ -52,6 +52,7 @@ pub struct Options {
     pub(crate) max_memory: Option<usize>,
     pub(crate) reject_cycles: bool,
     pub(crate) fingerprint: bool,
+    pub(crate) self_describing: bool,
 }
 
 impl Default for Options {
@@ -70,6 +71,7 @@ impl Options {
             max_memory: None,
             reject_cycles: true,
             fingerprint: false,
+            self_describing: false,
         }
     }
 
@@ -98,6 +100,39 @@ impl Options {
     #[must_use]
     pub const fn fingerprint(mut self, on: bool) -> Self {
         self.fingerprint = on;
+        self
+    }
+
+    /// Writes (and, when decoding, requires) a self-describing header: the
+    /// root type's complete schema ([`schema_of`](crate::schema_of)) in a
+    /// compact binary form, with its fingerprint, before the value's bytes,
+    /// which are the same as without it (`docs/format.md` §25). Tools read
+    /// the payload without the Rust type ([`schema::read_schema`](crate::schema::read_schema));
+    /// a reader with the type pays one fingerprint comparison, and a reader
+    /// whose type differs fails with
+    /// [`ErrorKind::SchemaMismatch`](crate::ErrorKind::SchemaMismatch).
+    /// It includes what [`fingerprint`](Self::fingerprint) would write.
+    /// The schema is built on every encode: for many small values of one
+    /// type, frames or a plain payload cost less.
+    ///
+    /// ```
+    /// use binform::{Options, Packable};
+    ///
+    /// #[derive(Packable, Debug, PartialEq)]
+    /// struct Reading { sensor: String, celsius: f32 }
+    ///
+    /// let opts = Options::new().self_describing(true);
+    /// let bytes = opts.to_vec(&Reading { sensor: "t1".into(), celsius: 21.5 })?;
+    /// // The type is in the payload ...
+    /// let schema = binform::schema::read_schema(&bytes)?;
+    /// assert_eq!(schema, binform::schema_of::<Reading>());
+    /// // ... and a reader with the type decodes it as usual.
+    /// assert_eq!(opts.from_slice::<Reading>(&bytes)?.celsius, 21.5);
+    /// # Ok::<(), binform::Error>(())
+    /// ```
+    #[must_use]
+    pub const fn self_describing(mut self, on: bool) -> Self {
+        self.self_describing = on;
         self
     }
 

@@ -17,11 +17,13 @@
 //! assert!(text.contains("field 2 label option<string>"));
 //! ```
 
+pub(crate) mod embedded;
 pub(crate) mod hash;
 mod lock;
 pub(crate) mod model;
 
 pub use crate::encoding::{fingerprint_of, schema_of, Builder};
+pub use embedded::read_schema;
 pub use hash::{fingerprint, hash_bytes, hash_str, mix, wire_name, HASH_START, LEVELS};
 #[cfg(feature = "std")]
 pub use lock::{assert_compatible, check_compatible};

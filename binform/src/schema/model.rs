@@ -9,7 +9,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 /// The wire layout of a type.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, crate::Packable)]
+#[binform(crate = "crate")]
 pub enum TypeRef {
     /// A built-in encoding with type arguments: `u32`, `string`,
     /// `seq<T>`, `map<K, V>`, `option<T>`, `shared<T>`, `array<T, N>`, ...
@@ -25,7 +26,8 @@ pub enum TypeRef {
 }
 
 /// One derived type's layout.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, crate::Packable)]
+#[binform(crate = "crate")]
 pub struct TypeDef {
     /// The type's name (without module path).
     pub name: String,
@@ -38,7 +40,8 @@ pub struct TypeDef {
 }
 
 /// Fields or variants.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, crate::Packable)]
+#[binform(crate = "crate")]
 pub enum Body {
     /// A struct's encoded fields, in wire order.
     Struct(Vec<FieldDef>),
@@ -47,7 +50,8 @@ pub enum Body {
 }
 
 /// One encoded field.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, crate::Packable)]
+#[binform(crate = "crate")]
 pub struct FieldDef {
     /// Its tag: the position for compact types, the stable tag for
     /// tolerant ones.
@@ -59,7 +63,8 @@ pub struct FieldDef {
 }
 
 /// One enum variant.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, crate::Packable)]
+#[binform(crate = "crate")]
 pub struct VariantDef {
     /// Its tag.
     pub tag: u32,
@@ -76,7 +81,8 @@ pub type Types = BTreeMap<String, TypeDef>;
 
 /// A complete description: the root layout and every derived type it
 /// reaches. `Display` prints the lock-file text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, crate::Packable)]
+#[binform(crate = "crate")]
 pub struct Schema {
     /// The root type's layout.
     pub root: TypeRef,

@@ -6,6 +6,7 @@ mod borrowed;
 mod codec;
 mod damage;
 mod derive;
+mod described;
 mod encoding;
 mod errors;
 mod foreign;

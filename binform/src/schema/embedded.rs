@@ -1,0 +1,195 @@
+//! The self-describing header (`docs/format.md` §25): the magic `BFS` and
+//! the format version, the root type's fingerprint, then its schema in
+//! binary form (the schema model encoded by binform itself, a length
+//! first so that a reader with the type skips it unread).
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use super::model::Schema;
+use crate::{Error, ErrorKind, Options, Pack, Reader, Result, Writer};
+
+/// `BFS`, then the format version (the fingerprint header's, §13).
+pub const MAGIC: [u8; 4] = *b"BFS\x02";
+
+/// Appends the header for a root type with `fingerprint` and `schema`.
+pub(crate) fn write_header(buf: &mut Vec<u8>, fingerprint: u64, schema: &Schema) {
+    buf.extend_from_slice(&MAGIC);
+    buf.extend_from_slice(&fingerprint.to_le_bytes());
+    let mut w = Writer::new(buf);
+    // The model's encoding never fails: it holds no cells, locks or
+    // references, and its nesting is the type's, which `schema_of` built.
+    w.write_len_prefixed(|w| schema.pack(w))
+        .expect("a schema always encodes");
+}
+
+/// A self-describing payload cut in its parts.
+pub(crate) struct Parts<'a> {
+    /// The fingerprint the header states.
+    pub(crate) fingerprint: u64,
+    /// The schema's bytes, not decoded.
+    pub(crate) schema: &'a [u8],
+    /// Where the schema's bytes start in the payload.
+    pub(crate) schema_at: usize,
+    /// The value's bytes.
+    pub(crate) body: &'a [u8],
+}
+
+/// Cuts `bytes` at the header's boundaries, checking its magic, version
+/// and the schema's length, decoding nothing.
+pub(crate) fn split(bytes: &[u8]) -> Result<Parts<'_>> {
+    let (Some(magic), Some(fp)) = (bytes.get(..4), bytes.get(4..12)) else {
+        // What there is of the magic already tells a plain payload apart.
+        let seen = bytes.len().min(3);
+        let kind = if bytes[..seen] != MAGIC[..seen] {
+            ErrorKind::InvalidValue
+        } else {
+            ErrorKind::UnexpectedEnd
+        };
+        return Err(Error::new(
+            kind,
+            "not a self-describing binform payload: shorter than its 12-byte header",
+        )
+        .at(bytes.len().min(3)));
+    };
+    if magic[..3] != MAGIC[..3] {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            "not a self-describing binform payload (no magic `BFS`)",
+        )
+        .at(0));
+    }
+    if magic[3] != MAGIC[3] {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!("unsupported format version {}", magic[3]),
+        )
+        .at(3));
+    }
+    let mut raw = [0u8; 8];
+    raw.copy_from_slice(fp);
+    let rest = &bytes[12..];
+    let mut r = Reader::new(rest, &Options::new());
+    let len = r.read_len()?;
+    let start = r.position();
+    let schema = rest
+        .get(start..)
+        .and_then(|s| s.get(..len))
+        .ok_or_else(|| {
+            Error::new(
+                ErrorKind::UnexpectedEnd,
+                format!(
+                    "the schema is declared as {len} bytes, {} remain",
+                    rest.len() - start
+                ),
+            )
+            .at(12)
+        })?;
+    Ok(Parts {
+        fingerprint: u64::from_le_bytes(raw),
+        schema,
+        schema_at: 12 + start,
+        body: &rest[start + len..],
+    })
+}
+
+/// The body of a self-describing payload for a reader whose type has
+/// fingerprint `ours`: one comparison, the schema left unread.
+pub(crate) fn body_for(bytes: &[u8], ours: u64) -> Result<&[u8]> {
+    let parts = split(bytes)?;
+    if parts.fingerprint != ours {
+        return Err(Error::new(
+            ErrorKind::SchemaMismatch,
+            format!(
+                "the payload was written for schema {:#018x}, this reader's type has {ours:#018x}",
+                parts.fingerprint
+            ),
+        )
+        .at(4));
+    }
+    Ok(parts.body)
+}
+
+/// Decodes the schema of a self-describing payload (its parts from
+/// [`split`]) under `options`' limits, and checks that it hashes to the
+/// fingerprint the header states.
+pub(crate) fn decode_schema(parts: &Parts<'_>, options: &Options) -> Result<Schema> {
+    let at = parts.schema_at;
+    // The schema's bytes are a plain payload: no header of their own.
+    let schema: Schema = options
+        .self_describing(false)
+        .fingerprint(false)
+        .from_slice(parts.schema)
+        .map_err(|e| shift(e, at))?;
+    for (name, def) in &schema.types {
+        if *name != def.name {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                format!(
+                    "the schema files type `{}` under the name `{name}`",
+                    def.name
+                ),
+            )
+            .at(at));
+        }
+    }
+    let computed = super::fingerprint(&schema);
+    if computed != parts.fingerprint {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "the header's fingerprint {:#018x} is not its schema's ({computed:#018x}): \
+                 the header is damaged",
+                parts.fingerprint
+            ),
+        )
+        .at(4));
+    }
+    Ok(schema)
+}
+
+/// An error found inside the schema's bytes, with its offset made one in
+/// the whole payload.
+fn shift(e: Error, by: usize) -> Error {
+    match e.offset() {
+        Some(offset) => Error::new(e.kind(), e.message()).at(offset + by),
+        None => e,
+    }
+}
+
+/// Reads the schema a self-describing payload
+/// ([`Options::self_describing`](crate::Options::self_describing)) carries,
+/// without its Rust type: equal (`==`) to `schema_of::<T>()` of the type
+/// that wrote it. The header is checked (magic, version, lengths) and the
+/// schema must hash to the fingerprint it states; decoding it is bounded
+/// by the default [`Options`].
+///
+/// ```
+/// use binform::{Options, Packable};
+///
+/// #[derive(Packable)]
+/// enum Shape { Circle { r: f64 }, Square(f64) }
+///
+/// let bytes = Options::new().self_describing(true).to_vec(&vec![Shape::Square(2.0)])?;
+/// let schema = binform::schema::read_schema(&bytes)?;
+/// assert_eq!(schema, binform::schema_of::<Vec<Shape>>());
+/// assert!(schema.to_string().starts_with("root seq<Shape>"));
+/// # Ok::<(), binform::Error>(())
+/// ```
+pub fn read_schema(bytes: &[u8]) -> Result<Schema> {
+    let parts = split(bytes)?;
+    decode_schema(&parts, &Options::new())
+}
+
+#[cfg(test)]
+mod tests {
+    /// The model's compile-time fingerprint is the one computed from its
+    /// schema, as a reader's check of a header relies on.
+    #[test]
+    fn the_models_fingerprints_agree() {
+        assert_eq!(
+            <super::Schema as crate::Encoding>::FINGERPRINT,
+            crate::schema::fingerprint(&crate::schema_of::<super::Schema>()),
+        );
+    }
+}

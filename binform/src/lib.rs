@@ -138,6 +138,7 @@ mod scratch;
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub mod serde;
 mod stack;
+pub mod value;
 pub mod varint;
 mod wire;
 mod write;
@@ -165,6 +166,7 @@ pub use plain::Plain;
 pub use read::Fields;
 pub use read::{Reader, Unpack, UnpackOwned};
 pub use schema::{Schema, TypeRef};
+pub use value::Value;
 #[doc(hidden)]
 pub use wire::Wire;
 pub use write::{Pack, Writer};

@@ -250,3 +250,19 @@ pub fn decode_frames(data: &[u8]) {
         "io and codec agree on the frames they accept"
     );
 }
+
+/// Target: self-describing payloads read as `binform::Value` (schema and
+/// body both from the input); a document that reads writes back to bytes
+/// that read to a document writing the same bytes, and prints.
+pub fn decode_value(data: &[u8]) {
+    if let Ok(value) = binform::value::from_slice(data) {
+        let bytes = binform::value::to_vec(&value).expect("a document that reads writes back");
+        let again = binform::value::from_slice(&bytes).expect("written bytes read");
+        assert_eq!(
+            binform::value::to_vec(&again).expect("and write again"),
+            bytes
+        );
+        let _ = value.to_string();
+    }
+    let _ = binform::schema::read_schema(data);
+}

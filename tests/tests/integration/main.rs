@@ -25,6 +25,7 @@ mod seed;
 mod serde_bridge;
 mod std_types;
 mod truncation;
+mod value;
 mod versioning;
 
 use std::fmt::Debug;

@@ -31,6 +31,7 @@ fn every_recorded_fuzz_input_is_handled() {
         + replay("decode_graph", fuzz::decode_graph)
         + replay("decode_tolerant", fuzz::decode_tolerant)
         + replay("decode_frames", fuzz::decode_frames)
-        + replay("decode_packed", fuzz::decode_packed);
+        + replay("decode_packed", fuzz::decode_packed)
+        + replay("decode_value", fuzz::decode_value);
     assert!(total > 0, "the corpus is empty");
 }

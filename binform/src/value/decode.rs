@@ -1,0 +1,397 @@
+//! Reading a [`Value`] by walking the schema over the bytes. Every read
+//! goes through a [`Reader`] with the caller's [`Options`]: each compound
+//! is a nesting level, each element is charged to the memory budget
+//! before it is built, declared lengths are checked against the input.
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::builtin::{dyn_entry, dyn_name, shape, Node, Scalar, Shape, NO_TYPES};
+use super::Value;
+use crate::packed::{unpack_vec, Lane};
+use crate::schema::embedded::{decode_schema, split};
+use crate::schema::{Body, FieldDef, Schema, TypeRef};
+use crate::{Error, ErrorKind, Options, Reader, Result, Unpack};
+
+/// What one element costs the memory budget: the `Value` it becomes.
+const VALUE_SIZE: usize = core::mem::size_of::<Value>();
+
+/// A self-describing payload as a document.
+pub(super) fn document(bytes: &[u8], options: &Options) -> Result<Value> {
+    check_size(bytes, options)?;
+    let parts = split(bytes)?;
+    let schema = decode_schema(&parts, options)?;
+    let body_at = bytes.len() - parts.body.len();
+    let value = body(&schema, parts.body, options).map_err(|e| shift(e, body_at))?;
+    Ok(Value::Document {
+        schema: Box::new(schema),
+        value: Box::new(value),
+    })
+}
+
+/// A plain payload of a type with `schema`, as a document.
+pub(super) fn plain(schema: &Schema, bytes: &[u8], options: &Options) -> Result<Value> {
+    check_size(bytes, options)?;
+    let value = body(schema, bytes, options)?;
+    Ok(Value::Document {
+        schema: Box::new(schema.clone()),
+        value: Box::new(value),
+    })
+}
+
+fn check_size(bytes: &[u8], options: &Options) -> Result<()> {
+    match options.max_bytes {
+        Some(limit) if bytes.len() > limit => Err(Error::new(
+            ErrorKind::LimitExceeded,
+            format!(
+                "input of {} bytes is over the limit of {limit} bytes (Options::max_bytes)",
+                bytes.len()
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// An error's offset made one in the whole payload.
+fn shift(e: Error, by: usize) -> Error {
+    match e.offset() {
+        Some(offset) => Error::new(e.kind(), e.message()).at(offset + by),
+        None => e,
+    }
+}
+
+fn body(schema: &Schema, bytes: &[u8], options: &Options) -> Result<Value> {
+    let mut r = Reader::new(bytes, options);
+    let mut d = Decoder {
+        schema,
+        shared: Vec::new(),
+    };
+    let value = d.value(&mut r, &schema.root)?;
+    r.finish()?;
+    Ok(value)
+}
+
+struct Decoder<'s> {
+    schema: &'s Schema,
+    /// The type of each shared value by id, so that a reference to a
+    /// value of another type is refused as the typed decoder refuses it.
+    shared: Vec<&'s TypeRef>,
+}
+
+impl<'s> Decoder<'s> {
+    fn value(&mut self, r: &mut Reader<'_>, node: &'s TypeRef) -> Result<Value> {
+        Ok(match shape(node, self.schema)? {
+            Shape::Scalar(s) => scalar(r, s)?,
+            Shape::String => Value::String(<&str>::unpack(r)?.to_string()),
+            Shape::Bytes => {
+                let bytes = <&[u8]>::unpack(r)?;
+                r.charge_memory(bytes.len())?;
+                Value::Bytes(bytes.to_vec())
+            }
+            Shape::Seq(elem) => {
+                let len = r.read_len()?;
+                Value::Seq(self.elements(r, len, |d, r| d.value(r, elem))?)
+            }
+            Shape::Packed(s, nonzero) => {
+                let len = r.read_len()?;
+                packed(r, s, nonzero, len)?
+            }
+            Shape::PackedArray(s, nonzero, n) => packed(r, s, nonzero, n)?,
+            Shape::Array(elem, n) => {
+                if shape(elem, self.schema).is_ok_and(|s| matches!(s, Shape::Scalar(Scalar::U8))) {
+                    r.charge_memory(n)?;
+                    Value::Bytes(r.read_bytes(n)?.to_vec())
+                } else {
+                    Value::Seq(self.elements(r, n, |d, r| d.value(r, elem))?)
+                }
+            }
+            Shape::Tuple(types) => {
+                let mut i = 0;
+                Value::Seq(self.elements(r, types.len(), |d, r| {
+                    let v = d.value(r, &types[i]);
+                    i += 1;
+                    v
+                })?)
+            }
+            Shape::Map(k, v) => {
+                let len = r.read_len()?;
+                r.nested(|r| {
+                    let mut entries = Vec::new();
+                    for _ in 0..len {
+                        r.charge_memory(2 * VALUE_SIZE)?;
+                        let key = self.value(r, k)?;
+                        let value = self.value(r, v)?;
+                        entries.push((key, value));
+                    }
+                    Ok(Value::Map(entries))
+                })?
+            }
+            Shape::Option(inner) => {
+                let at = r.position();
+                match r.read_u8()? {
+                    0 => Value::Optional(None),
+                    1 => {
+                        r.charge_memory(VALUE_SIZE)?;
+                        let v = r.nested(|r| self.value(r, inner))?;
+                        Value::Optional(Some(Box::new(v)))
+                    }
+                    tag => return Err(bad_tag(r, at, tag, "Option")),
+                }
+            }
+            Shape::Shared(inner, weak) => self.shared(r, inner, weak)?,
+            Shape::NonZero(s) => {
+                let at = r.position();
+                let v = scalar(r, s)?;
+                if v.is_zero_integer() {
+                    return Err(r.error_at(at, ErrorKind::InvalidValue, "a NonZero value of zero"));
+                }
+                v
+            }
+            Shape::Record(name, fields) => {
+                let mut out = Vec::with_capacity(fields.len());
+                for (field, node) in &fields {
+                    out.push((field.to_string(), self.node(r, node)?));
+                }
+                Value::Struct {
+                    name: name.to_string(),
+                    fields: out,
+                }
+            }
+            Shape::ByteEnum(name, variants) => {
+                let at = r.position();
+                let tag = r.read_u8()?;
+                let Some((variant, node)) = variants.get(usize::from(tag)) else {
+                    return Err(bad_tag(r, at, tag, name));
+                };
+                let fields = match node {
+                    Some(node) => {
+                        r.charge_memory(VALUE_SIZE)?;
+                        let v = r.nested(|r| self.node(r, node))?;
+                        alloc::vec![("0".to_string(), v)]
+                    }
+                    None => Vec::new(),
+                };
+                Value::Variant {
+                    name: name.to_string(),
+                    variant: variant.to_string(),
+                    fields,
+                }
+            }
+            Shape::Dyn(args) => {
+                let at = r.position();
+                let tag = r.read_tag()?;
+                let ty = (0..args.len() / 2)
+                    .filter_map(|i| dyn_entry(args, i))
+                    .find(|(t, _)| *t == tag)
+                    .map(|(_, ty)| ty)
+                    .ok_or_else(|| {
+                        r.error_at(
+                            at,
+                            ErrorKind::UnknownVariant,
+                            format!("trait object tag {tag} is not registered"),
+                        )
+                    })?;
+                let v = r.nested(|r| self.value(r, ty))?;
+                Value::Variant {
+                    name: "dyn".to_string(),
+                    variant: dyn_name(tag),
+                    fields: alloc::vec![("0".to_string(), v)],
+                }
+            }
+            Shape::Named(def) => {
+                if def.tolerant {
+                    return Err(r.error(
+                        ErrorKind::Unsupported,
+                        format!(
+                            "`{}` is version-tolerant; reading tolerant types as Values is not supported yet",
+                            def.name
+                        ),
+                    ));
+                }
+                r.nested(|r| match &def.body {
+                    Body::Struct(fields) => Ok(Value::Struct {
+                        name: def.name.clone(),
+                        fields: self.fields(r, fields)?,
+                    }),
+                    Body::Enum(variants) => {
+                        let at = r.position();
+                        let tag = r.read_tag()?;
+                        let v = variants.iter().find(|v| v.tag == tag).ok_or_else(|| {
+                            r.error_at(
+                                at,
+                                ErrorKind::UnknownVariant,
+                                format!("{} has no variant with tag {tag}", def.name),
+                            )
+                        })?;
+                        Ok(Value::Variant {
+                            name: def.name.clone(),
+                            variant: v.name.clone(),
+                            fields: self.fields(r, &v.fields)?,
+                        })
+                    }
+                })?
+            }
+        })
+    }
+
+    /// A node of a shape: the schema's, or a built-in's (no derived
+    /// types, no shared values).
+    fn node(&mut self, r: &mut Reader<'_>, node: &Node<'s>) -> Result<Value> {
+        match node {
+            Node::Schema(ty) => self.value(r, ty),
+            Node::Builtin(ty) => builtin(r, ty),
+        }
+    }
+
+    fn fields(
+        &mut self,
+        r: &mut Reader<'_>,
+        fields: &'s [FieldDef],
+    ) -> Result<Vec<(String, Value)>> {
+        let mut out = Vec::with_capacity(fields.len().min(64));
+        for f in fields {
+            r.charge_memory(VALUE_SIZE)?;
+            let v = self.value(r, &f.schema)?;
+            out.push((f.name.clone(), v));
+        }
+        Ok(out)
+    }
+
+    /// `len` elements read by `each`, one nesting level down, each charged
+    /// before it is built.
+    fn elements(
+        &mut self,
+        r: &mut Reader<'_>,
+        len: usize,
+        mut each: impl FnMut(&mut Self, &mut Reader<'_>) -> Result<Value>,
+    ) -> Result<Vec<Value>> {
+        r.nested(|r| {
+            let mut out = Vec::new();
+            for _ in 0..len {
+                r.charge_memory(VALUE_SIZE)?;
+                out.push(each(self, r)?);
+            }
+            Ok(out)
+        })
+    }
+
+    fn shared(&mut self, r: &mut Reader<'_>, inner: &'s TypeRef, weak: bool) -> Result<Value> {
+        let at = r.position();
+        let tag = r.read_varint()?;
+        match tag {
+            0 => {
+                let id = self.shared.len() as u64;
+                self.shared.push(inner);
+                r.charge_memory(VALUE_SIZE)?;
+                let v = r.nested(|r| self.value(r, inner))?;
+                Ok(Value::Shared {
+                    id,
+                    value: Box::new(v),
+                })
+            }
+            1 if weak => Ok(Value::Dangling),
+            1 => Err(r.error_at(
+                at,
+                ErrorKind::InvalidReference,
+                "a dangling reference where an Rc or Arc is expected",
+            )),
+            n => {
+                let id = n - 2;
+                match self.shared.get(id as usize) {
+                    Some(ty) if *ty == inner => Ok(Value::Reference(id)),
+                    Some(ty) => Err(r.error_at(
+                        at,
+                        ErrorKind::InvalidReference,
+                        format!("shared value {id} is a `{ty}`, the reference wants a `{inner}`"),
+                    )),
+                    None => Err(r.error_at(
+                        at,
+                        ErrorKind::InvalidReference,
+                        format!("reference to shared value {id}, which is not defined yet"),
+                    )),
+                }
+            }
+        }
+    }
+}
+
+/// A built-in node, which names no derived type.
+fn builtin(r: &mut Reader<'_>, node: &TypeRef) -> Result<Value> {
+    Decoder {
+        schema: &NO_TYPES,
+        shared: Vec::new(),
+    }
+    .value(r, node)
+}
+
+#[cold]
+fn bad_tag(r: &Reader<'_>, at: usize, tag: u8, what: &str) -> Error {
+    r.error_at(
+        at,
+        ErrorKind::UnknownVariant,
+        format!("{what} has no variant with tag {tag}"),
+    )
+}
+
+/// One scalar, read as its Rust type reads it.
+pub(super) fn scalar(r: &mut Reader<'_>, s: Scalar) -> Result<Value> {
+    Ok(match s {
+        Scalar::Unit => Value::Unit,
+        Scalar::Bool => Value::Bool(bool::unpack(r)?),
+        Scalar::Char => Value::Char(char::unpack(r)?),
+        Scalar::F32 => Value::F32(f32::unpack(r)?),
+        Scalar::F64 => Value::F64(f64::unpack(r)?),
+        Scalar::U8 => Value::U8(u8::unpack(r)?),
+        Scalar::U16 => Value::U16(u16::unpack(r)?),
+        Scalar::U32 => Value::U32(u32::unpack(r)?),
+        Scalar::U64 => Value::U64(u64::unpack(r)?),
+        Scalar::U128 => Value::U128(u128::unpack(r)?),
+        Scalar::I8 => Value::I8(i8::unpack(r)?),
+        Scalar::I16 => Value::I16(i16::unpack(r)?),
+        Scalar::I32 => Value::I32(i32::unpack(r)?),
+        Scalar::I64 => Value::I64(i64::unpack(r)?),
+        Scalar::I128 => Value::I128(i128::unpack(r)?),
+    })
+}
+
+/// `len` packed integers (format.md §22), checked against the input (two
+/// bytes a block) and charged before they are built.
+fn packed(r: &mut Reader<'_>, s: Scalar, nonzero: bool, len: usize) -> Result<Value> {
+    let least = crate::packed::layout::min_size(len);
+    if least > r.remaining() {
+        return Err(r.error(
+            ErrorKind::UnexpectedEnd,
+            format!(
+                "declared length {len} needs at least {least} bytes, {} remain",
+                r.remaining()
+            ),
+        ));
+    }
+    r.charge_memory(len.saturating_mul(VALUE_SIZE))?;
+    let at = r.position();
+    fn lift<T: Lane>(r: &mut Reader<'_>, len: usize, f: fn(T) -> Value) -> Result<Vec<Value>> {
+        Ok(unpack_vec::<T>(r, len)?.into_iter().map(f).collect())
+    }
+    let values = match s {
+        Scalar::U16 => lift::<u16>(r, len, Value::U16)?,
+        Scalar::U32 => lift::<u32>(r, len, Value::U32)?,
+        Scalar::U64 => lift::<u64>(r, len, Value::U64)?,
+        Scalar::U128 => lift::<u128>(r, len, Value::U128)?,
+        Scalar::I16 => lift::<i16>(r, len, Value::I16)?,
+        Scalar::I32 => lift::<i32>(r, len, Value::I32)?,
+        Scalar::I64 => lift::<i64>(r, len, Value::I64)?,
+        Scalar::I128 => lift::<i128>(r, len, Value::I128)?,
+        _ => {
+            return Err(r.error(
+                ErrorKind::InvalidValue,
+                "a packed sequence of a type that does not pack",
+            ))
+        }
+    };
+    if nonzero && values.iter().any(Value::is_zero_integer) {
+        return Err(r.error_at(at, ErrorKind::InvalidValue, "a NonZero value of zero"));
+    }
+    Ok(Value::Seq(values))
+}

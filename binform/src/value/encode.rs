@@ -1,0 +1,382 @@
+//! Writing a [`Value`] by walking its schema: the bytes the typed encoder
+//! writes for the value the tree describes. A node that does not fit its
+//! schema is an `InvalidValue` error naming its path in the tree.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::builtin::{dyn_entry, shape, Node, Scalar, Shape, NO_TYPES};
+use super::Value;
+use crate::packed::Lane;
+use crate::schema::embedded::write_header;
+use crate::schema::{fingerprint, Body, FieldDef, Schema, TypeRef};
+use crate::{Error, ErrorKind, Pack, Result, Writer};
+
+/// A document as a self-describing payload.
+pub(super) fn document(value: &Value) -> Result<Vec<u8>> {
+    let Value::Document { schema, value } = value else {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            "value::to_vec writes a Value::Document (as value::from_slice returns), which \
+             holds its schema; write a bare value with value::to_vec_with",
+        ));
+    };
+    let mut buf = Vec::new();
+    write_header(&mut buf, fingerprint(schema), schema);
+    Encoder::new(schema).value(&mut Writer::new(&mut buf), &schema.root, value)?;
+    Ok(buf)
+}
+
+/// A value (or a document's value) as the plain payload of `schema`.
+pub(super) fn plain(schema: &Schema, value: &Value) -> Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    Encoder::new(schema).value(&mut Writer::new(&mut buf), &schema.root, value.root())?;
+    Ok(buf)
+}
+
+struct Encoder<'s> {
+    schema: &'s Schema,
+    /// The id the next `Value::Shared` must have.
+    next_id: u64,
+    /// Where in the tree the walk is, for errors.
+    path: Vec<String>,
+}
+
+impl<'s> Encoder<'s> {
+    fn new(schema: &'s Schema) -> Self {
+        Encoder {
+            schema,
+            next_id: 0,
+            path: Vec::new(),
+        }
+    }
+
+    #[cold]
+    fn mismatch(&self, what: impl core::fmt::Display, value: &Value) -> Error {
+        let path: String = if self.path.is_empty() {
+            "the root".to_string()
+        } else {
+            self.path.concat()
+        };
+        Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "at {path}: the schema wants {what}, the value is {}",
+                kind(value)
+            ),
+        )
+    }
+
+    /// Runs `f` with `step` pushed on the path.
+    fn at<R>(&mut self, step: String, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
+        self.path.push(step);
+        let out = f(self);
+        self.path.pop();
+        out
+    }
+
+    fn value(&mut self, w: &mut Writer<'_>, node: &TypeRef, v: &Value) -> Result<()> {
+        let schema = self.schema;
+        match shape(node, schema)? {
+            Shape::Scalar(s) => self.scalar(w, s, v, false),
+            Shape::NonZero(s) => self.scalar(w, s, v, true),
+            Shape::String => match v {
+                Value::String(s) => s.as_str().pack(w),
+                _ => Err(self.mismatch("a string", v)),
+            },
+            Shape::Bytes => match v {
+                Value::Bytes(b) => b.as_slice().pack(w),
+                _ => Err(self.mismatch("bytes", v)),
+            },
+            Shape::Seq(elem) => {
+                let Value::Seq(items) = v else {
+                    return Err(self.mismatch(format!("a sequence of {elem}"), v));
+                };
+                w.write_len(items.len());
+                self.items(w, items, |_| elem)
+            }
+            Shape::Packed(s, nonzero) => {
+                let Value::Seq(items) = v else {
+                    return Err(self.mismatch("a sequence of integers", v));
+                };
+                w.write_len(items.len());
+                self.packed(w, s, nonzero, items)
+            }
+            Shape::PackedArray(s, nonzero, n) => {
+                let Value::Seq(items) = v.root() else {
+                    return Err(self.mismatch(format!("an array of {n} integers"), v));
+                };
+                if items.len() != n {
+                    return Err(self.mismatch(format!("an array of {n} integers"), v));
+                }
+                self.packed(w, s, nonzero, items)
+            }
+            Shape::Array(elem, n) => match v {
+                Value::Bytes(b) if b.len() == n => {
+                    w.write_bytes(b);
+                    Ok(())
+                }
+                Value::Seq(items) if items.len() == n => self.items(w, items, |_| elem),
+                _ => Err(self.mismatch(format!("an array of {n} {elem}"), v)),
+            },
+            Shape::Tuple(types) => match v {
+                Value::Seq(items) if items.len() == types.len() => {
+                    self.items(w, items, |i| &types[i])
+                }
+                _ => Err(self.mismatch(format!("a tuple of {}", types.len()), v)),
+            },
+            Shape::Map(k, vt) => {
+                let Value::Map(entries) = v else {
+                    return Err(self.mismatch("a map", v));
+                };
+                w.write_len(entries.len());
+                w.nested(|w| {
+                    for (i, (key, value)) in entries.iter().enumerate() {
+                        self.at(format!("[key {i}]"), |e| e.value(w, k, key))?;
+                        self.at(format!("[value {i}]"), |e| e.value(w, vt, value))?;
+                    }
+                    Ok(())
+                })
+            }
+            Shape::Option(inner) => match v {
+                Value::Optional(None) => {
+                    w.write_u8(0);
+                    Ok(())
+                }
+                Value::Optional(Some(inner_value)) => {
+                    w.write_u8(1);
+                    w.nested(|w| self.at("?".to_string(), |e| e.value(w, inner, inner_value)))
+                }
+                _ => Err(self.mismatch("an option", v)),
+            },
+            Shape::Shared(inner, weak) => match v {
+                Value::Shared { id, value } => {
+                    if *id != self.next_id {
+                        return Err(self.mismatch(
+                            format!(
+                                "shared value {} (ids count up from 0 as they appear)",
+                                self.next_id
+                            ),
+                            v,
+                        ));
+                    }
+                    self.next_id += 1;
+                    w.write_varint(0);
+                    w.nested(|w| self.value(w, inner, value))
+                }
+                Value::Reference(id) if *id < self.next_id => {
+                    w.write_varint(id + 2);
+                    Ok(())
+                }
+                Value::Dangling if weak => {
+                    w.write_varint(1);
+                    Ok(())
+                }
+                _ => Err(self.mismatch("a shared value or a reference to an earlier one", v)),
+            },
+            Shape::Record(name, fields) => {
+                let Value::Struct { fields: values, .. } = v else {
+                    return Err(self.mismatch(format!("a `{name}`"), v));
+                };
+                for (field, node) in &fields {
+                    let Some((_, value)) = values.iter().find(|(n, _)| n == field) else {
+                        return Err(self.mismatch(format!("a `{name}` with field `{field}`"), v));
+                    };
+                    self.at(format!(".{field}"), |e| e.node(w, node, value))?;
+                }
+                Ok(())
+            }
+            Shape::ByteEnum(name, variants) => {
+                let Value::Variant {
+                    variant, fields, ..
+                } = v
+                else {
+                    return Err(self.mismatch(format!("a `{name}` variant"), v));
+                };
+                let Some(tag) = variants.iter().position(|(n, _)| n == variant) else {
+                    return Err(self.mismatch(format!("a variant of `{name}`"), v));
+                };
+                w.write_u8(tag as u8);
+                match (&variants[tag].1, fields.first()) {
+                    (None, _) => Ok(()),
+                    (Some(node), Some((_, value))) => {
+                        w.nested(|w| self.at(format!("::{variant}"), |e| e.node(w, node, value)))
+                    }
+                    (Some(_), None) => Err(self.mismatch(format!("`{variant}` with its value"), v)),
+                }
+            }
+            Shape::Dyn(args) => {
+                let Value::Variant {
+                    variant, fields, ..
+                } = v
+                else {
+                    return Err(self.mismatch("a trait object", v));
+                };
+                let entry = variant.parse::<u32>().ok().and_then(|tag| {
+                    (0..args.len() / 2)
+                        .filter_map(|i| dyn_entry(args, i))
+                        .find(|(t, _)| *t == tag)
+                });
+                let (Some((tag, ty)), Some((_, value))) = (entry, fields.first()) else {
+                    return Err(self.mismatch("a registered trait object tag and its value", v));
+                };
+                w.write_tag(tag);
+                w.nested(|w| self.value(w, ty, value))
+            }
+            Shape::Named(def) => {
+                if def.tolerant {
+                    return Err(Error::new(
+                        ErrorKind::Unsupported,
+                        format!(
+                            "`{}` is version-tolerant; writing tolerant types from Values is not supported yet",
+                            def.name
+                        ),
+                    ));
+                }
+                w.nested(|w| match (&def.body, v) {
+                    (Body::Struct(defs), Value::Struct { fields, .. }) => {
+                        self.fields(w, &def.name, defs, fields, v)
+                    }
+                    (
+                        Body::Enum(variants),
+                        Value::Variant {
+                            variant, fields, ..
+                        },
+                    ) => {
+                        let Some(vd) = variants.iter().find(|d| d.name == *variant) else {
+                            return Err(self.mismatch(format!("a variant of `{}`", def.name), v));
+                        };
+                        w.write_tag(vd.tag);
+                        self.at(format!("::{variant}"), |e| {
+                            e.fields(w, &def.name, &vd.fields, fields, v)
+                        })
+                    }
+                    (Body::Struct(_), _) => {
+                        Err(self.mismatch(format!("a `{}` struct", def.name), v))
+                    }
+                    (Body::Enum(_), _) => {
+                        Err(self.mismatch(format!("a `{}` variant", def.name), v))
+                    }
+                })
+            }
+        }
+    }
+
+    fn node(&mut self, w: &mut Writer<'_>, node: &Node<'_>, v: &Value) -> Result<()> {
+        match node {
+            Node::Schema(ty) => self.value(w, ty, v),
+            Node::Builtin(ty) => {
+                let schema = core::mem::replace(&mut self.schema, &NO_TYPES);
+                let out = self.value(w, ty, v);
+                self.schema = schema;
+                out
+            }
+        }
+    }
+
+    fn fields(
+        &mut self,
+        w: &mut Writer<'_>,
+        name: &str,
+        defs: &[FieldDef],
+        values: &[(String, Value)],
+        whole: &Value,
+    ) -> Result<()> {
+        for def in defs {
+            let Some((_, value)) = values.iter().find(|(n, _)| *n == def.name) else {
+                return Err(self.mismatch(format!("a `{name}` with field `{}`", def.name), whole));
+            };
+            self.at(format!(".{}", def.name), |e| e.value(w, &def.schema, value))?;
+        }
+        Ok(())
+    }
+
+    /// Elements, one nesting level down; `ty(i)` is element `i`'s type.
+    fn items<'t>(
+        &mut self,
+        w: &mut Writer<'_>,
+        items: &[Value],
+        ty: impl Fn(usize) -> &'t TypeRef,
+    ) -> Result<()> {
+        w.nested(|w| {
+            for (i, item) in items.iter().enumerate() {
+                self.at(format!("[{i}]"), |e| e.value(w, ty(i), item))?;
+            }
+            Ok(())
+        })
+    }
+
+    fn packed(
+        &mut self,
+        w: &mut Writer<'_>,
+        s: Scalar,
+        nonzero: bool,
+        items: &[Value],
+    ) -> Result<()> {
+        fn gather<T: Lane + Pack + PartialEq>(
+            e: &Encoder<'_>,
+            items: &[Value],
+            nonzero: bool,
+            get: fn(&Value) -> Option<T>,
+            w: &mut Writer<'_>,
+        ) -> Result<()> {
+            let mut out = Vec::with_capacity(items.len());
+            for item in items {
+                match get(item) {
+                    Some(x) if !(nonzero && x == T::default()) => out.push(x),
+                    _ => return Err(e.mismatch("a packed integer of the sequence's type", item)),
+                }
+            }
+            T::pack_slice(&out, w)
+        }
+        macro_rules! by_type {
+            ($($s:ident $t:ty => $v:ident),*) => {
+                match s {
+                    $(Scalar::$s => gather::<$t>(self, items, nonzero, |v| match v { Value::$v(x) => Some(*x), _ => None }, w),)*
+                    _ => Err(self.mismatch("an integer type that packs", &Value::Unit)),
+                }
+            };
+        }
+        by_type!(U16 u16 => U16, U32 u32 => U32, U64 u64 => U64, U128 u128 => U128,
+                 I16 i16 => I16, I32 i32 => I32, I64 i64 => I64, I128 i128 => I128)
+    }
+
+    fn scalar(&self, w: &mut Writer<'_>, s: Scalar, v: &Value, nonzero: bool) -> Result<()> {
+        if nonzero && v.is_zero_integer() {
+            return Err(self.mismatch("a non-zero integer", v));
+        }
+        match (s, v) {
+            (Scalar::Unit, Value::Unit) => Ok(()),
+            (Scalar::Bool, Value::Bool(x)) => x.pack(w),
+            (Scalar::Char, Value::Char(x)) => x.pack(w),
+            (Scalar::F32, Value::F32(x)) => x.pack(w),
+            (Scalar::F64, Value::F64(x)) => x.pack(w),
+            (Scalar::U8, Value::U8(x)) => x.pack(w),
+            (Scalar::U16, Value::U16(x)) => x.pack(w),
+            (Scalar::U32, Value::U32(x)) => x.pack(w),
+            (Scalar::U64, Value::U64(x)) => x.pack(w),
+            (Scalar::U128, Value::U128(x)) => x.pack(w),
+            (Scalar::I8, Value::I8(x)) => x.pack(w),
+            (Scalar::I16, Value::I16(x)) => x.pack(w),
+            (Scalar::I32, Value::I32(x)) => x.pack(w),
+            (Scalar::I64, Value::I64(x)) => x.pack(w),
+            (Scalar::I128, Value::I128(x)) => x.pack(w),
+            _ => Err(self.mismatch(format!("a {s:?}").to_lowercase(), v)),
+        }
+    }
+}
+
+/// A value's kind, for errors.
+pub(super) fn kind(v: &Value) -> String {
+    match v {
+        Value::Struct { name, .. } => format!("a `{name}` struct"),
+        Value::Variant { name, variant, .. } => format!("`{name}::{variant}`"),
+        Value::Document { .. } => "a document".to_string(),
+        other => {
+            let debug = format!("{other:?}");
+            let head = debug.split(['(', ' ', '{']).next().unwrap_or("value");
+            format!("a {}", head.to_lowercase())
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! [`Value`]: any binform payload as a document, read with its schema
+//! instead of its Rust type.
+//!
+//! A self-describing payload ([`Options::self_describing`]) carries its
+//! schema; [`from_slice`] reads it into a [`Value`] tree, [`to_vec`] writes
+//! the tree back to the same bytes, and `Display` prints it indented. A
+//! plain payload is read with a schema from elsewhere (a lock file parsed
+//! by [`schema::parse`](crate::schema::parse)) by [`from_slice_with`].
+//!
+//! ```
+//! use binform::{Options, Packable, Value};
+//!
+//! #[derive(Packable)]
+//! struct Person { name: String, age: u8, tags: Vec<String> }
+//!
+//! let bytes = Options::new()
+//!     .self_describing(true)
+//!     .to_vec(&Person { name: "Ada".into(), age: 36, tags: vec!["math".into()] })?;
+//! let value = binform::value::from_slice(&bytes)?;
+//! let text = value.to_string();
+//! assert!(text.contains("Person"));
+//! assert!(text.contains("name: \"Ada\""));
+//! assert_eq!(binform::value::to_vec(&value)?, bytes);
+//! # Ok::<(), binform::Error>(())
+//! ```
+//!
+//! Reading a `Value` is as safe as decoding a typed value: every limit of
+//! [`Options`] applies, shared values stay shared (a reference is a
+//! [`Value::Reference`] to an id, so a small graph that expands to an
+//! exponential tree stays small), and dropping a deep tree does not
+//! recurse on the stack. The payload chooses only shapes, never code.
+//!
+//! Version-tolerant types, fields encoded by `with` modules and
+//! hand-written impls without a schema of their own are reported as
+//! [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported): their bytes
+//! do not follow a schema `Value` can read.
+
+mod builtin;
+mod decode;
+mod encode;
+mod show;
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::schema::Schema;
+use crate::{Options, Result};
+
+/// A binform value without its Rust type: what a schema says the bytes
+/// hold. Integers keep their width (`u64` also stands for `usize`, `i64`
+/// for `isize`, as the format does not tell them apart).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// `()`, `PhantomData`.
+    Unit,
+    /// A `bool`.
+    Bool(bool),
+    /// A `u8`.
+    U8(u8),
+    /// A `u16`.
+    U16(u16),
+    /// A `u32`.
+    U32(u32),
+    /// A `u64` or `usize`.
+    U64(u64),
+    /// A `u128`.
+    U128(u128),
+    /// An `i8`.
+    I8(i8),
+    /// An `i16`.
+    I16(i16),
+    /// An `i32`.
+    I32(i32),
+    /// An `i64` or `isize`.
+    I64(i64),
+    /// An `i128`.
+    I128(i128),
+    /// An `f32`.
+    F32(f32),
+    /// An `f64`.
+    F64(f64),
+    /// A `char`.
+    Char(char),
+    /// A string.
+    String(String),
+    /// A byte string: a sequence or array of `u8`, a `CString`.
+    Bytes(Vec<u8>),
+    /// A sequence, set, tuple or array.
+    Seq(Vec<Value>),
+    /// A map's entries, in the payload's order.
+    Map(Vec<(Value, Value)>),
+    /// An `Option`. (Not named `Option`: a variant of that name would make
+    /// rustc spell `std::option::Option` in full in every error message of
+    /// crates that depend on binform.)
+    Optional(Option<Box<Value>>),
+    /// A struct (derived, or a built-in such as `duration`): its type name
+    /// and its fields by name (`0`, `1`, … for tuple fields).
+    Struct {
+        /// The type's name.
+        name: String,
+        /// The fields, in the schema's order.
+        fields: Vec<(String, Value)>,
+    },
+    /// An enum variant (derived, or `Result`, `Bound`, `IpAddr`, …).
+    Variant {
+        /// The enum's name.
+        name: String,
+        /// The variant's name.
+        variant: String,
+        /// Its fields by name.
+        fields: Vec<(String, Value)>,
+    },
+    /// The first occurrence of a shared value (`Rc`, `Arc`, a live
+    /// `Weak`): its id (0, 1, … in order of appearance) and the value.
+    Shared {
+        /// The id later references use.
+        id: u64,
+        /// The value.
+        value: Box<Value>,
+    },
+    /// Another reference to the shared value with this id.
+    Reference(u64),
+    /// A `Weak` whose value was gone when it was written.
+    Dangling,
+    /// A value with the schema of its type: what [`from_slice`] returns,
+    /// and what [`to_vec`] needs to write a payload back.
+    Document {
+        /// The schema of the root type.
+        schema: Box<Schema>,
+        /// The root value.
+        value: Box<Value>,
+    },
+}
+
+impl Value {
+    /// The root value of a [`Value::Document`], else the value itself.
+    pub fn root(&self) -> &Value {
+        match self {
+            Value::Document { value, .. } => value,
+            other => other,
+        }
+    }
+
+    /// The field `name` of a struct or variant.
+    pub fn field(&self, name: &str) -> Option<&Value> {
+        match self.root() {
+            Value::Struct { fields, .. } | Value::Variant { fields, .. } => {
+                fields.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether it is an integer zero (what a `NonZero` cannot be).
+    pub(crate) fn is_zero_integer(&self) -> bool {
+        matches!(
+            self,
+            Value::U8(0)
+                | Value::U16(0)
+                | Value::U32(0)
+                | Value::U64(0)
+                | Value::U128(0)
+                | Value::I8(0)
+                | Value::I16(0)
+                | Value::I32(0)
+                | Value::I64(0)
+                | Value::I128(0)
+        )
+    }
+
+    /// Moves this value's children out, leaving it childless: the step of
+    /// the iterative drop.
+    fn take_children(&mut self, into: &mut Vec<Value>) {
+        match self {
+            Value::Seq(items) => into.append(items),
+            Value::Map(entries) => {
+                for (k, v) in core::mem::take(entries) {
+                    into.push(k);
+                    into.push(v);
+                }
+            }
+            Value::Optional(Some(inner)) => {
+                into.push(core::mem::replace(&mut **inner, Value::Unit))
+            }
+            Value::Struct { fields, .. } | Value::Variant { fields, .. } => {
+                into.extend(core::mem::take(fields).into_iter().map(|(_, v)| v));
+            }
+            Value::Shared { value, .. } | Value::Document { value, .. } => {
+                into.push(core::mem::replace(&mut **value, Value::Unit));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Dropping walks the tree with a heap stack, not the call stack, so a
+/// value nested a million deep (built by hand: decoding stops at the depth
+/// limit) drops like a flat one.
+impl Drop for Value {
+    fn drop(&mut self) {
+        let mut pending = Vec::new();
+        self.take_children(&mut pending);
+        while let Some(mut value) = pending.pop() {
+            value.take_children(&mut pending);
+        }
+    }
+}
+
+/// Reads a self-describing payload ([`Options::self_describing`]) into a
+/// [`Value::Document`], with default [`Options`].
+pub fn from_slice(bytes: &[u8]) -> Result<Value> {
+    from_slice_options(bytes, &Options::new())
+}
+
+/// [`from_slice`] under the limits of `options`.
+pub fn from_slice_options(bytes: &[u8], options: &Options) -> Result<Value> {
+    decode::document(bytes, options)
+}
+
+/// Reads a plain payload (no header) whose type has `schema` (for example
+/// parsed from a lock file with [`schema::parse`](crate::schema::parse)),
+/// with default [`Options`]. The result is a [`Value::Document`], so
+/// [`to_vec`] writes it as a self-describing payload.
+pub fn from_slice_with(schema: &Schema, bytes: &[u8]) -> Result<Value> {
+    from_slice_with_options(schema, bytes, &Options::new())
+}
+
+/// [`from_slice_with`] under the limits of `options`.
+pub fn from_slice_with_options(schema: &Schema, bytes: &[u8], options: &Options) -> Result<Value> {
+    decode::plain(schema, bytes, options)
+}
+
+/// Writes a [`Value::Document`] as a self-describing payload: the header
+/// with its schema, then the value in that schema's encoding. A document
+/// read by [`from_slice`] is written back to the same bytes. A value that
+/// does not fit its schema is an
+/// [`ErrorKind::InvalidValue`](crate::ErrorKind::InvalidValue) error
+/// naming where.
+pub fn to_vec(value: &Value) -> Result<Vec<u8>> {
+    encode::document(value)
+}
+
+/// Writes `value` as the plain (headerless) payload of a type with
+/// `schema`.
+pub fn to_vec_with(schema: &Schema, value: &Value) -> Result<Vec<u8>> {
+    encode::plain(schema, value)
+}

@@ -1,0 +1,139 @@
+//! `Display` for [`Value`]: an indented tree, one field or element a
+//! line, integers with their width (`36u8`), shared values numbered
+//! (`#0 = …`) and references to them as `-> #0`.
+
+use core::fmt::{self, Write};
+
+use super::Value;
+
+/// Deeper than this, a subtree prints as `…`: decoding never builds one
+/// this deep, and a tree built by hand cannot overflow the stack here.
+const MAX_DEPTH: usize = 512;
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        show(f, self.root(), 0)
+    }
+}
+
+fn indent(f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
+    for _ in 0..depth {
+        f.write_str("  ")?;
+    }
+    Ok(())
+}
+
+/// Children one a line, between `open` and `close`.
+fn block<'v, I>(
+    f: &mut fmt::Formatter<'_>,
+    depth: usize,
+    open: &str,
+    close: &str,
+    items: I,
+) -> fmt::Result
+where
+    I: IntoIterator<Item = (Option<&'v str>, Option<&'v Value>, &'v Value)>,
+{
+    let mut items = items.into_iter().peekable();
+    if items.peek().is_none() {
+        return write!(f, "{open}{close}");
+    }
+    writeln!(f, "{open}")?;
+    for (name, key, value) in items {
+        indent(f, depth + 1)?;
+        if let Some(name) = name {
+            write!(f, "{name}: ")?;
+        }
+        if let Some(key) = key {
+            show(f, key, depth + 1)?;
+            f.write_str(" => ")?;
+        }
+        show(f, value, depth + 1)?;
+        f.write_char('\n')?;
+    }
+    indent(f, depth)?;
+    f.write_str(close)
+}
+
+fn show(f: &mut fmt::Formatter<'_>, v: &Value, depth: usize) -> fmt::Result {
+    if depth > MAX_DEPTH {
+        return f.write_str("…");
+    }
+    match v {
+        Value::Unit => f.write_str("()"),
+        Value::Bool(x) => write!(f, "{x}"),
+        Value::U8(x) => write!(f, "{x}u8"),
+        Value::U16(x) => write!(f, "{x}u16"),
+        Value::U32(x) => write!(f, "{x}u32"),
+        Value::U64(x) => write!(f, "{x}u64"),
+        Value::U128(x) => write!(f, "{x}u128"),
+        Value::I8(x) => write!(f, "{x}i8"),
+        Value::I16(x) => write!(f, "{x}i16"),
+        Value::I32(x) => write!(f, "{x}i32"),
+        Value::I64(x) => write!(f, "{x}i64"),
+        Value::I128(x) => write!(f, "{x}i128"),
+        Value::F32(x) => write!(f, "{x:?}f32"),
+        Value::F64(x) => write!(f, "{x:?}f64"),
+        Value::Char(x) => write!(f, "{x:?}"),
+        Value::String(x) => write!(f, "{x:?}"),
+        Value::Bytes(bytes) => {
+            write!(f, "bytes[{}]", bytes.len())?;
+            for b in bytes.iter().take(64) {
+                write!(f, " {b:02x}")?;
+            }
+            if bytes.len() > 64 {
+                f.write_str(" …")?;
+            }
+            Ok(())
+        }
+        Value::Seq(items) => block(f, depth, "[", "]", items.iter().map(|v| (None, None, v))),
+        Value::Map(entries) => block(
+            f,
+            depth,
+            "{",
+            "}",
+            entries.iter().map(|(k, v)| (None, Some(k), v)),
+        ),
+        Value::Optional(None) => f.write_str("None"),
+        Value::Optional(Some(inner)) => {
+            f.write_str("Some(")?;
+            show(f, inner, depth)?;
+            f.write_char(')')
+        }
+        Value::Struct { name, fields } => {
+            write!(f, "{name} ")?;
+            block(
+                f,
+                depth,
+                "{",
+                "}",
+                fields.iter().map(|(n, v)| (Some(n.as_str()), None, v)),
+            )
+        }
+        Value::Variant {
+            name,
+            variant,
+            fields,
+        } => {
+            write!(f, "{name}::{variant}")?;
+            if fields.is_empty() {
+                return Ok(());
+            }
+            f.write_char(' ')?;
+            block(
+                f,
+                depth,
+                "{",
+                "}",
+                fields.iter().map(|(n, v)| (Some(n.as_str()), None, v)),
+            )
+        }
+        Value::Shared { id, value } => {
+            write!(f, "#{id} = ")?;
+            show(f, value, depth)
+        }
+        Value::Reference(id) => write!(f, "-> #{id}"),
+        Value::Dangling => f.write_str("(dangling weak)"),
+        Value::Document { value, .. } => show(f, value, depth),
+    }
+}

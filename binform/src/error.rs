@@ -124,6 +124,8 @@ struct Inner {
     kind: ErrorKind,
     offset: Option<usize>,
     message: String,
+    /// Where in the value, when known (`.cards[3].number`).
+    path: String,
     #[cfg(feature = "std")]
     source: Option<std::io::Error>,
 }
@@ -137,6 +139,7 @@ impl Error {
                 kind,
                 offset: None,
                 message: message.into(),
+                path: String::new(),
                 #[cfg(feature = "std")]
                 source: None,
             }),
@@ -156,6 +159,33 @@ impl Error {
             self.inner.offset = Some(offset);
         }
         self
+    }
+
+    /// The error with its offset moved `by` bytes on (an error found in a
+    /// part of the input, reported in the whole).
+    #[cold]
+    #[must_use]
+    pub(crate) fn shifted(mut self, by: usize) -> Self {
+        if let Some(offset) = self.inner.offset.as_mut() {
+            *offset += by;
+        }
+        self
+    }
+
+    /// Puts `segment` (`.field`, `[3]`) in front of the error's path:
+    /// each level of a walk over a value adds its own on the way out.
+    #[cold]
+    #[must_use]
+    pub fn in_field(mut self, segment: &str) -> Self {
+        self.inner.path.insert_str(0, segment);
+        self
+    }
+
+    /// Where in the value the error was found (`.cards[3].number`), for
+    /// errors from walks that track it ([`Value`](crate::Value) reading and
+    /// writing); empty when unknown or at the root.
+    pub fn path(&self) -> &str {
+        &self.inner.path
     }
 
     /// What went wrong.
@@ -191,6 +221,9 @@ impl fmt::Display for Error {
         if let Some(offset) = self.inner.offset {
             write!(f, " (at byte {offset})")?;
         }
+        if !self.inner.path.is_empty() {
+            write!(f, " in `{}`", self.inner.path)?;
+        }
         Ok(())
     }
 }
@@ -201,6 +234,7 @@ impl fmt::Debug for Error {
             .field("kind", &self.inner.kind)
             .field("offset", &self.inner.offset)
             .field("message", &self.inner.message)
+            .field("path", &self.inner.path)
             .finish()
     }
 }

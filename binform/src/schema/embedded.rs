@@ -120,7 +120,7 @@ pub(crate) fn decode_schema(parts: &Parts<'_>, options: &Options) -> Result<Sche
         .self_describing(false)
         .fingerprint(false)
         .from_slice(parts.schema)
-        .map_err(|e| shift(e, at))?;
+        .map_err(|e| e.shifted(at))?;
     for (name, def) in &schema.types {
         if *name != def.name {
             return Err(Error::new(
@@ -146,15 +146,6 @@ pub(crate) fn decode_schema(parts: &Parts<'_>, options: &Options) -> Result<Sche
         .at(4));
     }
     Ok(schema)
-}
-
-/// An error found inside the schema's bytes, with its offset made one in
-/// the whole payload.
-fn shift(e: Error, by: usize) -> Error {
-    match e.offset() {
-        Some(offset) => Error::new(e.kind(), e.message()).at(offset + by),
-        None => e,
-    }
 }
 
 /// Reads the schema a self-describing payload

@@ -24,7 +24,7 @@ pub(super) fn document(bytes: &[u8], options: &Options) -> Result<Value> {
     let parts = split(bytes)?;
     let schema = decode_schema(&parts, options)?;
     let body_at = bytes.len() - parts.body.len();
-    let value = body(&schema, parts.body, options).map_err(|e| shift(e, body_at))?;
+    let value = body(&schema, parts.body, options).map_err(|e| e.shifted(body_at))?;
     Ok(Value::Document {
         schema: Box::new(schema),
         value: Box::new(value),
@@ -51,14 +51,6 @@ fn check_size(bytes: &[u8], options: &Options) -> Result<()> {
             ),
         )),
         _ => Ok(()),
-    }
-}
-
-/// An error's offset made one in the whole payload.
-fn shift(e: Error, by: usize) -> Error {
-    match e.offset() {
-        Some(offset) => Error::new(e.kind(), e.message()).at(offset + by),
-        None => e,
     }
 }
 
@@ -119,10 +111,14 @@ impl<'s> Decoder<'s> {
                 let len = r.read_len()?;
                 r.nested(|r| {
                     let mut entries = Vec::new();
-                    for _ in 0..len {
+                    for i in 0..len {
                         r.charge_memory(2 * VALUE_SIZE)?;
-                        let key = self.value(r, k)?;
-                        let value = self.value(r, v)?;
+                        let key = self
+                            .value(r, k)
+                            .map_err(|e| e.in_field(&format!("[key {i}]")))?;
+                        let value = self
+                            .value(r, v)
+                            .map_err(|e| e.in_field(&format!("[{i}]")))?;
                         entries.push((key, value));
                     }
                     Ok(Value::Map(entries))
@@ -152,7 +148,10 @@ impl<'s> Decoder<'s> {
             Shape::Record(name, fields) => {
                 let mut out = Vec::with_capacity(fields.len());
                 for (field, node) in &fields {
-                    out.push((field.to_string(), self.node(r, node)?));
+                    let v = self
+                        .node(r, node)
+                        .map_err(|e| e.in_field(&format!(".{field}")))?;
+                    out.push((field.to_string(), v));
                 }
                 Value::Struct {
                     name: name.to_string(),
@@ -225,10 +224,13 @@ impl<'s> Decoder<'s> {
                                 format!("{} has no variant with tag {tag}", def.name),
                             )
                         })?;
+                        let fields = self
+                            .fields(r, &v.fields)
+                            .map_err(|e| e.in_field(&format!("::{}", v.name)))?;
                         Ok(Value::Variant {
                             name: def.name.clone(),
                             variant: v.name.clone(),
-                            fields: self.fields(r, &v.fields)?,
+                            fields,
                         })
                     }
                 })?
@@ -253,7 +255,9 @@ impl<'s> Decoder<'s> {
         let mut out = Vec::with_capacity(fields.len().min(64));
         for f in fields {
             r.charge_memory(VALUE_SIZE)?;
-            let v = self.value(r, &f.schema)?;
+            let v = self
+                .value(r, &f.schema)
+                .map_err(|e| e.in_field(&format!(".{}", f.name)))?;
             out.push((f.name.clone(), v));
         }
         Ok(out)
@@ -269,9 +273,9 @@ impl<'s> Decoder<'s> {
     ) -> Result<Vec<Value>> {
         r.nested(|r| {
             let mut out = Vec::new();
-            for _ in 0..len {
+            for i in 0..len {
                 r.charge_memory(VALUE_SIZE)?;
-                out.push(each(self, r)?);
+                out.push(each(self, r).map_err(|e| e.in_field(&format!("[{i}]")))?);
             }
             Ok(out)
         })

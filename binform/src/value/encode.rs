@@ -39,41 +39,24 @@ struct Encoder<'s> {
     schema: &'s Schema,
     /// The id the next `Value::Shared` must have.
     next_id: u64,
-    /// Where in the tree the walk is, for errors.
-    path: Vec<String>,
 }
 
 impl<'s> Encoder<'s> {
     fn new(schema: &'s Schema) -> Self {
-        Encoder {
-            schema,
-            next_id: 0,
-            path: Vec::new(),
-        }
+        Encoder { schema, next_id: 0 }
     }
 
     #[cold]
     fn mismatch(&self, what: impl core::fmt::Display, value: &Value) -> Error {
-        let path: String = if self.path.is_empty() {
-            "the root".to_string()
-        } else {
-            self.path.concat()
-        };
         Error::new(
             ErrorKind::InvalidValue,
-            format!(
-                "at {path}: the schema wants {what}, the value is {}",
-                kind(value)
-            ),
+            format!("the schema wants {what}, the value is {}", kind(value)),
         )
     }
 
-    /// Runs `f` with `step` pushed on the path.
+    /// Runs `f`, naming `step` in the path of an error it returns.
     fn at<R>(&mut self, step: String, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
-        self.path.push(step);
-        let out = f(self);
-        self.path.pop();
-        out
+        f(self).map_err(|e| e.in_field(&step))
     }
 
     fn value(&mut self, w: &mut Writer<'_>, node: &TypeRef, v: &Value) -> Result<()> {

@@ -151,6 +151,19 @@ fn derived_generic_recursive_and_graph_types_round_trip_byte_exactly() {
 }
 
 #[test]
+fn a_decode_error_names_its_field_path_and_offset() {
+    let mut bytes = opts().to_vec(&seed::kate(3)).unwrap();
+    // Cut the last card's expiry short.
+    bytes.pop();
+    let last = bytes.len();
+    let err = value::from_slice(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd, "{err}");
+    assert_eq!(err.path(), ".cards[2].expires", "{err}");
+    assert!(err.offset().is_some_and(|o| o <= last && o > 12), "{err}");
+    assert!(err.to_string().contains("in `.cards[2].expires`"), "{err}");
+}
+
+#[test]
 fn it_prints_as_an_indented_tree() {
     let bytes = opts()
         .to_vec(&(Point { x: 1, y: -1 }, vec![Some("a".to_string()), None]))
@@ -257,7 +270,7 @@ fn a_value_that_does_not_fit_its_schema_names_where() {
     }
     let err = value::to_vec(&doc).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidValue);
-    assert!(err.message().contains(".name"), "{err}");
+    assert_eq!(err.path(), ".name", "{err}");
     // A bare value has no schema to write a header with.
     let err = value::to_vec(&Value::U8(1)).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidValue);

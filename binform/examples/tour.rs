@@ -1,8 +1,9 @@
 //! A tour of binform on the seed articles' scenarios, next to serde_json:
 //! the MemoryPack article's ten people, and the BinaryFormatter article's
 //! Person with 1 and with 10,000 credit cards; then hostile bytes, an
-//! object graph with sharing and a weak back-link, and two versions of a
-//! record reading each other's bytes.
+//! object graph with sharing and a weak back-link, two versions of a
+//! record reading each other's bytes, and a self-describing file read
+//! without its type (as the `binform` tool shows it).
 //!
 //! Run with `cargo run --release --example tour`. Times are a quick average
 //! over repeated runs on this machine, for orientation only; the criterion
@@ -106,7 +107,7 @@ where
 }
 
 fn main() {
-    println!("binform tour: the seed scenarios (binform next to serde_json), hostile input, graphs, versions");
+    println!("binform tour: the seed scenarios (binform next to serde_json), hostile input, graphs, versions, self-describing files");
 
     let people: Vec<Person> = ten_people();
     show(
@@ -136,6 +137,7 @@ fn main() {
 
     graph_scene();
     versioning_scene();
+    self_describing_scene();
 }
 
 /// A node of an object graph: shared children, a weak link back.
@@ -237,5 +239,28 @@ fn versioning_scene() {
     println!(
         "\n6. Version tolerance: v1 {old:?}\n   read by v2 as {:?}\n   v2 with an email read back by v1 as {back:?}",
         v2::Customer { email: None, ..newer }
+    );
+}
+
+/// A payload that carries its schema: tools read it without the type.
+fn self_describing_scene() {
+    let people: Vec<Person> = ten_people();
+    let path = std::env::temp_dir().join("people.binform");
+    let bytes = binform::Options::new()
+        .self_describing(true)
+        .to_vec(&people)
+        .expect("encode");
+    std::fs::write(&path, &bytes).expect("write");
+    let doc = binform::value::from_slice(&bytes).expect("read without the type");
+    let tree = doc.to_string();
+    let head: Vec<&str> = tree.lines().take(9).collect();
+    println!(
+        "\n7. Self-describing: {} bytes in {} ({} of them the schema); what\n   `cargo run -p binform-cli -- inspect {}` shows:\n{}\n   … ({} lines)",
+        bytes.len(),
+        path.display(),
+        bytes.len() - binform::to_vec(&people).expect("encode").len(),
+        path.display(),
+        head.iter().map(|l| format!("   {l}")).collect::<Vec<_>>().join("\n"),
+        tree.lines().count(),
     );
 }

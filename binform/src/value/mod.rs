@@ -36,6 +36,7 @@
 //! do not follow a schema `Value` can read.
 
 mod builtin;
+mod conform;
 mod decode;
 mod encode;
 mod show;
@@ -51,6 +52,7 @@ use crate::{Options, Result};
 /// hold. Integers keep their width (`u64` also stands for `usize`, `i64`
 /// for `isize`, as the format does not tell them apart).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Value {
     /// `()`, `PhantomData`.
     Unit,
@@ -245,4 +247,43 @@ pub fn to_vec(value: &Value) -> Result<Vec<u8>> {
 /// `schema`.
 pub fn to_vec_with(schema: &Schema, value: &Value) -> Result<Vec<u8>> {
     encode::plain(schema, value)
+}
+
+/// Reads `loose`, a value written without exact types (as a JSON reader
+/// produces: numbers of any width, objects as maps with string keys,
+/// variants as names or one-entry maps), into the exact shapes of
+/// `schema`, checking every range; the result is a [`Value::Document`]
+/// ready for [`to_vec`]. The forms it accepts are the ones the `binform`
+/// tool's JSON uses:
+///
+/// | schema | loose value |
+/// |---|---|
+/// | integers, floats | any number; a string of its digits (or `NaN`, `inf`, `-inf`) |
+/// | `char`, `string` | a string |
+/// | bytes | bytes, or a sequence of numbers 0 … 255 |
+/// | sequences, sets, arrays, tuples | a sequence |
+/// | `map<K,V>` | a sequence of `[key, value]` pairs, or a map |
+/// | `option<T>` | unit (JSON `null`) for `None`; else the value, or `{"Some": v}` when `T` is an option or unit |
+/// | structs, records | a map from field names to values |
+/// | variants | the name (no fields), `{"Name": v}` (one unnamed field), or `{"Name": {fields}}` |
+/// | shared values | `{"$shared": id, "value": v}`, `{"$ref": id}`, `{"$dangling": true}` |
+///
+/// ```
+/// use binform::{Packable, Value};
+///
+/// #[derive(Packable)]
+/// struct Point { x: i32, y: u8 }
+///
+/// let schema = binform::schema_of::<Point>();
+/// let loose = Value::Map(vec![
+///     (Value::String("x".into()), Value::I64(-4)),
+///     (Value::String("y".into()), Value::I64(200)),
+/// ]);
+/// let doc = binform::value::conform(&schema, &loose)?;
+/// let plain = binform::value::to_vec_with(&schema, &doc)?;
+/// assert_eq!(plain, binform::to_vec(&Point { x: -4, y: 200 })?);
+/// # Ok::<(), binform::Error>(())
+/// ```
+pub fn conform(schema: &Schema, loose: &Value) -> Result<Value> {
+    conform::document(schema, loose)
 }

@@ -1,0 +1,212 @@
+//! `binform`: look inside binform payloads without their Rust types.
+//!
+//! ```text
+//! binform inspect FILE [--schema LOCKFILE] [--json]   the value, as a tree or JSON
+//! binform schema FILE                                 the embedded schema (lock-file text)
+//! binform to-json FILE [--schema LOCKFILE]            the value as JSON
+//! binform from-json --schema LOCKFILE IN.json -o OUT  JSON to a self-describing payload
+//! binform check FILE --schema LOCKFILE                whether the payload fits the lock file
+//! ```
+//!
+//! A self-describing payload (written with `Options::self_describing`)
+//! carries its schema; a plain one is read with `--schema`, a lock file
+//! as `binform::schema::assert_compatible` writes them. Errors are one
+//! line on stderr with the byte offset and field path, and exit code 1;
+//! nothing is written on error.
+
+mod json;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use binform::schema::Schema;
+use binform::{Error, Value};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "binform",
+    version,
+    about = "Inspect, convert and check binform payloads"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Show the value of a payload, as an indented tree or as JSON.
+    Inspect {
+        /// The payload.
+        file: PathBuf,
+        /// A lock file with the schema of a plain (not self-describing) payload.
+        #[arg(long)]
+        schema: Option<PathBuf>,
+        /// Print JSON instead of the tree.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the schema a self-describing payload carries (lock-file text).
+    Schema {
+        /// The payload.
+        file: PathBuf,
+    },
+    /// Print the value of a payload as JSON.
+    ToJson {
+        /// The payload.
+        file: PathBuf,
+        /// A lock file with the schema of a plain payload.
+        #[arg(long)]
+        schema: Option<PathBuf>,
+    },
+    /// Write JSON (as `to-json` prints it) as a self-describing payload.
+    FromJson {
+        /// The lock file with the value's schema.
+        #[arg(long)]
+        schema: PathBuf,
+        /// The JSON file.
+        input: PathBuf,
+        /// Where to write the payload.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Check that a payload fits a lock file's schema.
+    Check {
+        /// The payload.
+        file: PathBuf,
+        /// The lock file.
+        #[arg(long)]
+        schema: PathBuf,
+    },
+}
+
+/// A failure, as the one line the tool prints.
+struct Failure(String);
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure(e.to_string())
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, Failure> {
+    std::fs::read(path).map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))
+}
+
+fn lock(path: &Path) -> Result<Schema, Failure> {
+    let bytes = read(path)?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        Failure(format!(
+            "{} is not a lock file (not UTF-8 text)",
+            path.display()
+        ))
+    })?;
+    binform::schema::parse(&text)
+        .map_err(|e| Failure(format!("{} is not a lock file: {e}", path.display())))
+}
+
+/// The document in `file`: self-describing, or plain with `schema`.
+fn document(file: &Path, schema: Option<&Path>) -> Result<Value, Failure> {
+    let bytes = read(file)?;
+    let value = match schema {
+        Some(lock_path) => {
+            let schema = lock(lock_path)?;
+            if bytes.starts_with(b"BFS") {
+                check_fits(&bytes, &schema)?
+            } else {
+                binform::value::from_slice_with(&schema, &bytes)?
+            }
+        }
+        None => binform::value::from_slice(&bytes).map_err(|e| {
+            if bytes.starts_with(b"BFS") {
+                Failure::from(e)
+            } else {
+                Failure(format!(
+                    "{} is not a self-describing binform payload ({e}); give its schema with --schema",
+                    file.display()
+                ))
+            }
+        })?,
+    };
+    Ok(value)
+}
+
+/// A self-describing payload read against a lock file: the schemas must
+/// be the same type (fingerprint), then the body is read with the lock's.
+fn check_fits(bytes: &[u8], schema: &Schema) -> Result<Value, Failure> {
+    let embedded = binform::schema::read_schema(bytes)?;
+    let ours = binform::schema::fingerprint(schema);
+    let theirs = binform::schema::fingerprint(&embedded);
+    if ours != theirs {
+        let problems = binform::schema::compare(schema, &embedded);
+        let detail = match problems.first() {
+            Some(first) => format!(": {first}"),
+            None => String::new(),
+        };
+        return Err(Failure(format!(
+            "the payload's schema ({theirs:#018x}) is not the lock file's ({ours:#018x}){detail}"
+        )));
+    }
+    Ok(binform::value::from_slice(bytes)?)
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Inspect { file, schema, json } => {
+            let doc = document(&file, schema.as_deref())?;
+            if json {
+                println!("{}", pretty(&json::to_json(&doc))?);
+            } else {
+                println!("{doc}");
+            }
+        }
+        Command::Schema { file } => {
+            let schema = binform::schema::read_schema(&read(&file)?)?;
+            print!("{schema}");
+        }
+        Command::ToJson { file, schema } => {
+            let doc = document(&file, schema.as_deref())?;
+            println!("{}", pretty(&json::to_json(&doc))?);
+        }
+        Command::FromJson {
+            schema,
+            input,
+            output,
+        } => {
+            let schema = lock(&schema)?;
+            let text = read(&input)?;
+            let parsed: serde_json::Value = serde_json::from_slice(&text)
+                .map_err(|e| Failure(format!("{} is not JSON: {e}", input.display())))?;
+            let doc = binform::value::conform(&schema, &json::from_json(&parsed))?;
+            let bytes = binform::value::to_vec(&doc)?;
+            std::fs::write(&output, bytes)
+                .map_err(|e| Failure(format!("cannot write {}: {e}", output.display())))?;
+        }
+        Command::Check { file, schema } => {
+            let doc = document(&file, Some(&schema))?;
+            let name = match doc.root() {
+                Value::Struct { name, .. } | Value::Variant { name, .. } => name.clone(),
+                _ => "value".to_string(),
+            };
+            println!("ok: {} fits {} ({name})", file.display(), schema.display());
+        }
+    }
+    Ok(())
+}
+
+fn pretty(json: &serde_json::Value) -> Result<String, Failure> {
+    serde_json::to_string_pretty(json).map_err(|e| Failure(format!("cannot print JSON: {e}")))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(message)) => {
+            // One line, whatever the message held.
+            eprintln!("binform: error: {}", message.replace('\n', " "));
+            ExitCode::from(1)
+        }
+    }
+}

@@ -399,3 +399,35 @@ pub(super) static NO_TYPES: Schema = Schema {
     root: TypeRef::Named(String::new()),
     types: alloc::collections::BTreeMap::new(),
 };
+
+/// The wire type (format.md §12) a field of type `node` has in a tolerant
+/// type, as the Rust type's `Encoding::WIRE` says it: the same rules by
+/// schema name.
+pub(super) fn wire_of(node: &TypeRef, schema: &Schema) -> Result<crate::Wire> {
+    use crate::wire::PACKED_ELEMENT;
+    use crate::Wire;
+    let scalar = |s: Scalar| match s {
+        Scalar::U8 | Scalar::I8 | Scalar::Bool => Wire::Byte,
+        Scalar::U16
+        | Scalar::U32
+        | Scalar::U64
+        | Scalar::I16
+        | Scalar::I32
+        | Scalar::I64
+        | Scalar::Char => Wire::Varint,
+        Scalar::F32 => Wire::Fixed4,
+        Scalar::F64 => Wire::Fixed8,
+        Scalar::U128 | Scalar::I128 | Scalar::Unit => Wire::Framed,
+    };
+    Ok(match shape(node, schema)? {
+        Shape::Scalar(s) | Shape::NonZero(s) => scalar(s),
+        Shape::String | Shape::Bytes => Wire::Bytes,
+        Shape::Packed(..) => Wire::Seq(PACKED_ELEMENT),
+        Shape::Seq(elem) => match node {
+            TypeRef::Builtin { name, .. } if name == "seq" => Wire::seq_of(wire_of(elem, schema)?),
+            _ => Wire::Framed,
+        },
+        Shape::Record("ordering", _) => Wire::Byte,
+        _ => Wire::Framed,
+    })
+}

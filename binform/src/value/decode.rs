@@ -8,12 +8,12 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{dyn_entry, dyn_name, shape, Node, Scalar, Shape, NO_TYPES};
+use super::builtin::{dyn_entry, dyn_name, shape, wire_of, Node, Scalar, Shape, NO_TYPES};
 use super::Value;
 use crate::packed::{unpack_vec, Lane};
 use crate::schema::embedded::{decode_schema, split};
 use crate::schema::{Body, FieldDef, Schema, TypeRef};
-use crate::{Error, ErrorKind, Options, Reader, Result, Unpack};
+use crate::{Error, ErrorKind, Options, Reader, Result, Unpack, Wire};
 
 /// What one element costs the memory budget: the `Value` it becomes.
 const VALUE_SIZE: usize = core::mem::size_of::<Value>();
@@ -199,43 +199,139 @@ impl<'s> Decoder<'s> {
                     fields: alloc::vec![("0".to_string(), v)],
                 }
             }
-            Shape::Named(def) => {
-                if def.tolerant {
-                    return Err(r.error(
-                        ErrorKind::Unsupported,
-                        format!(
-                            "`{}` is version-tolerant; reading tolerant types as Values is not supported yet",
-                            def.name
-                        ),
-                    ));
-                }
-                r.nested(|r| match &def.body {
-                    Body::Struct(fields) => Ok(Value::Struct {
+            Shape::Named(def) if def.tolerant => r.nested(|r| self.tolerant(r, def))?,
+            Shape::Named(def) => r.nested(|r| match &def.body {
+                Body::Struct(fields) => Ok(Value::Struct {
+                    name: def.name.clone(),
+                    fields: self.fields(r, fields)?,
+                }),
+                Body::Enum(variants) => {
+                    let at = r.position();
+                    let tag = r.read_tag()?;
+                    let v = variants.iter().find(|v| v.tag == tag).ok_or_else(|| {
+                        r.error_at(
+                            at,
+                            ErrorKind::UnknownVariant,
+                            format!("{} has no variant with tag {tag}", def.name),
+                        )
+                    })?;
+                    let fields = self
+                        .fields(r, &v.fields)
+                        .map_err(|e| e.in_field(&format!("::{}", v.name)))?;
+                    Ok(Value::Variant {
                         name: def.name.clone(),
-                        fields: self.fields(r, fields)?,
-                    }),
-                    Body::Enum(variants) => {
-                        let at = r.position();
-                        let tag = r.read_tag()?;
-                        let v = variants.iter().find(|v| v.tag == tag).ok_or_else(|| {
-                            r.error_at(
-                                at,
-                                ErrorKind::UnknownVariant,
-                                format!("{} has no variant with tag {tag}", def.name),
-                            )
-                        })?;
-                        let fields = self
-                            .fields(r, &v.fields)
-                            .map_err(|e| e.in_field(&format!("::{}", v.name)))?;
-                        Ok(Value::Variant {
-                            name: def.name.clone(),
-                            variant: v.name.clone(),
-                            fields,
-                        })
-                    }
-                })?
-            }
+                        variant: v.name.clone(),
+                        fields,
+                    })
+                }
+            })?,
         })
+    }
+
+    /// A version-tolerant struct or enum (format.md §12).
+    fn tolerant(&mut self, r: &mut Reader<'_>, def: &'s crate::schema::TypeDef) -> Result<Value> {
+        match &def.body {
+            Body::Struct(fields) => Ok(Value::Struct {
+                name: def.name.clone(),
+                fields: self.tolerant_fields(r, fields)?,
+            }),
+            Body::Enum(variants) => {
+                let at = r.position();
+                let tag = r.read_tag()?;
+                let len = r.read_len()?;
+                let Some(v) = variants.iter().find(|v| v.tag == tag) else {
+                    // The catch-all, as a typed reader would produce it.
+                    if let Some(other) = variants.iter().find(|v| v.other) {
+                        r.skip(len)?;
+                        return Ok(Value::Variant {
+                            name: def.name.clone(),
+                            variant: other.name.clone(),
+                            fields: Vec::new(),
+                        });
+                    }
+                    return Err(r.error_at(
+                        at,
+                        ErrorKind::UnknownVariant,
+                        format!("{} has no variant with tag {tag}", def.name),
+                    ));
+                };
+                let fields = r
+                    .read_within(len, |r| {
+                        if len == 0 {
+                            Ok(Vec::new())
+                        } else {
+                            self.tolerant_fields(r, &v.fields)
+                        }
+                    })
+                    .map_err(|e| e.in_field(&format!("::{}", v.name)))?;
+                Ok(Value::Variant {
+                    name: def.name.clone(),
+                    variant: v.name.clone(),
+                    fields,
+                })
+            }
+        }
+    }
+
+    /// A tolerant field list: known tags by their schema, others skipped
+    /// by their wire type (they are not part of the document).
+    fn tolerant_fields(
+        &mut self,
+        r: &mut Reader<'_>,
+        defs: &'s [FieldDef],
+    ) -> Result<Vec<(String, Value)>> {
+        let mut cursor = r.read_fields()?;
+        let mut out = Vec::new();
+        while let Some((tag, wire)) = cursor.next(r)? {
+            let Some(def) = defs.iter().find(|d| d.tag == tag) else {
+                r.skip_field(wire)?;
+                continue;
+            };
+            r.charge_memory(VALUE_SIZE)?;
+            let v = self
+                .tolerant_value(r, &def.schema, wire)
+                .map_err(|e| e.in_field(&format!(".{}", def.name)))?;
+            out.push((def.name.clone(), v));
+        }
+        Ok(out)
+    }
+
+    /// One tolerant field's value, delimited by `wire`.
+    fn tolerant_value(
+        &mut self,
+        r: &mut Reader<'_>,
+        node: &'s TypeRef,
+        wire: Wire,
+    ) -> Result<Value> {
+        if let Shape::Option(inner) = shape(node, self.schema)? {
+            // An option of a self-delimiting type is its contents' field,
+            // or `Null` for `None`.
+            if wire_of(inner, self.schema)? != Wire::Framed {
+                return match wire {
+                    Wire::Null => Ok(Value::Optional(None)),
+                    wire => Ok(Value::Optional(Some(Box::new(
+                        self.tolerant_value(r, inner, wire)?,
+                    )))),
+                };
+            }
+        }
+        let expected = wire_of(node, self.schema)?;
+        if wire == Wire::Framed {
+            // Framed is always readable: the value's plain encoding.
+            let len = r.read_len()?;
+            return r.read_within(len, |r| self.value(r, node));
+        }
+        if wire != expected {
+            return Err(r.error(
+                ErrorKind::InvalidValue,
+                format!(
+                    "the field is a {} on the wire; its schema `{node}` is a {}",
+                    wire.name(),
+                    expected.name()
+                ),
+            ));
+        }
+        self.value(r, node)
     }
 
     /// A node of a shape: the schema's, or a built-in's (no derived

@@ -6,12 +6,12 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{dyn_entry, shape, Node, Scalar, Shape, NO_TYPES};
+use super::builtin::{dyn_entry, shape, wire_of, Node, Scalar, Shape, NO_TYPES};
 use super::Value;
 use crate::packed::Lane;
 use crate::schema::embedded::write_header;
 use crate::schema::{fingerprint, Body, FieldDef, Schema, TypeRef};
-use crate::{Error, ErrorKind, Pack, Result, Writer};
+use crate::{Error, ErrorKind, Pack, Result, Wire, Writer};
 
 /// A document as a self-describing payload.
 pub(super) fn document(value: &Value) -> Result<Vec<u8>> {
@@ -207,42 +207,129 @@ impl<'s> Encoder<'s> {
                 w.write_tag(tag);
                 w.nested(|w| self.value(w, ty, value))
             }
-            Shape::Named(def) => {
-                if def.tolerant {
-                    return Err(Error::new(
-                        ErrorKind::Unsupported,
-                        format!(
-                            "`{}` is version-tolerant; writing tolerant types from Values is not supported yet",
-                            def.name
-                        ),
-                    ));
+            Shape::Named(def) if def.tolerant => w.nested(|w| self.tolerant(w, def, v)),
+            Shape::Named(def) => w.nested(|w| match (&def.body, v) {
+                (Body::Struct(defs), Value::Struct { fields, .. }) => {
+                    self.fields(w, &def.name, defs, fields, v)
                 }
-                w.nested(|w| match (&def.body, v) {
-                    (Body::Struct(defs), Value::Struct { fields, .. }) => {
-                        self.fields(w, &def.name, defs, fields, v)
-                    }
-                    (
-                        Body::Enum(variants),
-                        Value::Variant {
-                            variant, fields, ..
-                        },
-                    ) => {
-                        let Some(vd) = variants.iter().find(|d| d.name == *variant) else {
-                            return Err(self.mismatch(format!("a variant of `{}`", def.name), v));
-                        };
-                        w.write_tag(vd.tag);
-                        self.at(format!("::{variant}"), |e| {
-                            e.fields(w, &def.name, &vd.fields, fields, v)
-                        })
-                    }
-                    (Body::Struct(_), _) => {
-                        Err(self.mismatch(format!("a `{}` struct", def.name), v))
-                    }
-                    (Body::Enum(_), _) => {
-                        Err(self.mismatch(format!("a `{}` variant", def.name), v))
-                    }
+                (
+                    Body::Enum(variants),
+                    Value::Variant {
+                        variant, fields, ..
+                    },
+                ) => {
+                    let Some(vd) = variants.iter().find(|d| d.name == *variant) else {
+                        return Err(self.mismatch(format!("a variant of `{}`", def.name), v));
+                    };
+                    w.write_tag(vd.tag);
+                    self.at(format!("::{variant}"), |e| {
+                        e.fields(w, &def.name, &vd.fields, fields, v)
+                    })
+                }
+                (Body::Struct(_), _) => Err(self.mismatch(format!("a `{}` struct", def.name), v)),
+                (Body::Enum(_), _) => Err(self.mismatch(format!("a `{}` variant", def.name), v)),
+            }),
+        }
+    }
+
+    /// A version-tolerant struct or enum (format.md §12).
+    fn tolerant(
+        &mut self,
+        w: &mut Writer<'_>,
+        def: &crate::schema::TypeDef,
+        v: &Value,
+    ) -> Result<()> {
+        match (&def.body, v) {
+            (Body::Struct(defs), Value::Struct { fields, .. }) => {
+                self.tolerant_fields(w, defs, fields)
+            }
+            (
+                Body::Enum(variants),
+                Value::Variant {
+                    variant, fields, ..
+                },
+            ) => {
+                let Some(vd) = variants.iter().find(|d| d.name == *variant) else {
+                    return Err(self.mismatch(format!("a variant of `{}`", def.name), v));
+                };
+                w.write_tag(vd.tag);
+                if vd.fields.is_empty() {
+                    w.write_len(0);
+                    return Ok(());
+                }
+                self.at(format!("::{variant}"), |e| {
+                    w.write_len_prefixed(|w| e.tolerant_fields(w, &vd.fields, fields))
                 })
             }
+            (Body::Struct(_), _) => Err(self.mismatch(format!("a `{}` struct", def.name), v)),
+            (Body::Enum(_), _) => Err(self.mismatch(format!("a `{}` variant", def.name), v)),
+        }
+    }
+
+    /// The fields the value has, in tag order, each with its key.
+    fn tolerant_fields(
+        &mut self,
+        w: &mut Writer<'_>,
+        defs: &[FieldDef],
+        values: &[(String, Value)],
+    ) -> Result<()> {
+        let present: Vec<(&FieldDef, &Value)> = defs
+            .iter()
+            .filter_map(|d| {
+                values
+                    .iter()
+                    .find(|(n, _)| *n == d.name)
+                    .map(|(_, v)| (d, v))
+            })
+            .collect();
+        w.write_len(present.len());
+        let mut next = 0u32;
+        for (def, value) in present {
+            let gap = def.tag.checked_sub(next).ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidValue,
+                    "the schema's tolerant fields are not in tag order",
+                )
+            })?;
+            next = def.tag.saturating_add(1);
+            self.at(format!(".{}", def.name), |e| {
+                e.tolerant_value(w, u64::from(gap) << 3, &def.schema, value)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// One tolerant field: its key and its value, delimited as its type's
+    /// wire type says.
+    fn tolerant_value(
+        &mut self,
+        w: &mut Writer<'_>,
+        gap_key: u64,
+        node: &TypeRef,
+        v: &Value,
+    ) -> Result<()> {
+        let schema = self.schema;
+        if let Shape::Option(inner) = shape(node, schema)? {
+            if wire_of(inner, schema)? != Wire::Framed {
+                return match v {
+                    Value::Optional(None) => {
+                        w.write_varint(gap_key | u64::from(Wire::Null.bits()));
+                        Ok(())
+                    }
+                    Value::Optional(Some(x)) => self.tolerant_value(w, gap_key, inner, x),
+                    _ => Err(self.mismatch("an option", v)),
+                };
+            }
+        }
+        let wire = wire_of(node, schema)?;
+        w.write_varint(gap_key | u64::from(wire.bits()));
+        match wire {
+            Wire::Framed => w.write_len_prefixed(|w| self.value(w, node, v)),
+            Wire::Seq(element) => {
+                w.write_u8(element);
+                self.value(w, node, v)
+            }
+            _ => self.value(w, node, v),
         }
     }
 

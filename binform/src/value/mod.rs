@@ -30,10 +30,12 @@
 //! exponential tree stays small), and dropping a deep tree does not
 //! recurse on the stack. The payload chooses only shapes, never code.
 //!
-//! Version-tolerant types, fields encoded by `with` modules and
-//! hand-written impls without a schema of their own are reported as
+//! Fields encoded by `with` modules and hand-written impls without a
+//! schema of their own are reported as
 //! [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported): their bytes
-//! do not follow a schema `Value` can read.
+//! do not follow a schema `Value` can read. In a version-tolerant type, a
+//! field whose tag the schema does not list is skipped (it is not part of
+//! the document).
 
 mod builtin;
 mod conform;

@@ -277,16 +277,62 @@ fn a_value_that_does_not_fit_its_schema_names_where() {
 }
 
 #[derive(Packable, Debug, Default)]
-#[binform(version_tolerant)]
+#[binform(version_tolerant, reserved = [3])]
 struct Tolerant {
     a: u32,
+    b: Option<u64>,
+    c: Option<u64>,
+    #[binform(tag = 5)]
+    d: Option<Option<u8>>,
+    e: Vec<i32>,
+    f: Vec<String>,
+    g: Vec<f64>,
+    h: (u8, String),
+    i: Option<String>,
+    j: u128,
+    k: Kind,
+    l: Vec<Kind>,
+    #[binform(tag = 40)]
+    m: bool,
+}
+
+#[derive(Packable, Debug, Default)]
+#[binform(version_tolerant)]
+enum Kind {
+    #[default]
+    Empty,
+    Data(u8, String),
+    #[binform(tag = 9)]
+    Named {
+        x: Option<i64>,
+    },
 }
 
 #[test]
-fn tolerant_types_are_not_supported_yet() {
-    let bytes = opts().to_vec(&Tolerant { a: 1 }).unwrap();
-    let err = value::from_slice(&bytes).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Unsupported);
+fn tolerant_types_round_trip_byte_exactly() {
+    let value = Tolerant {
+        a: 300,
+        b: Some(7),
+        c: None,
+        d: Some(None),
+        e: (0..40).collect(),
+        f: vec!["x".into(), "yz".into()],
+        g: vec![1.5, -0.0],
+        h: (1, "h".into()),
+        i: Some("i".into()),
+        j: u128::MAX,
+        k: Kind::Named { x: Some(-1) },
+        l: vec![
+            Kind::Empty,
+            Kind::Data(3, "d".into()),
+            Kind::Named { x: None },
+        ],
+        m: true,
+    };
+    let doc = exact(&value);
+    assert_eq!(doc.field("a"), Some(&Value::U32(300)));
+    exact(&binform_fixtures::models::tolerant::large_struct());
+    exact(&binform_fixtures::models::tolerant::ten_people());
 }
 
 /// Writes the fuzz target's seed corpus (tests/fuzz_regressions/decode_value)

@@ -41,12 +41,14 @@ mod builtin;
 mod conform;
 mod decode;
 mod encode;
+mod resolve;
 mod show;
 
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::read::UnpackOwned;
 use crate::schema::Schema;
 use crate::{Options, Result};
 
@@ -288,4 +290,75 @@ pub fn to_vec_with(schema: &Schema, value: &Value) -> Result<Vec<u8>> {
 /// ```
 pub fn conform(schema: &Schema, loose: &Value) -> Result<Value> {
     conform::document(schema, loose)
+}
+
+/// Decodes a self-describing payload written by *another version* of `T`
+/// (format.md §25), matching the writer's fields and variants to `T`'s by
+/// name, as Avro resolves a writer's schema against a reader's:
+///
+/// - fields `T` lacks are dropped; between two version-tolerant types,
+///   fields match by tag first, so a field renamed under its tag keeps
+///   its value;
+/// - fields the writer lacked take, in a tolerant `T`, its `Default` or
+///   `default = ...` (a `required` one is `MissingField`), and in a
+///   compact `T`, their type's zero value (0, `false`, `""`, empty,
+///   `None`, a struct of zeros, an enum's first field-less variant);
+/// - a variant `T` lacks is `UnknownVariant`, unless `T` has an `other`
+///   variant;
+/// - integers convert to any integer type that holds the value, `f32`
+///   widens to `f64`, `T` becomes `Option<T>`; a conversion that would
+///   lose information (a string to a `u32`, 300 to a `u8`) is an error
+///   whose [`path`](crate::Error::path) names the field.
+///
+/// A payload written by `T` itself costs one fingerprint comparison more
+/// than [`Options::from_slice`]. Compact types get version tolerance this
+/// way without tags.
+///
+/// ```
+/// use binform::{Options, Packable};
+///
+/// mod v1 {
+///     #[derive(binform::Packable)]
+///     pub struct Customer { pub id: u32, pub name: String, pub legacy: bool }
+/// }
+/// mod v2 {
+///     #[derive(binform::Packable, Debug, PartialEq)]
+///     pub struct Customer { pub name: String, pub id: u64, pub email: Option<String> }
+/// }
+///
+/// let old = v1::Customer { id: 7, name: "Kate".into(), legacy: true };
+/// let bytes = Options::new().self_describing(true).to_vec(&old)?;
+/// let new: v2::Customer = binform::value::from_slice_as(&bytes)?;
+/// assert_eq!(new, v2::Customer { name: "Kate".into(), id: 7, email: None });
+/// # Ok::<(), binform::Error>(())
+/// ```
+pub fn from_slice_as<T: UnpackOwned>(bytes: &[u8]) -> Result<T> {
+    from_slice_as_options(bytes, &Options::new())
+}
+
+/// [`from_slice_as`] under the limits of `options`.
+pub fn from_slice_as_options<T: UnpackOwned>(bytes: &[u8], options: &Options) -> Result<T> {
+    let described = options.self_describing(true);
+    let parts = crate::schema::embedded::split(bytes)?;
+    if parts.fingerprint == T::FINGERPRINT {
+        return described.from_slice(bytes);
+    }
+    let doc = from_slice_options(bytes, options)?;
+    let Value::Document {
+        schema: writer,
+        value,
+    } = &doc
+    else {
+        return Err(crate::Error::new(
+            crate::ErrorKind::InvalidValue,
+            "a self-describing payload read as something other than a document",
+        ));
+    };
+    let reader = crate::schema_of::<T>();
+    let resolved = resolve::resolve(writer, &reader, value)?;
+    let plain = encode::plain(&reader, &resolved)?;
+    options
+        .self_describing(false)
+        .fingerprint(false)
+        .from_slice(&plain)
 }

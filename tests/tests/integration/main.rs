@@ -20,6 +20,7 @@ mod packed;
 mod plain;
 mod props;
 mod regressions;
+mod resolve;
 mod schema;
 mod seed;
 mod serde_bridge;

@@ -1,0 +1,530 @@
+//! Reading a payload written by another version of a type: the writer's
+//! document (its schema is in the payload) is matched to the reader's
+//! schema by name, as Avro resolves a writer's schema against a reader's,
+//! then written in the reader's encoding and decoded as the reader's type.
+//!
+//! - Struct fields and enum variants match by name; between two tolerant
+//!   types, by tag first (so a field renamed under the same tag keeps its
+//!   value).
+//! - A field the reader lacks is dropped. A field the writer lacked: in a
+//!   tolerant reader, the reader's `Default` or `default = ...` (the typed
+//!   decoder fills it; a `required` one is `MissingField`); in a compact
+//!   reader, its type's zero value (0, `false`, `""`, empty, `None`, a
+//!   struct of zeros, an enum's first variant without fields).
+//! - Integers convert to any integer type that holds the value, floats
+//!   widen, `T` becomes `Option<T>` (as `Some`); anything else that cannot
+//!   be lossless is an error naming the field path.
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::builtin::{shape, Node, Scalar, Shape, NO_TYPES};
+use super::Value;
+use crate::schema::{Body, FieldDef, Schema, TypeDef, TypeRef};
+use crate::{Error, ErrorKind, Result};
+
+/// `value` (a document of the writer's `writer` schema) in the shapes of
+/// the reader's `reader` schema.
+pub(super) fn resolve(writer: &Schema, reader: &Schema, value: &Value) -> Result<Value> {
+    Resolver { writer, reader }.value(&reader.root, value.root())
+}
+
+struct Resolver<'s> {
+    writer: &'s Schema,
+    reader: &'s Schema,
+}
+
+#[cold]
+fn cannot(what: impl core::fmt::Display, got: &Value) -> Error {
+    Error::new(
+        ErrorKind::InvalidValue,
+        format!(
+            "the writer's {} cannot become the reader's {what} without loss",
+            super::encode::kind(got)
+        ),
+    )
+}
+
+impl<'s> Resolver<'s> {
+    fn value(&self, node: &TypeRef, v: &Value) -> Result<Value> {
+        Ok(match shape(node, self.reader)? {
+            Shape::Scalar(s) => scalar(s, v)?,
+            Shape::NonZero(s) => {
+                let x = scalar(s, v)?;
+                if x.is_zero_integer() {
+                    return Err(cannot("non-zero integer", v));
+                }
+                x
+            }
+            Shape::String => match v {
+                Value::String(s) => Value::String(s.clone()),
+                _ => return Err(cannot("string", v)),
+            },
+            Shape::Bytes => match v {
+                Value::Bytes(b) => Value::Bytes(b.clone()),
+                Value::Seq(items) => Value::Bytes(
+                    items
+                        .iter()
+                        .map(|x| match scalar(Scalar::U8, x)? {
+                            Value::U8(b) => Ok(b),
+                            _ => Err(cannot("byte", x)),
+                        })
+                        .collect::<Result<_>>()?,
+                ),
+                _ => return Err(cannot("bytes", v)),
+            },
+            Shape::Seq(elem) => Value::Seq(self.items(elem, v, None)?),
+            Shape::Packed(s, nonzero) | Shape::PackedArray(s, nonzero, _) => {
+                let n = match shape(node, self.reader)? {
+                    Shape::PackedArray(_, _, n) => Some(n),
+                    _ => None,
+                };
+                let items = as_items(v)?;
+                if n.is_some_and(|n| n != items.len()) {
+                    return Err(cannot(format!("array of {}", n.unwrap_or(0)), v));
+                }
+                let items = items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| {
+                        let x = scalar(s, x).map_err(|e| e.in_field(&format!("[{i}]")))?;
+                        if nonzero && x.is_zero_integer() {
+                            return Err(cannot("non-zero integer", &x).in_field(&format!("[{i}]")));
+                        }
+                        Ok(x)
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                Value::Seq(items)
+            }
+            Shape::Array(elem, n) => {
+                if matches!(shape(elem, self.reader)?, Shape::Scalar(Scalar::U8)) {
+                    let bytes = self.value(
+                        &TypeRef::builtin_of("seq", alloc::vec![TypeRef::builtin("u8")]),
+                        v,
+                    )?;
+                    match &bytes {
+                        Value::Bytes(b) if b.len() == n => bytes,
+                        _ => return Err(cannot(format!("array of {n} bytes"), v)),
+                    }
+                } else {
+                    Value::Seq(self.items(elem, v, Some(n))?)
+                }
+            }
+            Shape::Tuple(types) => {
+                let items = as_items(v)?;
+                if items.len() != types.len() {
+                    return Err(cannot(format!("tuple of {}", types.len()), v));
+                }
+                Value::Seq(
+                    items
+                        .iter()
+                        .zip(types)
+                        .enumerate()
+                        .map(|(i, (x, t))| {
+                            self.value(t, x).map_err(|e| e.in_field(&format!("[{i}]")))
+                        })
+                        .collect::<Result<_>>()?,
+                )
+            }
+            Shape::Map(k, val) => match v {
+                Value::Map(entries) => Value::Map(
+                    entries
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (key, x))| {
+                            Ok((
+                                self.value(k, key)
+                                    .map_err(|e| e.in_field(&format!("[key {i}]")))?,
+                                self.value(val, x)
+                                    .map_err(|e| e.in_field(&format!("[{i}]")))?,
+                            ))
+                        })
+                        .collect::<Result<_>>()?,
+                ),
+                _ => return Err(cannot("map", v)),
+            },
+            Shape::Option(inner) => match v {
+                Value::Optional(None) => Value::Optional(None),
+                Value::Optional(Some(x)) => Value::Optional(Some(Box::new(self.value(inner, x)?))),
+                // A field that became optional.
+                other => Value::Optional(Some(Box::new(self.value(inner, other)?))),
+            },
+            Shape::Shared(inner, weak) => match v {
+                Value::Shared { id, value } => Value::Shared {
+                    id: *id,
+                    value: Box::new(self.value(inner, value)?),
+                },
+                Value::Reference(id) => Value::Reference(*id),
+                Value::Dangling if weak => Value::Dangling,
+                _ => return Err(cannot("shared value", v)),
+            },
+            Shape::Record(name, fields) => {
+                let Value::Struct { fields: values, .. } = v else {
+                    return Err(cannot(format!("`{name}`"), v));
+                };
+                let mut out = Vec::new();
+                for (field, node) in &fields {
+                    let x = values
+                        .iter()
+                        .find(|(n, _)| n == field)
+                        .map(|(_, x)| x)
+                        .ok_or_else(|| cannot(format!("`{name}`"), v))?;
+                    out.push((
+                        field.to_string(),
+                        self.node(node, x)
+                            .map_err(|e| e.in_field(&format!(".{field}")))?,
+                    ));
+                }
+                Value::Struct {
+                    name: name.to_string(),
+                    fields: out,
+                }
+            }
+            Shape::ByteEnum(name, variants) => {
+                let Value::Variant {
+                    variant, fields, ..
+                } = v
+                else {
+                    return Err(cannot(format!("`{name}` variant"), v));
+                };
+                let Some((vname, node)) = variants.iter().find(|(n, _)| n == variant) else {
+                    return Err(cannot(format!("`{name}`"), v));
+                };
+                let fields = match (node, fields.first()) {
+                    (None, _) => Vec::new(),
+                    (Some(node), Some((_, x))) => {
+                        alloc::vec![(
+                            "0".to_string(),
+                            self.node(node, x)
+                                .map_err(|e| e.in_field(&format!("::{vname}")))?
+                        )]
+                    }
+                    (Some(_), None) => return Err(cannot(format!("`{name}::{vname}`"), v)),
+                };
+                Value::Variant {
+                    name: name.to_string(),
+                    variant: vname.to_string(),
+                    fields,
+                }
+            }
+            Shape::Dyn(_) => v.clone(),
+            Shape::Named(def) => self.named(def, v)?,
+        })
+    }
+
+    fn node(&self, node: &Node<'_>, v: &Value) -> Result<Value> {
+        match node {
+            Node::Schema(ty) => self.value(ty, v),
+            Node::Builtin(ty) => Resolver {
+                writer: self.writer,
+                reader: &NO_TYPES,
+            }
+            .value(ty, v),
+        }
+    }
+
+    fn items(&self, elem: &TypeRef, v: &Value, n: Option<usize>) -> Result<Vec<Value>> {
+        let owned;
+        let items = match v {
+            Value::Bytes(b) => {
+                owned = b.iter().map(|x| Value::U8(*x)).collect::<Vec<_>>();
+                &owned[..]
+            }
+            _ => as_items(v)?,
+        };
+        if n.is_some_and(|n| n != items.len()) {
+            return Err(cannot(format!("array of {}", n.unwrap_or(0)), v));
+        }
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                self.value(elem, x)
+                    .map_err(|e| e.in_field(&format!("[{i}]")))
+            })
+            .collect()
+    }
+
+    /// The writer's definition of the type a value came from.
+    fn writer_def(&self, v: &Value) -> Option<&'s TypeDef> {
+        match v {
+            Value::Struct { name, .. } | Value::Variant { name, .. } => self.writer.types.get(name),
+            _ => None,
+        }
+    }
+
+    fn named(&self, def: &TypeDef, v: &Value) -> Result<Value> {
+        let theirs = self.writer_def(v);
+        let by_tag = def.tolerant && theirs.is_some_and(|t| t.tolerant);
+        match (&def.body, v) {
+            (Body::Struct(defs), Value::Struct { fields, .. }) => {
+                let their_defs = match theirs.map(|t| &t.body) {
+                    Some(Body::Struct(d)) => d.as_slice(),
+                    _ => &[],
+                };
+                Ok(Value::Struct {
+                    name: def.name.clone(),
+                    fields: self.fields(def.tolerant, by_tag, defs, their_defs, fields)?,
+                })
+            }
+            (
+                Body::Enum(variants),
+                Value::Variant {
+                    variant, fields, ..
+                },
+            ) => {
+                let their_variant = match theirs.map(|t| &t.body) {
+                    Some(Body::Enum(vs)) => vs.iter().find(|x| x.name == *variant),
+                    _ => None,
+                };
+                let ours = variants
+                    .iter()
+                    .find(|x| by_tag && their_variant.is_some_and(|t| t.tag == x.tag))
+                    .or_else(|| variants.iter().find(|x| x.name == *variant));
+                let Some(ours) = ours else {
+                    // A variant this reader does not know: its catch-all,
+                    // as a typed tolerant reader would choose.
+                    if let Some(other) = variants.iter().find(|x| x.other) {
+                        return Ok(Value::Variant {
+                            name: def.name.clone(),
+                            variant: other.name.clone(),
+                            fields: if def.tolerant {
+                                Vec::new()
+                            } else {
+                                self.zeros(&other.fields)?
+                            },
+                        });
+                    }
+                    return Err(Error::new(
+                        ErrorKind::UnknownVariant,
+                        format!("the reader's `{}` has no variant `{variant}`", def.name),
+                    ));
+                };
+                let their_defs = their_variant.map(|t| t.fields.as_slice()).unwrap_or(&[]);
+                let fields = self
+                    .fields(def.tolerant, by_tag, &ours.fields, their_defs, fields)
+                    .map_err(|e| e.in_field(&format!("::{}", ours.name)))?;
+                Ok(Value::Variant {
+                    name: def.name.clone(),
+                    variant: ours.name.clone(),
+                    fields,
+                })
+            }
+            _ => Err(cannot(format!("`{}`", def.name), v)),
+        }
+    }
+
+    /// The reader's fields from the writer's: by tag (tolerant both
+    /// sides) or by name; missing ones left out (tolerant reader: the
+    /// typed decoder fills them) or zero (compact reader).
+    fn fields(
+        &self,
+        tolerant: bool,
+        by_tag: bool,
+        ours: &[FieldDef],
+        theirs: &[FieldDef],
+        values: &[(String, Value)],
+    ) -> Result<Vec<(String, Value)>> {
+        let mut out = Vec::new();
+        for def in ours {
+            let their_name = if by_tag {
+                theirs
+                    .iter()
+                    .find(|t| t.tag == def.tag)
+                    .map(|t| t.name.as_str())
+            } else {
+                Some(def.name.as_str())
+            };
+            let found = their_name
+                .and_then(|n| values.iter().find(|(name, _)| name == n))
+                .map(|(_, x)| x);
+            match found {
+                Some(x) => {
+                    let x = self
+                        .value(&def.schema, x)
+                        .map_err(|e| e.in_field(&format!(".{}", def.name)))?;
+                    out.push((def.name.clone(), x));
+                }
+                None if tolerant => {}
+                None => out.push((
+                    def.name.clone(),
+                    self.zero(&def.schema)
+                        .map_err(|e| e.in_field(&format!(".{}", def.name)))?,
+                )),
+            }
+        }
+        Ok(out)
+    }
+
+    fn zeros(&self, defs: &[FieldDef]) -> Result<Vec<(String, Value)>> {
+        defs.iter()
+            .map(|d| Ok((d.name.clone(), self.zero(&d.schema)?)))
+            .collect()
+    }
+
+    /// A type's zero value, for a field a compact reader has and the
+    /// writer lacked.
+    fn zero(&self, node: &TypeRef) -> Result<Value> {
+        self.zero_at(node, 0)
+    }
+
+    fn zero_at(&self, node: &TypeRef, depth: u32) -> Result<Value> {
+        if depth > 64 {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                format!("`{node}` has no finite zero value to fill a missing field with"),
+            ));
+        }
+        Ok(match shape(node, self.reader)? {
+            Shape::Scalar(s) | Shape::NonZero(s) => zero_scalar(s),
+            Shape::String => Value::String(String::new()),
+            Shape::Bytes => Value::Bytes(Vec::new()),
+            Shape::Seq(_) | Shape::Packed(..) => Value::Seq(Vec::new()),
+            Shape::Map(..) => Value::Map(Vec::new()),
+            Shape::Option(_) => Value::Optional(None),
+            Shape::Array(_, 0) | Shape::PackedArray(_, _, 0) => Value::Seq(Vec::new()),
+            Shape::Named(def) => match &def.body {
+                Body::Struct(fields) => Value::Struct {
+                    name: def.name.clone(),
+                    fields: fields
+                        .iter()
+                        .map(|f| Ok((f.name.clone(), self.zero_at(&f.schema, depth + 1)?)))
+                        .collect::<Result<_>>()?,
+                },
+                Body::Enum(variants) => match variants.iter().find(|v| v.fields.is_empty()) {
+                    Some(v) => Value::Variant {
+                        name: def.name.clone(),
+                        variant: v.name.clone(),
+                        fields: Vec::new(),
+                    },
+                    None => return Err(no_zero(node)),
+                },
+            },
+            _ => return Err(no_zero(node)),
+        })
+    }
+}
+
+#[cold]
+fn no_zero(node: &TypeRef) -> Error {
+    Error::new(
+        ErrorKind::InvalidValue,
+        format!(
+            "the writer lacked this field and its type `{node}` has no zero value to fill it with"
+        ),
+    )
+}
+
+fn zero_scalar(s: Scalar) -> Value {
+    match s {
+        Scalar::Unit => Value::Unit,
+        Scalar::Bool => Value::Bool(false),
+        Scalar::Char => Value::Char('\0'),
+        Scalar::F32 => Value::F32(0.0),
+        Scalar::F64 => Value::F64(0.0),
+        Scalar::U8 => Value::U8(0),
+        Scalar::U16 => Value::U16(0),
+        Scalar::U32 => Value::U32(0),
+        Scalar::U64 => Value::U64(0),
+        Scalar::U128 => Value::U128(0),
+        Scalar::I8 => Value::I8(0),
+        Scalar::I16 => Value::I16(0),
+        Scalar::I32 => Value::I32(0),
+        Scalar::I64 => Value::I64(0),
+        Scalar::I128 => Value::I128(0),
+    }
+}
+
+fn as_items(v: &Value) -> Result<&[Value]> {
+    match v {
+        Value::Seq(items) => Ok(items),
+        _ => Err(cannot("sequence", v)),
+    }
+}
+
+/// An integer as (negative?, magnitude), or `None` if `v` is no integer.
+fn int_parts(v: &Value) -> Option<(bool, u128)> {
+    let signed = |x: i128| (x < 0, x.unsigned_abs());
+    Some(match v {
+        Value::U8(x) => (false, (*x).into()),
+        Value::U16(x) => (false, (*x).into()),
+        Value::U32(x) => (false, (*x).into()),
+        Value::U64(x) => (false, (*x).into()),
+        Value::U128(x) => (false, *x),
+        Value::I8(x) => signed((*x).into()),
+        Value::I16(x) => signed((*x).into()),
+        Value::I32(x) => signed((*x).into()),
+        Value::I64(x) => signed((*x).into()),
+        Value::I128(x) => signed(*x),
+        _ => return None,
+    })
+}
+
+/// `v` as the scalar `s`, only where no information is lost.
+fn scalar(s: Scalar, v: &Value) -> Result<Value> {
+    macro_rules! int {
+        ($t:ty, $variant:ident) => {{
+            let Some((negative, magnitude)) = int_parts(v) else {
+                return Err(cannot(stringify!($t), v));
+            };
+            let fits = if negative {
+                i128::try_from(magnitude)
+                    .ok()
+                    .map(|m| -m)
+                    .or((magnitude == 1u128 << 127).then_some(i128::MIN))
+                    .and_then(|x| <$t>::try_from(x).ok())
+            } else {
+                <$t>::try_from(magnitude).ok()
+            };
+            match fits {
+                Some(x) => Value::$variant(x),
+                None => {
+                    return Err(Error::new(
+                        ErrorKind::IntegerOverflow,
+                        format!(
+                            "the writer's {} does not fit the reader's {}",
+                            super::encode::kind(v),
+                            stringify!($t)
+                        ),
+                    ))
+                }
+            }
+        }};
+    }
+    Ok(match s {
+        Scalar::Unit => match v {
+            Value::Unit => Value::Unit,
+            _ => return Err(cannot("()", v)),
+        },
+        Scalar::Bool => match v {
+            Value::Bool(b) => Value::Bool(*b),
+            _ => return Err(cannot("bool", v)),
+        },
+        Scalar::Char => match v {
+            Value::Char(c) => Value::Char(*c),
+            _ => return Err(cannot("char", v)),
+        },
+        Scalar::F64 => match v {
+            Value::F64(x) => Value::F64(*x),
+            Value::F32(x) => Value::F64((*x).into()),
+            _ => return Err(cannot("f64", v)),
+        },
+        Scalar::F32 => match v {
+            Value::F32(x) => Value::F32(*x),
+            Value::F64(x) if (*x as f32) as f64 == *x || x.is_nan() => Value::F32(*x as f32),
+            _ => return Err(cannot("f32", v)),
+        },
+        Scalar::U8 => int!(u8, U8),
+        Scalar::U16 => int!(u16, U16),
+        Scalar::U32 => int!(u32, U32),
+        Scalar::U64 => int!(u64, U64),
+        Scalar::U128 => int!(u128, U128),
+        Scalar::I8 => int!(i8, I8),
+        Scalar::I16 => int!(i16, I16),
+        Scalar::I32 => int!(i32, I32),
+        Scalar::I64 => int!(i64, I64),
+        Scalar::I128 => int!(i128, I128),
+    })
+}

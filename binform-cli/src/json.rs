@@ -22,6 +22,8 @@ pub fn to_json(v: &Value) -> Json {
         // Beyond what JSON numbers hold exactly: decimal strings.
         Value::U128(x) => Json::String(x.to_string()),
         Value::I128(x) => Json::String(x.to_string()),
+        Value::F32(x) if x.is_nan() => nan(u64::from(x.to_bits()), u64::from(f32::NAN.to_bits())),
+        Value::F64(x) if x.is_nan() => nan(x.to_bits(), f64::NAN.to_bits()),
         Value::F32(x) => float(f64::from(*x)),
         Value::F64(x) => float(*x),
         Value::Char(c) => Json::String(c.to_string()),
@@ -66,9 +68,18 @@ pub fn to_json(v: &Value) -> Json {
 fn float(x: f64) -> Json {
     match Number::from_f64(x) {
         Some(n) => Json::Number(n),
-        None if x.is_nan() => Json::String("NaN".into()),
         None if x > 0.0 => Json::String("inf".into()),
         None => Json::String("-inf".into()),
+    }
+}
+
+/// A NaN: `"NaN"` if it is the usual one, else its bits, so that the sign
+/// and payload survive a round trip.
+fn nan(bits: u64, canonical: u64) -> Json {
+    if bits == canonical {
+        Json::String("NaN".into())
+    } else {
+        Json::String(format!("NaN:0x{bits:x}"))
     }
 }
 

@@ -112,7 +112,10 @@ fn document(file: &Path, schema: Option<&Path>) -> Result<Value, Failure> {
     let value = match schema {
         Some(lock_path) => {
             let schema = lock(lock_path)?;
-            if bytes.starts_with(b"BFS") {
+            // A plain payload may start with `BFS` by chance: it is
+            // self-describing only if its header holds a schema that
+            // hashes to the fingerprint beside it.
+            if binform::schema::read_schema(&bytes).is_ok() {
                 check_fits(&bytes, &schema)?
             } else {
                 binform::value::from_slice_with(&schema, &bytes)?
@@ -151,23 +154,32 @@ fn check_fits(bytes: &[u8], schema: &Schema) -> Result<Value, Failure> {
     Ok(binform::value::from_slice(bytes)?)
 }
 
+/// Prints to stdout; a closed pipe (`| head`) is an error, not a panic.
+fn out(text: impl std::fmt::Display) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{text}")
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Failure(format!("cannot write the output: {e}")))
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Inspect { file, schema, json } => {
             let doc = document(&file, schema.as_deref())?;
             if json {
-                println!("{}", pretty(&json::to_json(&doc))?);
+                out(pretty(&json::to_json(&doc))?)?;
             } else {
-                println!("{doc}");
+                out(&doc)?;
             }
         }
         Command::Schema { file } => {
             let schema = binform::schema::read_schema(&read(&file)?)?;
-            print!("{schema}");
+            out(schema.to_string().trim_end())?;
         }
         Command::ToJson { file, schema } => {
             let doc = document(&file, schema.as_deref())?;
-            println!("{}", pretty(&json::to_json(&doc))?);
+            out(pretty(&json::to_json(&doc))?)?;
         }
         Command::FromJson {
             schema,
@@ -180,8 +192,16 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .map_err(|e| Failure(format!("{} is not JSON: {e}", input.display())))?;
             let doc = binform::value::conform(&schema, &json::from_json(&parsed))?;
             let bytes = binform::value::to_vec(&doc)?;
-            std::fs::write(&output, bytes)
-                .map_err(|e| Failure(format!("cannot write {}: {e}", output.display())))?;
+            // All or nothing: a temporary file beside the output, renamed.
+            let mut partial = output.clone().into_os_string();
+            partial.push(".partial");
+            let partial = PathBuf::from(partial);
+            std::fs::write(&partial, bytes)
+                .and_then(|()| std::fs::rename(&partial, &output))
+                .map_err(|e| {
+                    let _ = std::fs::remove_file(&partial);
+                    Failure(format!("cannot write {}: {e}", output.display()))
+                })?;
         }
         Command::Check { file, schema } => {
             let doc = document(&file, Some(&schema))?;
@@ -189,7 +209,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 Value::Struct { name, .. } | Value::Variant { name, .. } => name.clone(),
                 _ => "value".to_string(),
             };
-            println!("ok: {} fits {} ({name})", file.display(), schema.display());
+            out(format_args!(
+                "ok: {} fits {} ({name})",
+                file.display(),
+                schema.display()
+            ))?;
         }
     }
     Ok(())
@@ -199,13 +223,39 @@ fn pretty(json: &serde_json::Value) -> Result<String, Failure> {
     serde_json::to_string_pretty(json).map_err(|e| Failure(format!("cannot print JSON: {e}")))
 }
 
+/// One line, whatever the message held: line breaks become spaces and
+/// other control characters are escaped (names come from payloads).
+fn one_line(message: &str) -> String {
+    message
+        .chars()
+        .map(|c| match c {
+            '\n' | '\r' | '\t' => " ".to_string(),
+            c if c.is_control() => c.escape_default().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // `--help` and `--version` print as clap formats them.
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("binform: error: {} (see binform --help)", one_line(first));
+            return ExitCode::from(1);
+        }
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure(message)) => {
-            // One line, whatever the message held.
-            eprintln!("binform: error: {}", message.replace('\n', " "));
+            eprintln!("binform: error: {}", one_line(&message));
             ExitCode::from(1)
         }
     }

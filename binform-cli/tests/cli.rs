@@ -182,3 +182,53 @@ fn error_paths_are_one_line_and_exit_1() {
     fails(&["from-json", "--schema", s(&lock), s(&json), "-o", s(&out)]);
     assert!(!out.exists());
 }
+
+#[test]
+fn usage_errors_are_one_line_and_help_works() {
+    let err = fails(&["inspect"]);
+    assert!(err.contains("--help"), "{err}");
+    fails(&["no-such-command"]);
+    let help = ok(&["--help"]);
+    assert!(help.contains("inspect"), "{help}");
+}
+
+#[test]
+fn nan_payloads_survive_json() {
+    let dir = dir("nan");
+    let value = (
+        f64::from_bits(0xfff8_0000_0000_0001),
+        -f32::NAN,
+        f64::NAN,
+        1.5f32,
+    );
+    let file = dir.join("nan.binform");
+    std::fs::write(
+        &file,
+        Options::new().self_describing(true).to_vec(&value).unwrap(),
+    )
+    .unwrap();
+    let lock = dir.join("nan.lock");
+    std::fs::write(
+        &lock,
+        binform::schema_of::<(f64, f32, f64, f32)>().to_string(),
+    )
+    .unwrap();
+    let json = dir.join("nan.json");
+    std::fs::write(&json, ok(&["to-json", s(&file)])).unwrap();
+    let again = dir.join("again.binform");
+    ok(&["from-json", "--schema", s(&lock), s(&json), "-o", s(&again)]);
+    assert_eq!(std::fs::read(again).unwrap(), std::fs::read(file).unwrap());
+}
+
+#[test]
+fn a_plain_payload_that_starts_like_a_header_is_read_as_plain() {
+    let dir = dir("bfs");
+    // A string of 33 bytes starting "FS": its length varint is `B` (0x42).
+    let text = format!("FS{}", "x".repeat(31));
+    let plain = dir.join("text.bin");
+    std::fs::write(&plain, binform::to_vec(&text).unwrap()).unwrap();
+    let lock = dir.join("text.lock");
+    std::fs::write(&lock, binform::schema_of::<String>().to_string()).unwrap();
+    let tree = ok(&["inspect", s(&plain), "--schema", s(&lock)]);
+    assert!(tree.contains("FSxxx"), "{tree}");
+}

@@ -168,7 +168,7 @@ impl Options {
     fn write_header(&self, buf: &mut Vec<u8>, facts: Option<Facts>) -> Result<()> {
         if self.self_describing {
             let facts = self.header_facts(facts)?;
-            crate::schema::embedded::write_header(buf, facts.fingerprint, &(facts.schema)());
+            crate::schema::embedded::write_header(buf, facts.fingerprint, &(facts.schema)())?;
         } else if self.fingerprint {
             buf.extend_from_slice(&HEADER_MAGIC);
             buf.extend_from_slice(&self.header_facts(facts)?.fingerprint.to_le_bytes());

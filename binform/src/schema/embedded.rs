@@ -12,15 +12,17 @@ use crate::{Error, ErrorKind, Options, Pack, Reader, Result, Writer};
 /// `BFS`, then the format version (the fingerprint header's, §13).
 pub const MAGIC: [u8; 4] = *b"BFS\x02";
 
+/// How deeply a schema's type arguments may nest (`seq<seq<…>>`), in a
+/// header read or written: what a lock file may hold too.
+pub(crate) const MAX_SCHEMA_DEPTH: u32 = 256;
+
 /// Appends the header for a root type with `fingerprint` and `schema`.
-pub(crate) fn write_header(buf: &mut Vec<u8>, fingerprint: u64, schema: &Schema) {
+pub(crate) fn write_header(buf: &mut Vec<u8>, fingerprint: u64, schema: &Schema) -> Result<()> {
     buf.extend_from_slice(&MAGIC);
     buf.extend_from_slice(&fingerprint.to_le_bytes());
-    let mut w = Writer::new(buf);
-    // The model's encoding never fails: it holds no cells, locks or
-    // references, and its nesting is the type's, which `schema_of` built.
+    // The model's levels: the schema's depth, and a few of its own.
+    let mut w = Writer::with_depth(buf, MAX_SCHEMA_DEPTH + 8);
     w.write_len_prefixed(|w| schema.pack(w))
-        .expect("a schema always encodes");
 }
 
 /// A self-describing payload cut in its parts.
@@ -119,8 +121,12 @@ pub(crate) fn decode_schema(parts: &Parts<'_>, options: &Options) -> Result<Sche
     let schema: Schema = options
         .self_describing(false)
         .fingerprint(false)
+        .max_depth(options.depth_limit().min(MAX_SCHEMA_DEPTH + 8) as usize)
         .from_slice(parts.schema)
         .map_err(|e| e.shifted(at))?;
+    if let Err(problem) = schema.validate() {
+        return Err(Error::new(ErrorKind::InvalidValue, problem).at(at));
+    }
     for (name, def) in &schema.types {
         if *name != def.name {
             return Err(Error::new(

@@ -158,7 +158,7 @@ fn body_line(body: &Body) -> String {
 
 /// The deepest nesting of type arguments a lock file may have
 /// (`seq<seq<…>>`); honest schemas stay far below it.
-const MAX_TYPE_DEPTH: usize = 256;
+const MAX_TYPE_DEPTH: usize = super::embedded::MAX_SCHEMA_DEPTH as usize;
 
 /// Parses the text that `Display` for [`Schema`] writes. Lock files are
 /// input (they arrive in pull requests), so the parser is strict, linear in
@@ -281,7 +281,9 @@ pub fn parse(text: &str) -> Result<Schema, String> {
         types.insert(def.name.clone(), def);
     }
     let root = root.ok_or("no `root` line")?;
-    Ok(Schema { root, types })
+    let schema = Schema { root, types };
+    schema.validate()?;
+    Ok(schema)
 }
 
 /// The words of one line, with their byte columns.

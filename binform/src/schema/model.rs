@@ -90,6 +90,56 @@ pub struct Schema {
     pub types: Types,
 }
 
+impl Schema {
+    /// Checks what a schema from outside (a payload's header, a lock file)
+    /// must hold for a reader to trust its lookups: within each type, no
+    /// two fields or variants share a name or a tag.
+    pub fn validate(&self) -> Result<(), String> {
+        fn unique<'a>(
+            what: &str,
+            place: &str,
+            items: impl Iterator<Item = (u32, &'a str)>,
+        ) -> Result<(), String> {
+            let mut tags = alloc::collections::BTreeSet::new();
+            let mut names = alloc::collections::BTreeSet::new();
+            for (tag, name) in items {
+                if !tags.insert(tag) {
+                    return Err(alloc::format!("{place} has two {what}s with tag {tag}"));
+                }
+                if !names.insert(name) {
+                    return Err(alloc::format!("{place} has two {what}s named `{name}`"));
+                }
+            }
+            Ok(())
+        }
+        for def in self.types.values() {
+            match &def.body {
+                Body::Struct(fields) => unique(
+                    "field",
+                    &def.name,
+                    fields.iter().map(|f| (f.tag, f.name.as_str())),
+                )?,
+                Body::Enum(variants) => {
+                    unique(
+                        "variant",
+                        &def.name,
+                        variants.iter().map(|v| (v.tag, v.name.as_str())),
+                    )?;
+                    for v in variants {
+                        let place = alloc::format!("{}::{}", def.name, v.name);
+                        unique(
+                            "field",
+                            &place,
+                            v.fields.iter().map(|f| (f.tag, f.name.as_str())),
+                        )?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 impl TypeRef {
     /// A built-in encoding with no arguments.
     pub fn builtin(name: &str) -> Self {

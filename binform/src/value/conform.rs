@@ -7,7 +7,7 @@
 //!
 //! | schema | loose value |
 //! |---|---|
-//! | integers, floats | any number; a string of its digits (or `NaN`, `inf`, `-inf`) |
+//! | integers, floats | any number; a string of its digits (or `NaN`, `NaN:0x<bits>`, `inf`, `-inf`) |
 //! | `char`, `string` | a string |
 //! | bytes | bytes, or a sequence of numbers 0 … 255 |
 //! | sequences, sets, arrays, tuples | a sequence |
@@ -351,6 +351,15 @@ fn integer(v: &Value) -> Result<i128> {
     })
 }
 
+/// A NaN written with its bits (`"NaN:0x7ff8000000000001"`), which keep
+/// its sign and payload.
+fn nan_bits(v: &Value) -> Option<u64> {
+    match v {
+        Value::String(s) => u64::from_str_radix(s.strip_prefix("NaN:0x")?, 16).ok(),
+        _ => None,
+    }
+}
+
 fn float(v: &Value) -> Result<f64> {
     Ok(match v {
         Value::F64(x) => *x,
@@ -399,8 +408,16 @@ fn scalar(s: Scalar, v: &Value) -> Result<Value> {
             }
             _ => return Err(wants("a one-character string", v)),
         },
-        Scalar::F32 => Value::F32(float(v)? as f32),
-        Scalar::F64 => Value::F64(float(v)?),
+        Scalar::F32 => match nan_bits(v) {
+            Some(bits) => Value::F32(f32::from_bits(
+                u32::try_from(bits).map_err(|_| wants("an f32 NaN's bits", v))?,
+            )),
+            None => Value::F32(float(v)? as f32),
+        },
+        Scalar::F64 => match nan_bits(v) {
+            Some(bits) => Value::F64(f64::from_bits(bits)),
+            None => Value::F64(float(v)?),
+        },
         Scalar::U8 => int!(u8, U8),
         Scalar::U16 => int!(u16, U16),
         Scalar::U32 => int!(u32, U32),

@@ -4,6 +4,7 @@
 //! before it is built, declared lengths are checked against the input.
 
 use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -59,6 +60,8 @@ fn body(schema: &Schema, bytes: &[u8], options: &Options) -> Result<Value> {
     let mut d = Decoder {
         schema,
         shared: Vec::new(),
+        hashes: BTreeMap::new(),
+        tags: BTreeMap::new(),
     };
     let value = d.value(&mut r, &schema.root)?;
     r.finish()?;
@@ -70,6 +73,12 @@ struct Decoder<'s> {
     /// The type of each shared value by id, so that a reference to a
     /// value of another type is refused as the typed decoder refuses it.
     shared: Vec<&'s TypeRef>,
+    /// Indexes built once per schema node, so that a value's lookup costs
+    /// a logarithm, not a scan of a list the payload's schema may make
+    /// long: a type's structural hash, a `dyn`'s tags, an enum's variant
+    /// tags, a tolerant field list's tags.
+    hashes: BTreeMap<*const TypeRef, u64>,
+    tags: BTreeMap<*const (), BTreeMap<u32, usize>>,
 }
 
 impl<'s> Decoder<'s> {
@@ -109,7 +118,7 @@ impl<'s> Decoder<'s> {
             }
             Shape::Map(k, v) => {
                 let len = r.read_len()?;
-                r.nested(|r| {
+                deeper(r, |r| {
                     let mut entries = Vec::new();
                     for i in 0..len {
                         r.charge_memory(2 * VALUE_SIZE)?;
@@ -130,7 +139,7 @@ impl<'s> Decoder<'s> {
                     0 => Value::Optional(None),
                     1 => {
                         r.charge_memory(VALUE_SIZE)?;
-                        let v = r.nested(|r| self.value(r, inner))?;
+                        let v = deeper(r, |r| self.value(r, inner))?;
                         Value::Optional(Some(Box::new(v)))
                     }
                     tag => return Err(bad_tag(r, at, tag, "Option")),
@@ -145,7 +154,9 @@ impl<'s> Decoder<'s> {
                 }
                 v
             }
-            Shape::Record(name, fields) => {
+            Shape::Record(name, fields) => deeper(r, |r| {
+                // Charged like any fields: `range<range<…>>` doubles per level.
+                r.charge_memory(fields.len().saturating_mul(VALUE_SIZE))?;
                 let mut out = Vec::with_capacity(fields.len());
                 for (field, node) in &fields {
                     let v = self
@@ -153,11 +164,11 @@ impl<'s> Decoder<'s> {
                         .map_err(|e| e.in_field(&format!(".{field}")))?;
                     out.push((field.to_string(), v));
                 }
-                Value::Struct {
+                Ok(Value::Struct {
                     name: name.to_string(),
                     fields: out,
-                }
-            }
+                })
+            })?,
             Shape::ByteEnum(name, variants) => {
                 let at = r.position();
                 let tag = r.read_u8()?;
@@ -167,7 +178,7 @@ impl<'s> Decoder<'s> {
                 let fields = match node {
                     Some(node) => {
                         r.charge_memory(VALUE_SIZE)?;
-                        let v = r.nested(|r| self.node(r, node))?;
+                        let v = deeper(r, |r| self.node(r, node))?;
                         alloc::vec![("0".to_string(), v)]
                     }
                     None => Vec::new(),
@@ -181,9 +192,13 @@ impl<'s> Decoder<'s> {
             Shape::Dyn(args) => {
                 let at = r.position();
                 let tag = r.read_tag()?;
-                let ty = (0..args.len() / 2)
-                    .filter_map(|i| dyn_entry(args, i))
-                    .find(|(t, _)| *t == tag)
+                let ty = self
+                    .tag_index(args.as_ptr().cast(), tag, || {
+                        (0..args.len() / 2)
+                            .filter_map(|i| dyn_entry(args, i).map(|(t, _)| (t, i)))
+                            .collect()
+                    })
+                    .and_then(|i| dyn_entry(args, i))
                     .map(|(_, ty)| ty)
                     .ok_or_else(|| {
                         r.error_at(
@@ -192,35 +207,55 @@ impl<'s> Decoder<'s> {
                             format!("trait object tag {tag} is not registered"),
                         )
                     })?;
-                let v = r.nested(|r| self.value(r, ty))?;
+                let v = deeper(r, |r| self.value(r, ty))?;
                 Value::Variant {
                     name: "dyn".to_string(),
                     variant: dyn_name(tag),
                     fields: alloc::vec![("0".to_string(), v)],
                 }
             }
-            Shape::Named(def) if def.tolerant => r.nested(|r| self.tolerant(r, def))?,
+            Shape::Named(def) if def.tolerant => r.nested(|r| {
+                // The names a value copies cost memory like its contents.
+                r.charge_memory(def.name.len())?;
+                self.tolerant(r, def)
+            })?,
             Shape::Named(def) => r.nested(|r| match &def.body {
-                Body::Struct(fields) => Ok(Value::Struct {
-                    name: def.name.clone(),
-                    fields: self.fields(r, fields)?,
-                }),
+                Body::Struct(fields) => {
+                    r.charge_memory(def.name.len())?;
+                    Ok(Value::Struct {
+                        name: def.name.clone(),
+                        fields: self.fields(r, fields)?,
+                    })
+                }
                 Body::Enum(variants) => {
+                    r.charge_memory(def.name.len())?;
                     let at = r.position();
                     let tag = r.read_tag()?;
-                    let v = variants.iter().find(|v| v.tag == tag).ok_or_else(|| {
-                        r.error_at(
-                            at,
-                            ErrorKind::UnknownVariant,
-                            format!("{} has no variant with tag {tag}", def.name),
-                        )
-                    })?;
+                    let v = self
+                        .tag_index(variants.as_ptr().cast(), tag, || {
+                            variants
+                                .iter()
+                                .enumerate()
+                                .map(|(i, v)| (v.tag, i))
+                                .collect()
+                        })
+                        .and_then(|i| variants.get(i))
+                        .ok_or_else(|| {
+                            r.error_at(
+                                at,
+                                ErrorKind::UnknownVariant,
+                                format!("{} has no variant with tag {tag}", def.name),
+                            )
+                        })?;
                     let fields = self
                         .fields(r, &v.fields)
                         .map_err(|e| e.in_field(&format!("::{}", v.name)))?;
                     Ok(Value::Variant {
                         name: def.name.clone(),
-                        variant: v.name.clone(),
+                        variant: {
+                            r.charge_memory(v.name.len())?;
+                            v.name.clone()
+                        },
                         fields,
                     })
                 }
@@ -239,7 +274,14 @@ impl<'s> Decoder<'s> {
                 let at = r.position();
                 let tag = r.read_tag()?;
                 let len = r.read_len()?;
-                let Some(v) = variants.iter().find(|v| v.tag == tag) else {
+                let found = self.tag_index(variants.as_ptr().cast(), tag, || {
+                    variants
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| (v.tag, i))
+                        .collect()
+                });
+                let Some(v) = found.and_then(|i| variants.get(i)) else {
                     // The catch-all, as a typed reader would produce it.
                     if let Some(other) = variants.iter().find(|v| v.other) {
                         r.skip(len)?;
@@ -266,7 +308,10 @@ impl<'s> Decoder<'s> {
                     .map_err(|e| e.in_field(&format!("::{}", v.name)))?;
                 Ok(Value::Variant {
                     name: def.name.clone(),
-                    variant: v.name.clone(),
+                    variant: {
+                        r.charge_memory(v.name.len())?;
+                        v.name.clone()
+                    },
                     fields,
                 })
             }
@@ -283,7 +328,10 @@ impl<'s> Decoder<'s> {
         let mut cursor = r.read_fields()?;
         let mut out = Vec::new();
         while let Some((tag, wire)) = cursor.next(r)? {
-            let Some(def) = defs.iter().find(|d| d.tag == tag) else {
+            let found = self.tag_index(defs.as_ptr().cast(), tag, || {
+                defs.iter().enumerate().map(|(i, d)| (d.tag, i)).collect()
+            });
+            let Some(def) = found.and_then(|i| defs.get(i)) else {
                 r.skip_field(wire)?;
                 continue;
             };
@@ -291,6 +339,7 @@ impl<'s> Decoder<'s> {
             let v = self
                 .tolerant_value(r, &def.schema, wire)
                 .map_err(|e| e.in_field(&format!(".{}", def.name)))?;
+            r.charge_memory(def.name.len())?;
             out.push((def.name.clone(), v));
         }
         Ok(out)
@@ -354,6 +403,7 @@ impl<'s> Decoder<'s> {
             let v = self
                 .value(r, &f.schema)
                 .map_err(|e| e.in_field(&format!(".{}", f.name)))?;
+            r.charge_memory(f.name.len())?;
             out.push((f.name.clone(), v));
         }
         Ok(out)
@@ -367,7 +417,7 @@ impl<'s> Decoder<'s> {
         len: usize,
         mut each: impl FnMut(&mut Self, &mut Reader<'_>) -> Result<Value>,
     ) -> Result<Vec<Value>> {
-        r.nested(|r| {
+        deeper(r, |r| {
             let mut out = Vec::new();
             for i in 0..len {
                 r.charge_memory(VALUE_SIZE)?;
@@ -375,6 +425,29 @@ impl<'s> Decoder<'s> {
             }
             Ok(out)
         })
+    }
+
+    /// The position of `tag` in the list at `key`, from an index built on
+    /// the list's first use.
+    fn tag_index(
+        &mut self,
+        key: *const (),
+        tag: u32,
+        build: impl FnOnce() -> BTreeMap<u32, usize>,
+    ) -> Option<usize> {
+        self.tags
+            .entry(key)
+            .or_insert_with(build)
+            .get(&tag)
+            .copied()
+    }
+
+    /// A schema node's structural hash, computed once per node.
+    fn type_hash(&mut self, node: &'s TypeRef) -> u64 {
+        *self
+            .hashes
+            .entry(node as *const TypeRef)
+            .or_insert_with(|| crate::schema::hash_str(&node.to_string()))
     }
 
     fn shared(&mut self, r: &mut Reader<'_>, inner: &'s TypeRef, weak: bool) -> Result<Value> {
@@ -385,7 +458,7 @@ impl<'s> Decoder<'s> {
                 let id = self.shared.len() as u64;
                 self.shared.push(inner);
                 r.charge_memory(VALUE_SIZE)?;
-                let v = r.nested(|r| self.value(r, inner))?;
+                let v = deeper(r, |r| self.value(r, inner))?;
                 Ok(Value::Shared {
                     id,
                     value: Box::new(v),
@@ -399,8 +472,20 @@ impl<'s> Decoder<'s> {
             )),
             n => {
                 let id = n - 2;
-                match self.shared.get(id as usize) {
-                    Some(ty) if *ty == inner => Ok(Value::Reference(id)),
+                let Some(&ty) = self.shared.get(id as usize) else {
+                    return Err(r.error_at(
+                        at,
+                        ErrorKind::InvalidReference,
+                        format!("reference to shared value {id}, which is not defined yet"),
+                    ));
+                };
+                match Some(ty) {
+                    Some(ty)
+                        if core::ptr::eq(ty, inner)
+                            || self.type_hash(ty) == self.type_hash(inner) =>
+                    {
+                        Ok(Value::Reference(id))
+                    }
                     Some(ty) => Err(r.error_at(
                         at,
                         ErrorKind::InvalidReference,
@@ -417,11 +502,22 @@ impl<'s> Decoder<'s> {
     }
 }
 
+/// Runs `f` on a fresh stack segment if this one runs low (built-in
+/// nesting is bounded by the schema's depth; only derived types, where
+/// recursion happens, count toward `Options::max_depth`, so a value nests
+/// as deep as its typed decoder allows).
+#[inline]
+fn deeper<'de, R>(r: &mut Reader<'de>, f: impl FnOnce(&mut Reader<'de>) -> Result<R>) -> Result<R> {
+    crate::stack::grow(|| f(r))
+}
+
 /// A built-in node, which names no derived type.
 fn builtin(r: &mut Reader<'_>, node: &TypeRef) -> Result<Value> {
     Decoder {
         schema: &NO_TYPES,
         shared: Vec::new(),
+        hashes: BTreeMap::new(),
+        tags: BTreeMap::new(),
     }
     .value(r, node)
 }

@@ -2,6 +2,7 @@
 //! writes for the value the tree describes. A node that does not fit its
 //! schema is an `InvalidValue` error naming its path in the tree.
 
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -10,7 +11,7 @@ use super::builtin::{dyn_entry, shape, wire_of, Node, Scalar, Shape, NO_TYPES};
 use super::Value;
 use crate::packed::Lane;
 use crate::schema::embedded::write_header;
-use crate::schema::{fingerprint, Body, FieldDef, Schema, TypeRef};
+use crate::schema::{fingerprint, Body, FieldDef, Schema, TypeRef, VariantDef};
 use crate::{Error, ErrorKind, Pack, Result, Wire, Writer};
 
 /// A document as a self-describing payload.
@@ -23,15 +24,23 @@ pub(super) fn document(value: &Value) -> Result<Vec<u8>> {
         ));
     };
     let mut buf = Vec::new();
-    write_header(&mut buf, fingerprint(schema), schema);
-    Encoder::new(schema).value(&mut Writer::new(&mut buf), &schema.root, value)?;
+    write_header(&mut buf, fingerprint(schema), schema)?;
+    Encoder::new(schema).value(
+        &mut Writer::with_depth(&mut buf, WRITE_DEPTH),
+        &schema.root,
+        value,
+    )?;
     Ok(buf)
 }
 
 /// A value (or a document's value) as the plain payload of `schema`.
 pub(super) fn plain(schema: &Schema, value: &Value) -> Result<Vec<u8>> {
     let mut buf = Vec::new();
-    Encoder::new(schema).value(&mut Writer::new(&mut buf), &schema.root, value.root())?;
+    Encoder::new(schema).value(
+        &mut Writer::with_depth(&mut buf, WRITE_DEPTH),
+        &schema.root,
+        value.root(),
+    )?;
     Ok(buf)
 }
 
@@ -39,11 +48,17 @@ struct Encoder<'s> {
     schema: &'s Schema,
     /// The id the next `Value::Shared` must have.
     next_id: u64,
+    /// Each enum's variants by name, built on the enum's first value.
+    variants: BTreeMap<*const VariantDef, BTreeMap<String, usize>>,
 }
 
 impl<'s> Encoder<'s> {
     fn new(schema: &'s Schema) -> Self {
-        Encoder { schema, next_id: 0 }
+        Encoder {
+            schema,
+            next_id: 0,
+            variants: BTreeMap::new(),
+        }
     }
 
     #[cold]
@@ -114,7 +129,7 @@ impl<'s> Encoder<'s> {
                     return Err(self.mismatch("a map", v));
                 };
                 w.write_len(entries.len());
-                w.nested(|w| {
+                deeper(w, |w| {
                     for (i, (key, value)) in entries.iter().enumerate() {
                         self.at(format!("[key {i}]"), |e| e.value(w, k, key))?;
                         self.at(format!("[value {i}]"), |e| e.value(w, vt, value))?;
@@ -129,7 +144,9 @@ impl<'s> Encoder<'s> {
                 }
                 Value::Optional(Some(inner_value)) => {
                     w.write_u8(1);
-                    w.nested(|w| self.at("?".to_string(), |e| e.value(w, inner, inner_value)))
+                    deeper(w, |w| {
+                        self.at("?".to_string(), |e| e.value(w, inner, inner_value))
+                    })
                 }
                 _ => Err(self.mismatch("an option", v)),
             },
@@ -146,7 +163,7 @@ impl<'s> Encoder<'s> {
                     }
                     self.next_id += 1;
                     w.write_varint(0);
-                    w.nested(|w| self.value(w, inner, value))
+                    deeper(w, |w| self.value(w, inner, value))
                 }
                 Value::Reference(id) if *id < self.next_id => {
                     w.write_varint(id + 2);
@@ -162,8 +179,9 @@ impl<'s> Encoder<'s> {
                 let Value::Struct { fields: values, .. } = v else {
                     return Err(self.mismatch(format!("a `{name}`"), v));
                 };
-                for (field, node) in &fields {
-                    let Some((_, value)) = values.iter().find(|(n, _)| n == field) else {
+                let mut by_name = super::ByName::new(values);
+                for (i, (field, node)) in fields.iter().enumerate() {
+                    let Some(value) = by_name.get(i, field) else {
                         return Err(self.mismatch(format!("a `{name}` with field `{field}`"), v));
                     };
                     self.at(format!(".{field}"), |e| e.node(w, node, value))?;
@@ -183,9 +201,9 @@ impl<'s> Encoder<'s> {
                 w.write_u8(tag as u8);
                 match (&variants[tag].1, fields.first()) {
                     (None, _) => Ok(()),
-                    (Some(node), Some((_, value))) => {
-                        w.nested(|w| self.at(format!("::{variant}"), |e| e.node(w, node, value)))
-                    }
+                    (Some(node), Some((_, value))) => deeper(w, |w| {
+                        self.at(format!("::{variant}"), |e| e.node(w, node, value))
+                    }),
                     (Some(_), None) => Err(self.mismatch(format!("`{variant}` with its value"), v)),
                 }
             }
@@ -205,7 +223,7 @@ impl<'s> Encoder<'s> {
                     return Err(self.mismatch("a registered trait object tag and its value", v));
                 };
                 w.write_tag(tag);
-                w.nested(|w| self.value(w, ty, value))
+                deeper(w, |w| self.value(w, ty, value))
             }
             Shape::Named(def) if def.tolerant => w.nested(|w| self.tolerant(w, def, v)),
             Shape::Named(def) => w.nested(|w| match (&def.body, v) {
@@ -218,7 +236,7 @@ impl<'s> Encoder<'s> {
                         variant, fields, ..
                     },
                 ) => {
-                    let Some(vd) = variants.iter().find(|d| d.name == *variant) else {
+                    let Some(vd) = self.variant(variants, variant) else {
                         return Err(self.mismatch(format!("a variant of `{}`", def.name), v));
                     };
                     w.write_tag(vd.tag);
@@ -249,7 +267,7 @@ impl<'s> Encoder<'s> {
                     variant, fields, ..
                 },
             ) => {
-                let Some(vd) = variants.iter().find(|d| d.name == *variant) else {
+                let Some(vd) = self.variant(variants, variant) else {
                     return Err(self.mismatch(format!("a variant of `{}`", def.name), v));
                 };
                 w.write_tag(vd.tag);
@@ -273,15 +291,14 @@ impl<'s> Encoder<'s> {
         defs: &[FieldDef],
         values: &[(String, Value)],
     ) -> Result<()> {
-        let present: Vec<(&FieldDef, &Value)> = defs
-            .iter()
-            .filter_map(|d| {
-                values
-                    .iter()
-                    .find(|(n, _)| *n == d.name)
-                    .map(|(_, v)| (d, v))
-            })
-            .collect();
+        let mut by_name = super::ByName::new(values);
+        let mut present: Vec<(&FieldDef, &Value)> = Vec::new();
+        for d in defs {
+            // Fields present so far are where the next one is expected.
+            if let Some(v) = by_name.get(present.len(), &d.name) {
+                present.push((d, v));
+            }
+        }
         w.write_len(present.len());
         let mut next = 0u32;
         for (def, value) in present {
@@ -333,6 +350,18 @@ impl<'s> Encoder<'s> {
         }
     }
 
+    /// The variant `name` of an enum's `variants`, through an index.
+    fn variant<'d>(&mut self, variants: &'d [VariantDef], name: &str) -> Option<&'d VariantDef> {
+        let index = self.variants.entry(variants.as_ptr()).or_insert_with(|| {
+            let mut index = BTreeMap::new();
+            for (i, v) in variants.iter().enumerate() {
+                index.entry(v.name.clone()).or_insert(i);
+            }
+            index
+        });
+        index.get(name).and_then(|&i| variants.get(i))
+    }
+
     fn node(&mut self, w: &mut Writer<'_>, node: &Node<'_>, v: &Value) -> Result<()> {
         match node {
             Node::Schema(ty) => self.value(w, ty, v),
@@ -353,8 +382,9 @@ impl<'s> Encoder<'s> {
         values: &[(String, Value)],
         whole: &Value,
     ) -> Result<()> {
-        for def in defs {
-            let Some((_, value)) = values.iter().find(|(n, _)| *n == def.name) else {
+        let mut by_name = super::ByName::new(values);
+        for (i, def) in defs.iter().enumerate() {
+            let Some(value) = by_name.get(i, &def.name) else {
                 return Err(self.mismatch(format!("a `{name}` with field `{}`", def.name), whole));
             };
             self.at(format!(".{}", def.name), |e| e.value(w, &def.schema, value))?;
@@ -369,7 +399,7 @@ impl<'s> Encoder<'s> {
         items: &[Value],
         ty: impl Fn(usize) -> &'t TypeRef,
     ) -> Result<()> {
-        w.nested(|w| {
+        deeper(w, |w| {
             for (i, item) in items.iter().enumerate() {
                 self.at(format!("[{i}]"), |e| e.value(w, ty(i), item))?;
             }
@@ -437,16 +467,47 @@ impl<'s> Encoder<'s> {
     }
 }
 
-/// A value's kind, for errors.
+/// Runs `f` on a fresh stack segment if this one runs low (only derived
+/// types count toward the depth limit, as in the reader).
+#[inline]
+fn deeper(w: &mut Writer<'_>, f: impl FnOnce(&mut Writer<'_>) -> Result<()>) -> Result<()> {
+    crate::stack::grow(|| f(w))
+}
+
+/// How deep derived types may nest in a document being written: the
+/// reader bounded a decoded document already; this bounds one built by
+/// hand (its built-in nesting is bounded by its schema's).
+const WRITE_DEPTH: u32 = 4096;
+
+/// A value's kind, for errors (without walking its contents).
 pub(super) fn kind(v: &Value) -> String {
-    match v {
-        Value::Struct { name, .. } => format!("a `{name}` struct"),
-        Value::Variant { name, variant, .. } => format!("`{name}::{variant}`"),
-        Value::Document { .. } => "a document".to_string(),
-        other => {
-            let debug = format!("{other:?}");
-            let head = debug.split(['(', ' ', '{']).next().unwrap_or("value");
-            format!("a {}", head.to_lowercase())
-        }
-    }
+    let simple = match v {
+        Value::Struct { name, .. } => return format!("a `{name}` struct"),
+        Value::Variant { name, variant, .. } => return format!("`{name}::{variant}`"),
+        Value::Unit => "unit",
+        Value::Bool(_) => "a bool",
+        Value::U8(_) => "a u8",
+        Value::U16(_) => "a u16",
+        Value::U32(_) => "a u32",
+        Value::U64(_) => "a u64",
+        Value::U128(_) => "a u128",
+        Value::I8(_) => "an i8",
+        Value::I16(_) => "an i16",
+        Value::I32(_) => "an i32",
+        Value::I64(_) => "an i64",
+        Value::I128(_) => "an i128",
+        Value::F32(_) => "an f32",
+        Value::F64(_) => "an f64",
+        Value::Char(_) => "a char",
+        Value::String(_) => "a string",
+        Value::Bytes(_) => "bytes",
+        Value::Seq(_) => "a sequence",
+        Value::Map(_) => "a map",
+        Value::Optional(_) => "an option",
+        Value::Shared { .. } => "a shared value",
+        Value::Reference(_) => "a reference",
+        Value::Dangling => "a dangling weak",
+        Value::Document { .. } => "a document",
+    };
+    simple.to_string()
 }

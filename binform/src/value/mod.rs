@@ -200,6 +200,42 @@ impl Value {
     }
 }
 
+/// Looks fields up by name: at their position first (a document's fields
+/// are in its schema's order), else through an index built on the first
+/// miss, so a struct of many fields costs a logarithm a field, never a
+/// scan.
+pub(crate) struct ByName<'v> {
+    fields: &'v [(String, Value)],
+    index: Option<alloc::collections::BTreeMap<&'v str, usize>>,
+}
+
+impl<'v> ByName<'v> {
+    pub(crate) fn new(fields: &'v [(String, Value)]) -> Self {
+        ByName {
+            fields,
+            index: None,
+        }
+    }
+
+    /// The field `name`, expected at position `at`.
+    pub(crate) fn get(&mut self, at: usize, name: &str) -> Option<&'v Value> {
+        if let Some((n, v)) = self.fields.get(at) {
+            if n == name {
+                return Some(v);
+            }
+        }
+        let fields = self.fields;
+        let index = self.index.get_or_insert_with(|| {
+            let mut index = alloc::collections::BTreeMap::new();
+            for (i, (n, _)) in fields.iter().enumerate() {
+                index.entry(n.as_str()).or_insert(i);
+            }
+            index
+        });
+        index.get(name).and_then(|&i| fields.get(i)).map(|(_, v)| v)
+    }
+}
+
 /// Dropping walks the tree with a heap stack, not the call stack, so a
 /// value nested a million deep (built by hand: decoding stops at the depth
 /// limit) drops like a flat one.
@@ -262,7 +298,7 @@ pub fn to_vec_with(schema: &Schema, value: &Value) -> Result<Vec<u8>> {
 ///
 /// | schema | loose value |
 /// |---|---|
-/// | integers, floats | any number; a string of its digits (or `NaN`, `inf`, `-inf`) |
+/// | integers, floats | any number; a string of its digits (or `NaN`, `NaN:0x<bits>` for any other NaN, `inf`, `-inf`) |
 /// | `char`, `string` | a string |
 /// | bytes | bytes, or a sequence of numbers 0 … 255 |
 /// | sequences, sets, arrays, tuples | a sequence |

@@ -42,7 +42,7 @@ where
     for (name, key, value) in items {
         indent(f, depth + 1)?;
         if let Some(name) = name {
-            write!(f, "{name}: ")?;
+            write!(f, "{}: ", Name(name))?;
         }
         if let Some(key) = key {
             show(f, key, depth + 1)?;
@@ -59,6 +59,12 @@ fn show(f: &mut fmt::Formatter<'_>, v: &Value, depth: usize) -> fmt::Result {
     if depth > MAX_DEPTH {
         return f.write_str("…");
     }
+    // On a fresh stack segment when this one runs low: formatting frames
+    // are large in debug builds.
+    crate::stack::grow(|| show_here(f, v, depth))
+}
+
+fn show_here(f: &mut fmt::Formatter<'_>, v: &Value, depth: usize) -> fmt::Result {
     match v {
         Value::Unit => f.write_str("()"),
         Value::Bool(x) => write!(f, "{x}"),
@@ -97,7 +103,7 @@ fn show(f: &mut fmt::Formatter<'_>, v: &Value, depth: usize) -> fmt::Result {
         Value::Optional(None) => f.write_str("None"),
         Value::Optional(Some(inner)) => {
             f.write_str("Some(")?;
-            show(f, inner, depth)?;
+            show(f, inner, depth + 1)?;
             f.write_char(')')
         }
         Value::Struct { name, fields } => {
@@ -115,7 +121,7 @@ fn show(f: &mut fmt::Formatter<'_>, v: &Value, depth: usize) -> fmt::Result {
             variant,
             fields,
         } => {
-            write!(f, "{name}::{variant}")?;
+            write!(f, "{}::{}", Name(name), Name(variant))?;
             if fields.is_empty() {
                 return Ok(());
             }
@@ -130,10 +136,28 @@ fn show(f: &mut fmt::Formatter<'_>, v: &Value, depth: usize) -> fmt::Result {
         }
         Value::Shared { id, value } => {
             write!(f, "#{id} = ")?;
-            show(f, value, depth)
+            show(f, value, depth + 1)
         }
         Value::Reference(id) => write!(f, "-> #{id}"),
         Value::Dangling => f.write_str("(dangling weak)"),
-        Value::Document { value, .. } => show(f, value, depth),
+        Value::Document { value, .. } => show(f, value, depth + 1),
+    }
+}
+
+/// A name from a schema, which a payload may fill with anything: control
+/// characters are escaped, so printing a hostile payload cannot drive the
+/// terminal.
+struct Name<'a>(&'a str);
+
+impl fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.0.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                f.write_char(c)?;
+            }
+        }
+        Ok(())
     }
 }

@@ -365,3 +365,92 @@ fn the_value_fuzz_corpus_has_seeds() {
         binform_tests::fuzz::decode_value(&std::fs::read(&path).unwrap());
     }
 }
+
+/// A self-describing payload with a schema of our choosing.
+fn with_schema(schema: &binform::Schema, body: &[u8]) -> Vec<u8> {
+    let encoded = binform::to_vec(schema).unwrap();
+    let mut bytes = b"BFS\x02".to_vec();
+    bytes.extend(binform::schema::fingerprint(schema).to_le_bytes());
+    bytes.extend(binform::to_vec(&(encoded.len() as u64)).unwrap());
+    bytes.extend(encoded);
+    bytes.extend(body);
+    bytes
+}
+
+#[test]
+fn a_schema_that_doubles_at_each_level_hits_the_memory_budget() {
+    // range<range<…<unit>>>: 2^40 units from no body bytes at all.
+    let mut t = binform::TypeRef::builtin("unit");
+    for _ in 0..40 {
+        t = binform::TypeRef::builtin_of("range", vec![t]);
+    }
+    let schema = binform::Schema {
+        root: t,
+        types: Default::default(),
+    };
+    let start = std::time::Instant::now();
+    let err = value::from_slice(&with_schema(&schema, &[])).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    assert!(start.elapsed().as_secs() < 10);
+}
+
+#[test]
+fn a_schema_with_two_fields_of_one_name_is_refused() {
+    use binform::schema::{Body, FieldDef, TypeDef};
+    let field = |tag, name: &str| FieldDef {
+        tag,
+        name: name.into(),
+        schema: binform::TypeRef::builtin("u8"),
+    };
+    let def = TypeDef {
+        name: "S".into(),
+        tolerant: false,
+        body: Body::Struct(vec![field(0, "a"), field(1, "a")]),
+        reserved: vec![],
+    };
+    let schema = binform::Schema {
+        root: binform::TypeRef::Named("S".into()),
+        types: [("S".to_string(), def)].into(),
+    };
+    let err = binform::schema::read_schema(&with_schema(&schema, &[1, 2])).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    assert!(binform::schema::parse(&schema.to_string()).is_err());
+}
+
+#[derive(Packable, Debug)]
+struct Link {
+    v: u8,
+    next: Option<Box<Link>>,
+}
+
+#[test]
+fn a_value_nests_as_deep_as_its_typed_decoder_allows() {
+    let mut list = Link { v: 0, next: None };
+    for i in 1..100 {
+        list = Link {
+            v: i,
+            next: Some(Box::new(list)),
+        };
+    }
+    exact(&list);
+    // Unwind by hand: the derived Drop of a 100-deep list is fine, but be tidy.
+    let mut next = list.next.take();
+    while let Some(mut node) = next {
+        next = node.next.take();
+    }
+}
+
+#[test]
+fn printing_a_deep_hand_built_value_does_not_overflow() {
+    let mut v = Value::Unit;
+    for _ in 0..100_000 {
+        v = Value::Optional(Some(Box::new(v)));
+    }
+    let text = std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || v.to_string())
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(text.ends_with('…') || text.contains('…'));
+}

@@ -190,6 +190,9 @@ pub struct Container {
     /// `reserved = [3, 5]`: tags of removed fields or variants, never to be
     /// reused.
     pub reserved: Option<Attr<Vec<(u32, Span)>>>,
+    /// `schema_lock = "path"`: the lock file the type is checked against at
+    /// compile time (see `lock.rs`).
+    pub schema_lock: Option<Attr<LitStr>>,
 }
 
 impl Container {
@@ -201,6 +204,7 @@ impl Container {
         let mut encoding_bound = Slot::new(cx, "bound(encoding)");
         let mut version_tolerant = Slot::new(cx, "version_tolerant");
         let mut reserved = Slot::new(cx, "reserved");
+        let mut schema_lock = Slot::new(cx, "schema_lock");
         for_each_meta(cx, attrs, |meta| {
             if meta.path.is_ident("version_tolerant") {
                 flag(meta, &mut version_tolerant)?;
@@ -208,6 +212,8 @@ impl Container {
                 reserved.set(meta, u32_list_value(meta, "reserved")?);
             } else if meta.path.is_ident("crate") {
                 krate.set(meta, path_value(meta, "crate")?);
+            } else if meta.path.is_ident("schema_lock") {
+                schema_lock.set(meta, string_value(meta, "schema_lock")?);
             } else if meta.path.is_ident("bound") {
                 if meta.input.peek(Token![=]) {
                     bound.set(meta, predicates_value(meta, "bound")?);
@@ -229,7 +235,7 @@ impl Container {
                 return Err(unknown(
                     meta,
                     "container",
-                    "crate, bound, version_tolerant, reserved",
+                    "crate, bound, version_tolerant, reserved, schema_lock",
                 ));
             }
             Ok(())
@@ -242,6 +248,7 @@ impl Container {
             encoding_bound: encoding_bound.get(),
             version_tolerant: version_tolerant.get(),
             reserved: reserved.get(),
+            schema_lock: schema_lock.get(),
         }
     }
 }

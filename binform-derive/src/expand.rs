@@ -9,16 +9,18 @@ use syn::{DeriveInput, Lifetime, LifetimeParam};
 
 use crate::ast::{Body, Container};
 use crate::ctxt::Ctxt;
-use crate::{bound, check, compact, encoding, placeholder, tolerant};
+use crate::{bound, check, compact, encoding, lock, placeholder, tolerant};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::default();
     let cont = Container::from_ast(&cx, input);
+    let mut locked = TokenStream::new();
     if let Some(cont) = &cont {
         check::check(&cx, cont);
+        locked = lock::check(&cx, cont, &krate_path(cont));
     }
     match (cx.check(), cont) {
-        (Ok(()), Some(cont)) => expand(&cont),
+        (Ok(()), Some(cont)) => expand(&cont, locked),
         (Err(err), _) => with_fallback(input, err),
         (Ok(()), None) => unreachable!("a container that failed to parse reported an error"),
     }
@@ -78,14 +80,19 @@ fn with_predicates(
     generics
 }
 
-fn expand(cont: &Container) -> TokenStream {
-    let krate = match &cont.attrs.krate {
+/// Where the runtime crate is: `::binform`, or `crate = "path"`.
+fn krate_path(cont: &Container) -> TokenStream {
+    match &cont.attrs.krate {
         Some(path) => {
             let path = &path.value;
             quote!(#path)
         }
         None => quote!(::binform),
-    };
+    }
+}
+
+fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
+    let krate = krate_path(cont);
     let ident = cont.ident;
     let name = ident.to_string();
     let de = Lifetime::new("'de", Span::call_site());
@@ -140,6 +147,7 @@ fn expand(cont: &Container) -> TokenStream {
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
         const _: () = {
             #encoding_shared
+            #locked
 
             #[automatically_derived]
             impl #impl_generics #krate::Encoding for #ident #ty_generics #encoding_where {

@@ -17,6 +17,7 @@ mod ctxt;
 mod encoding;
 mod expand;
 mod fields;
+mod lock;
 mod placeholder;
 mod tolerant;
 

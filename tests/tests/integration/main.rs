@@ -15,6 +15,7 @@ mod golden;
 mod graphs;
 mod hygiene;
 mod io;
+mod lock_attr;
 mod module_tree;
 mod packed;
 mod plain;

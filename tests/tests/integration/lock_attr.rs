@@ -1,0 +1,82 @@
+//! `#[binform(schema_lock = "...")]` with compatible changes: each of
+//! these types differs from its lock file (tests/schemas/) only in ways
+//! readers of either version accept, so it compiles; the breaking changes
+//! are the UI tests `tests/ui/lock_*.rs`.
+
+use binform::Packable;
+
+/// Unchanged (compact: any change breaks).
+#[derive(Packable, Debug, PartialEq)]
+#[binform(schema_lock = "schemas/Point.binform-schema")]
+struct Point {
+    x: i32,
+    y: i32,
+    label: Option<String>,
+}
+
+/// `name` renamed `full_name` under its tag, `legacy` removed with its
+/// tag reserved, `email` added.
+#[derive(Packable, Debug, PartialEq, Default)]
+#[binform(version_tolerant, reserved = [3, 9], schema_lock = "schemas/Customer.binform-schema")]
+struct Customer {
+    id: u64,
+    #[binform(tag = 1)]
+    full_name: String,
+    tags: Vec<String>,
+    #[binform(tag = 4)]
+    address: Address,
+    email: Option<String>,
+}
+
+#[derive(Packable, Debug, PartialEq, Default)]
+struct Address {
+    street: String,
+    zip: u32,
+}
+
+/// A new variant: the locked enum has an `other` catch-all.
+#[derive(Packable, Debug, PartialEq, Default)]
+#[binform(version_tolerant, schema_lock = "schemas/Event.binform-schema")]
+enum Event {
+    #[default]
+    Open,
+    Paid {
+        amount: u64,
+    },
+    #[binform(other)]
+    Unknown,
+    Refunded,
+}
+
+#[test]
+fn compatible_changes_compile_and_work() {
+    let c = Customer {
+        id: 1,
+        full_name: "Kate".into(),
+        tags: vec!["a".into()],
+        address: Address {
+            street: "s".into(),
+            zip: 1,
+        },
+        email: None,
+    };
+    assert_eq!(
+        binform::from_slice::<Customer>(&binform::to_vec(&c).unwrap()).unwrap(),
+        c
+    );
+    let p = Point {
+        x: 1,
+        y: 2,
+        label: None,
+    };
+    assert_eq!(
+        binform::from_slice::<Point>(&binform::to_vec(&p).unwrap()).unwrap(),
+        p
+    );
+    for e in [Event::Open, Event::Paid { amount: 3 }, Event::Refunded] {
+        assert_eq!(
+            binform::from_slice::<Event>(&binform::to_vec(&e).unwrap()).unwrap(),
+            e
+        );
+    }
+}

@@ -1,0 +1,11 @@
+use binform::Packable;
+
+#[derive(Packable)]
+#[binform(schema_lock = "../../../../tests/ui/locks/Point.binform-schema")]
+struct Point {
+    x: i32,
+    z: i32,
+    label: Option<String>,
+}
+
+fn main() {}

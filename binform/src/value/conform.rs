@@ -63,6 +63,49 @@ fn member<'v>(v: &'v Value, name: &str) -> Option<&'v Value> {
     object(v)?.find(|(k, _)| *k == name).map(|(_, v)| v)
 }
 
+/// An object's members by name: at their position first (JSON written by
+/// the tool lists fields in schema order), else through an index built on
+/// the first miss, so a wide object costs a logarithm a field.
+struct Object<'v> {
+    entries: &'v [(Value, Value)],
+    index: Option<alloc::collections::BTreeMap<&'v str, usize>>,
+}
+
+impl<'v> Object<'v> {
+    fn new(v: &'v Value) -> Self {
+        let entries: &[(Value, Value)] = match v {
+            Value::Map(entries) => entries,
+            _ => &[],
+        };
+        Object {
+            entries,
+            index: None,
+        }
+    }
+
+    fn get(&mut self, at: usize, name: &str) -> Option<&'v Value> {
+        if let Some((Value::String(k), v)) = self.entries.get(at) {
+            if k == name {
+                return Some(v);
+            }
+        }
+        let entries = self.entries;
+        let index = self.index.get_or_insert_with(|| {
+            let mut index = alloc::collections::BTreeMap::new();
+            for (i, (k, _)) in entries.iter().enumerate() {
+                if let Value::String(k) = k {
+                    index.entry(k.as_str()).or_insert(i);
+                }
+            }
+            index
+        });
+        index
+            .get(name)
+            .and_then(|&i| entries.get(i))
+            .map(|(_, v)| v)
+    }
+}
+
 /// The single entry of a one-entry object: `{"Name": value}`.
 fn single(v: &Value) -> Option<(&str, &Value)> {
     let mut entries = object(v)?;
@@ -269,8 +312,10 @@ impl<'s> Conform<'s> {
 
     fn fields(&self, defs: &[FieldDef], v: &Value) -> Result<Vec<(String, Value)>> {
         let mut out = Vec::new();
-        for def in defs {
-            let x = member(v, &def.name)
+        let mut object = Object::new(v);
+        for (i, def) in defs.iter().enumerate() {
+            let x = object
+                .get(i, &def.name)
                 .ok_or_else(|| wants(format!("an object with field `{}`", def.name), v))?;
             let x = self
                 .value(&def.schema, x)

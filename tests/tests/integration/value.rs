@@ -454,3 +454,47 @@ fn printing_a_deep_hand_built_value_does_not_overflow() {
         .unwrap();
     assert!(text.ends_with('…') || text.contains('…'));
 }
+
+#[derive(Packable, Debug)]
+#[binform(version_tolerant)]
+struct Mixed {
+    ints: Vec<i64>,
+    small: Vec<u16>,
+    text: Vec<String>,
+    map: BTreeMap<u32, Option<String>>,
+    nested: Vec<Tree>,
+    maybe: Option<(u8, i128)>,
+    floats: Vec<f32>,
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Random documents of every family, compact and tolerant, write back
+    /// to their very bytes (through the plain form with a schema too).
+    #[test]
+    fn random_documents_round_trip_byte_exactly(
+        ints in proptest::collection::vec(proptest::prelude::any::<i64>(), 0..600),
+        shift in 0u32..64,
+        text in proptest::collection::vec(".{0,12}", 0..10),
+        map in proptest::collection::btree_map(proptest::prelude::any::<u32>(), proptest::option::of(".{0,6}"), 0..12),
+        leaves in proptest::collection::vec(proptest::prelude::any::<u32>(), 0..20),
+        maybe in proptest::option::of(proptest::prelude::any::<(u8, i128)>()),
+        floats in proptest::collection::vec(proptest::prelude::any::<f32>(), 0..20),
+    ) {
+        let value = Mixed {
+            ints: ints.iter().map(|v| v >> shift).collect(),
+            small: ints.iter().map(|v| (v >> shift) as u16).collect(),
+            text,
+            map,
+            nested: leaves.iter().map(|&l| match l % 3 {
+                0 => Tree::Leaf(l),
+                1 => Tree::Node(Box::new(Tree::Leaf(l)), Box::new(Tree::Empty)),
+                _ => Tree::Named { depth: l as u8, children: vec![Tree::Empty] },
+            }).collect(),
+            maybe,
+            floats,
+        };
+        exact(&value);
+    }
+}

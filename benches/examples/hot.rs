@@ -56,6 +56,16 @@ fn main() {
     case!(case, budget, "cards", kate(10_000), CardHolder);
     case!(case, budget, "large", large_object(), LargeObject);
     case!(case, budget, "i32", plain::ints(100_000), Vec<i32>);
+    case!(
+        case,
+        budget,
+        "i32s",
+        plain::int_values(plain::IntDist::Small, 32, true, 100_000)
+            .into_iter()
+            .map(|v| v as i32)
+            .collect(),
+        Vec<i32>
+    );
     case!(case, budget, "i128", plain::decimals(100_000), Vec<i128>);
     {
         use binform_benches::models::graph;

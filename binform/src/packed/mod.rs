@@ -232,21 +232,27 @@ fn scan_portable<T: Lane>(block: &[T]) -> (T::Key, T::Key, u32) {
 }
 
 /// Stores each value's offset from `lo` in `bits` bits, little-endian bit
-/// order: offset `i` starts at bit `i * bits` of `out`.
+/// order: offset `i` starts at bit `i * bits` of `out`. One 64-bit
+/// accumulator: `bits` ≤ 56, so a value spills at most once into the next
+/// word (a 128-bit accumulator cost about twice the instructions).
 fn put_bits<T: Lane>(block: &[T], lo: T::Key, bits: u32, out: &mut [u8]) {
-    let mut acc: u128 = 0;
-    let mut filled = 0;
+    let mut acc: u64 = 0;
+    let mut filled = 0u32;
     let mut pos = 0;
     for &x in block {
-        acc |= u128::from(x.key().wrapping_sub(lo).low64()) << filled;
-        filled += bits;
-        if filled >= 64 {
+        let v = x.key().wrapping_sub(lo).low64();
+        acc |= v << filled;
+        let total = filled + bits;
+        if total >= 64 {
             if let Some(dst) = out.get_mut(pos..pos + 8) {
-                dst.copy_from_slice(&(acc as u64).to_le_bytes());
+                dst.copy_from_slice(&acc.to_le_bytes());
             }
             pos += 8;
-            acc >>= 64;
-            filled -= 64;
+            // `filled` > 0 here (`bits` < 64): the bits that did not fit.
+            acc = v >> (64 - filled);
+            filled = total - 64;
+        } else {
+            filled = total;
         }
     }
     let rest = (filled as usize).div_ceil(8);
@@ -410,47 +416,51 @@ fn unpack_bits<T: Lane>(r: &mut Reader<'_>, at: usize, out: &mut [T]) -> Result<
 }
 
 /// Widens each `bits`-bit offset and adds the base; whether any value left
-/// the type's range. Every offset is one 8-byte load at its first byte
-/// (`bits` ≤ 56, so the load holds it whatever its bit position), the last
-/// few from a copy padded with zeros.
+/// the type's range. The offsets are taken from a 64-bit accumulator fed
+/// one little-endian word at a time (the last one padded with zeros), so
+/// each value is a shift and a mask, and a word is loaded every
+/// `64 / bits` values without a bounds check per value.
 #[inline]
 fn get_bits<T: Lane>(bytes: &[u8], bits: u32, base: T::Key, out: &mut [T]) -> bool {
     let mask = (1u64 << bits) - 1;
-    let step = bits as usize;
-    // Values whose 8-byte window lies inside `bytes`: the loop over them
-    // has no tail case. Offset `i` starts in byte `i * bits / 8`.
-    let inside = match bytes.len().checked_sub(8) {
-        Some(last) => (last * 8 / step + 1).min(out.len()),
-        None => 0,
-    };
-    let (head, tail) = out.split_at_mut(inside);
+    let mut words = bytes.chunks_exact(8);
+    let mut rest = words.remainder();
+    let mut acc: u64 = 0;
+    let mut avail = 0u32;
     let mut bad = false;
-    let mut bit = 0usize;
-    for slot in head.iter_mut() {
-        let mut raw = [0u8; 8];
-        if let Some(src) = bytes.get(bit / 8..bit / 8 + 8) {
-            raw.copy_from_slice(src);
-        }
-        let off = (u64::from_le_bytes(raw) >> (bit % 8)) & mask;
+    for slot in out.iter_mut() {
+        let off = if avail >= bits {
+            let v = acc & mask;
+            acc >>= bits;
+            avail -= bits;
+            v
+        } else {
+            let word = match words.next() {
+                Some(chunk) => {
+                    let mut raw = [0u8; 8];
+                    raw.copy_from_slice(chunk);
+                    u64::from_le_bytes(raw)
+                }
+                None => {
+                    // The last partial word, once.
+                    let mut raw = [0u8; 8];
+                    if let Some(dst) = raw.get_mut(..rest.len()) {
+                        dst.copy_from_slice(rest);
+                    }
+                    rest = &[];
+                    u64::from_le_bytes(raw)
+                }
+            };
+            // `avail` < `bits` ≤ 56: both shifts are in range.
+            let v = (acc | (word << avail)) & mask;
+            let used = bits - avail;
+            acc = word >> used;
+            avail = 64 - used;
+            v
+        };
         let key = base.wrapping_add(<T::Key as Key>::from_u64(off));
         bad |= (key < base) | (key > T::KEY_MAX);
         *slot = T::from_key(key);
-        bit += step;
-    }
-    for slot in tail.iter_mut() {
-        let mut raw = [0u8; 8];
-        let rest = bytes.get(bit / 8..).unwrap_or_default();
-        if let (Some(dst), Some(src)) = (
-            raw.get_mut(..rest.len().min(8)),
-            rest.get(..rest.len().min(8)),
-        ) {
-            dst.copy_from_slice(src);
-        }
-        let off = (u64::from_le_bytes(raw) >> (bit % 8)) & mask;
-        let key = base.wrapping_add(<T::Key as Key>::from_u64(off));
-        bad |= (key < base) | (key > T::KEY_MAX);
-        *slot = T::from_key(key);
-        bit += step;
     }
     bad
 }

@@ -140,11 +140,39 @@ pub enum Value {
 }
 
 impl Value {
-    /// The root value of a [`Value::Document`], else the value itself.
+    /// The root value of a [`Value::Document`], else the value itself:
+    /// what to match on. (`Value` implements `Drop`, to drop deep trees
+    /// without recursion, so match on a reference rather than moving out.)
+    ///
+    /// ```
+    /// use binform::{Options, Packable, Value};
+    ///
+    /// #[derive(Packable)]
+    /// struct Point { x: i32, y: i32 }
+    ///
+    /// let bytes = Options::new().self_describing(true).to_vec(&Point { x: 1, y: 2 })?;
+    /// let doc = binform::value::from_slice(&bytes)?;
+    /// match doc.root() {
+    ///     Value::Struct { name, fields } => {
+    ///         assert_eq!(name, "Point");
+    ///         assert_eq!(fields[1], ("y".to_string(), Value::I32(2)));
+    ///     }
+    ///     other => panic!("{other}"),
+    /// }
+    /// # Ok::<(), binform::Error>(())
+    /// ```
     pub fn root(&self) -> &Value {
         match self {
             Value::Document { value, .. } => value,
             other => other,
+        }
+    }
+
+    /// The schema of a [`Value::Document`].
+    pub fn schema(&self) -> Option<&Schema> {
+        match self {
+            Value::Document { schema, .. } => Some(schema),
+            _ => None,
         }
     }
 

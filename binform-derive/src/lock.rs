@@ -8,15 +8,19 @@
 //! removed; a tolerant field or variant removed without reserving its tag;
 //! a reserved tag reused; a variant added to a tolerant enum whose locked
 //! version has no `other`; a kind or mode changed. Field types are checked
-//! by the compiler: the lock's type of each field is turned into the same
-//! constant computation of its fingerprint that the runtime does
+//! by the compiler: the lock's type of each field becomes the constant
+//! computation of its shape (its fingerprint at level 0: built-ins and the
+//! names of the derived types it reaches) that the runtime does
 //! (`Unrolled`), and a `const` assertion on the field's type compares the
-//! two, failing with a message that says what the lock file has.
+//! two, failing with a message that says what the lock file has. Changes
+//! inside a derived type a field reaches are that type's own: locked where
+//! it is (`schema_lock` on it, or `assert_compatible` for a whole graph),
+//! so a compatible change to a recursive or nested tolerant type compiles.
 
 use std::collections::BTreeMap;
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
 use crate::ast::{Body, Container, Field};
@@ -59,7 +63,9 @@ fn parse(text: &str) -> Result<BTreeMap<String, Locked>, String> {
         match keyword {
             "struct" | "enum" => {
                 if let Some((name, def)) = current.take() {
-                    types.insert(name, def);
+                    if types.insert(name.clone(), def).is_some() {
+                        return Err(bad(&format!("a second block for `{name}`")));
+                    }
                 }
                 let name = words.next().ok_or_else(|| bad("a type without a name"))?;
                 let mode = words.next().unwrap_or_default();
@@ -127,7 +133,9 @@ fn parse(text: &str) -> Result<BTreeMap<String, Locked>, String> {
         }
     }
     if let Some((name, def)) = current {
-        types.insert(name, def);
+        if types.insert(name.clone(), def).is_some() {
+            return Err(format!("a second block for `{name}`"));
+        }
     }
     Ok(types)
 }
@@ -139,7 +147,10 @@ enum Ty {
     Named(String),
 }
 
-fn parse_ty(text: &str) -> Result<Ty, String> {
+fn parse_ty(text: &str, depth: usize) -> Result<Ty, String> {
+    if depth > 256 {
+        return Err("types nest deeper than 256 levels".into());
+    }
     let text = text.trim();
     if text.starts_with(|c: char| c.is_ascii_uppercase()) {
         return Ok(Ty::Named(text.replace(' ', "")));
@@ -158,13 +169,13 @@ fn parse_ty(text: &str) -> Result<Ty, String> {
             '<' => depth += 1,
             '>' => depth = depth.saturating_sub(1),
             ',' if depth == 0 => {
-                args.push(parse_ty(&inner[start..i])?);
+                args.push(parse_ty(&inner[start..i], depth + 1)?);
                 start = i + 1;
             }
             _ => {}
         }
     }
-    args.push(parse_ty(&inner[start..])?);
+    args.push(parse_ty(&inner[start..], depth + 1)?);
     Ok(Ty::Builtin(text[..open].to_string(), args))
 }
 
@@ -173,108 +184,51 @@ fn type_ident(name: &str) -> &str {
     name.split(['<', '#']).next().unwrap_or(name)
 }
 
-/// The canonical text of a locked definition split around its field
-/// types, and the field types between, and an enum's field counts: what
-/// `schema::definition_pieces` computes from a schema, and the derive from
-/// the input.
-fn pieces<'l>(name: &str, def: &'l Locked) -> (Vec<String>, Vec<&'l str>, Vec<usize>) {
-    let mode = if def.tolerant { "tolerant" } else { "compact" };
-    let kind = if def.is_enum { "enum" } else { "struct" };
-    let mut pieces = Vec::new();
-    let mut fields = Vec::new();
-    let mut counts = Vec::new();
-    let mut text = format!("{kind} {} {mode} {{", type_ident(name));
-    let mut push = |list: &'l [LockedField], text: &mut String| {
-        let mut sorted: Vec<&LockedField> = list.iter().collect();
-        sorted.sort_by_key(|f| f.tag);
-        for f in sorted {
-            text.push_str(&format!("{} {} ", f.tag, f.name));
-            pieces.push(std::mem::take(text));
-            fields.push(f.ty.as_str());
-            text.push(';');
-        }
-    };
-    if def.is_enum {
-        let mut sorted: Vec<&LockedVariant> = def.variants.iter().collect();
-        sorted.sort_by_key(|v| v.tag);
-        for v in sorted {
-            let other = if v.other { " other" } else { "" };
-            text.push_str(&format!("{} {}{other} {{", v.tag, v.name));
-            push(&v.fields, &mut text);
-            counts.push(v.fields.len());
-            text.push_str("};");
-        }
-    } else {
-        push(&def.fields, &mut text);
-    }
-    text.push('}');
-    let mut reserved = def.reserved.clone();
-    reserved.sort_unstable();
-    reserved.dedup();
-    for (i, tag) in reserved.iter().enumerate() {
-        text.push_str(if i == 0 { " reserved " } else { "," });
-        text.push_str(&tag.to_string());
-    }
-    pieces.push(text);
-    (pieces, fields, counts)
-}
-
-/// The constants that compute every locked type's value at levels 0 to
-/// 15, by the runtime's own `Unrolled` functions.
-fn level_consts(
-    krate: &TokenStream,
-    types: &BTreeMap<String, Locked>,
-) -> Result<TokenStream, String> {
-    let index: BTreeMap<&str, usize> = types
-        .keys()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
-    let mut out = TokenStream::new();
-    for (i, (name, def)) in types.iter().enumerate() {
-        let zero = format_ident!("__BINFORM_LOCK_{}_0", i);
-        let ident = type_ident(name);
-        out.extend(quote!(const #zero: #krate::__private::Unrolled = #krate::__private::Unrolled::reference(#ident);));
-        let (pieces, fields, counts) = pieces(name, def);
-        for level in 1..16u32 {
-            let me = format_ident!("__BINFORM_LOCK_{}_{}", i, level);
-            let values = fields
-                .iter()
-                .map(|ty| expr(krate, &parse_ty(ty)?, level - 1, &index))
-                .collect::<Result<Vec<_>, String>>()?;
-            out.extend(quote! {
-                const #me: #krate::__private::Unrolled = #krate::__private::Unrolled::derived(
-                    &[#(#pieces),*], &[#(#values),*], &[#(#counts),*],
-                );
-            });
-        }
-    }
-    Ok(out)
-}
-
-/// A constant expression for a locked type's value at `level`.
-fn expr(
-    krate: &TokenStream,
-    ty: &Ty,
-    level: u32,
-    index: &BTreeMap<&str, usize>,
-) -> Result<TokenStream, String> {
-    Ok(match ty {
+/// A constant expression for a locked field type's shape: its value at
+/// level 0 of the fingerprint (format.md §14), where built-ins are
+/// themselves and a derived type is `ref Name`. A name without a block in
+/// the file is a hand-written impl's own name (a built-in to the hash).
+fn expr(krate: &TokenStream, ty: &Ty, types: &BTreeMap<String, Locked>) -> TokenStream {
+    match ty {
         Ty::Builtin(name, args) => {
-            let args = args
-                .iter()
-                .map(|a| expr(krate, a, level, index))
-                .collect::<Result<Vec<_>, _>>()?;
+            let args = args.iter().map(|a| expr(krate, a, types));
             quote!(#krate::__private::Unrolled::builtin(#name, &[#(#args),*]))
         }
-        Ty::Named(name) => {
-            let i = index
-                .get(name.as_str())
-                .ok_or_else(|| format!("the lock file names `{name}` and has no block for it"))?;
-            let c = format_ident!("__BINFORM_LOCK_{}_{}", i, level);
-            quote!(#c)
+        Ty::Named(name) if types.contains_key(name) => {
+            let ident = type_ident(name);
+            quote!(#krate::__private::Unrolled::reference(#ident))
         }
-    })
+        Ty::Named(name) => quote!(#krate::__private::Unrolled::builtin(#name, &[])),
+    }
+}
+
+/// The bare name of a built-in node, whose hand-written impl may hash by
+/// name alone (`Encoding::NAME`) while describing itself with arguments.
+fn bare(krate: &TokenStream, ty: &Ty) -> TokenStream {
+    let name = match ty {
+        Ty::Builtin(name, _) | Ty::Named(name) => name,
+    };
+    quote!(#krate::__private::Unrolled::builtin(#name, &[]))
+}
+
+/// `type` with `Self` replaced by the type's name: the checks sit outside
+/// the impls, where `Self` means nothing.
+fn without_self(tokens: TokenStream, ident: &syn::Ident) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|t| match t {
+            proc_macro2::TokenTree::Ident(i) if i == "Self" => {
+                proc_macro2::TokenTree::Ident(syn::Ident::new(&ident.to_string(), i.span()))
+            }
+            proc_macro2::TokenTree::Group(g) => {
+                let mut out =
+                    proc_macro2::Group::new(g.delimiter(), without_self(g.stream(), ident));
+                out.set_span(g.span());
+                proc_macro2::TokenTree::Group(out)
+            }
+            other => other,
+        })
+        .collect()
 }
 
 /// Checks `cont` against its lock file; returns what the expansion adds:
@@ -316,39 +270,54 @@ pub fn check(cx: &Ctxt, cont: &Container, krate: &TokenStream) -> TokenStream {
     };
     let mut asserts = Vec::new();
     compare(cx, cont, locked, &rel, &mut asserts);
-    let consts = match level_consts(krate, &types) {
-        Ok(c) => c,
-        Err(e) => return fail(format!("the lock file `{rel}`: {e}")),
-    };
-    let index: BTreeMap<&str, usize> = types
-        .keys()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
     let mut checks = Vec::new();
     for (field, locked_ty) in asserts {
-        let ty = field.ty;
-        let Ok(parsed) = parse_ty(&locked_ty) else {
-            continue;
-        };
-        let Ok(lock_value) = expr(krate, &parsed, 15, &index) else {
-            continue;
-        };
-        let current =
-            crate::fields::via(krate, field, quote!(#krate::Encoding), quote!(UNROLLED_15));
         let member = crate::encoding::compact_tokens(&field.member);
-        let message = format!(
-            "field `{member}` changed type: the lock file `{rel}` has `{locked_ty}` (as the types it lists define it)"
-        );
-        checks.push(quote_spanned! {ty.span()=>
-            const _: () = ::core::assert!(#current.fingerprint == #lock_value.fingerprint, #message);
+        // A `with` (or `serde`) field is its module's path on the wire's
+        // schema: compared as text.
+        if let Some(with) = &field.attrs.with {
+            let now = format!("with<{}>", crate::encoding::compact_tokens(&with.value));
+            if now != locked_ty.replace(' ', "") {
+                cx.syn_error(syn::Error::new(
+                    with.span,
+                    format!("field `{member}` changed encoding: the lock file `{rel}` has `{locked_ty}`, this is `{now}`"),
+                ));
+            }
+            continue;
+        }
+        let parsed = match parse_ty(&locked_ty, 0) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                cx.syn_error(syn::Error::new(span, format!("the lock file `{rel}`: {e}")));
+                continue;
+            }
+        };
+        // The field type's shape: built-ins and the names of the derived
+        // types it reaches. Changes inside those types are theirs to lock.
+        let lock_value = expr(krate, &parsed, &types);
+        let lock_bare = bare(krate, &parsed);
+        let ty = without_self(field.ty.to_token_stream(), cont.ident);
+        let current = if field.concrete {
+            quote_spanned!(field.ty.span()=> <#ty as #krate::__private::Field>::UNROLLED_0)
+        } else {
+            quote_spanned!(field.ty.span()=> <#ty as #krate::Encoding>::UNROLLED_0)
+        };
+        let message =
+            format!("field `{member}` changed type: the lock file `{rel}` has `{locked_ty}`")
+                .replace('{', "{{")
+                .replace('}', "}}");
+        checks.push(quote_spanned! {field.ty.span()=>
+            const _: () = ::core::assert!(
+                #current.fingerprint == #lock_value.fingerprint
+                    || #current.fingerprint == #lock_bare.fingerprint,
+                #message
+            );
         });
     }
     let full = path.to_string_lossy().into_owned();
     quote! {
         // Editing the lock file rebuilds the type.
         const _: &str = ::core::include_str!(#full);
-        #consts
         #(#checks)*
     }
 }

@@ -80,3 +80,59 @@ fn compatible_changes_compile_and_work() {
         );
     }
 }
+
+/// A recursive tolerant type that gained a field: its `children` still
+/// have the locked shape (`seq<Tree>`), whatever `Tree` became.
+#[derive(Packable, Debug, PartialEq, Default)]
+#[binform(version_tolerant, schema_lock = "schemas/Tree.binform-schema")]
+struct Tree {
+    value: u32,
+    children: Vec<Tree>,
+    label: String,
+}
+
+mod u8_codec {
+    pub fn pack(v: &u8, w: &mut binform::Writer<'_>) -> binform::Result<()> {
+        w.write_u8(*v);
+        Ok(())
+    }
+    pub fn unpack(r: &mut binform::Reader<'_>) -> binform::Result<u8> {
+        r.read_u8()
+    }
+}
+
+/// A `with` field and a field naming `Self`, unchanged.
+#[derive(Packable, Debug, PartialEq)]
+#[binform(schema_lock = "schemas/Node.binform-schema")]
+struct Node {
+    value: u8,
+    #[binform(with = "u8_codec")]
+    raw: u8,
+    next: Option<Box<Self>>,
+}
+
+#[test]
+fn recursive_with_and_self_fields_compile_and_work() {
+    let t = Tree {
+        value: 1,
+        children: vec![Tree::default()],
+        label: "l".into(),
+    };
+    assert_eq!(
+        binform::from_slice::<Tree>(&binform::to_vec(&t).unwrap()).unwrap(),
+        t
+    );
+    let n = Node {
+        value: 1,
+        raw: 2,
+        next: Some(Box::new(Node {
+            value: 3,
+            raw: 4,
+            next: None,
+        })),
+    };
+    assert_eq!(
+        binform::from_slice::<Node>(&binform::to_vec(&n).unwrap()).unwrap(),
+        n
+    );
+}

@@ -1,10 +1,10 @@
 use binform::Packable;
 
-/// `zip` was a u32 when the lock file was written.
+/// Was `Address` when the lock file was written.
 #[derive(Packable, Default)]
-struct Address {
+struct Location {
     street: String,
-    zip: String,
+    zip: u32,
 }
 
 #[derive(Packable)]
@@ -14,7 +14,7 @@ struct Customer {
     name: String,
     tags: Vec<String>,
     legacy: u8,
-    address: Address,
+    address: Location,
 }
 
 fn main() {}

@@ -352,36 +352,9 @@ impl Options {
 
 /// Checks the fingerprint header and returns the payload after it.
 fn check_header(bytes: &[u8], ours: u64) -> Result<&[u8]> {
-    let (Some(magic), Some(fp)) = (bytes.get(..4), bytes.get(4..12)) else {
-        return Err(Error::new(
-            ErrorKind::UnexpectedEnd,
-            "input is shorter than the 12-byte fingerprint header",
-        )
-        .at(bytes.len()));
-    };
-    if magic[..3] != HEADER_MAGIC[..3] {
-        return Err(Error::new(
-            ErrorKind::InvalidValue,
-            "no binform fingerprint header (magic `BFM`)",
-        )
-        .at(0));
-    }
-    if magic[3] != HEADER_MAGIC[3] {
-        return Err(Error::new(
-            ErrorKind::InvalidValue,
-            format!("unsupported format version {}", magic[3]),
-        )
-        .at(3));
-    }
-    let mut raw = [0u8; 8];
-    raw.copy_from_slice(fp);
-    let theirs = u64::from_le_bytes(raw);
+    let (theirs, rest) = crate::header::open(bytes, HEADER_MAGIC, "fingerprint header")?;
     if theirs != ours {
-        return Err(Error::new(
-            ErrorKind::SchemaMismatch,
-            format!("the payload was written for schema {theirs:#018x}, this reader's type has {ours:#018x}"),
-        )
-        .at(4));
+        return Err(crate::header::mismatch(theirs, ours));
     }
-    Ok(&bytes[12..])
+    Ok(rest)
 }

@@ -120,6 +120,7 @@ pub mod bitflags;
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;
 mod error;
+mod header;
 mod impls;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]

@@ -40,37 +40,7 @@ pub(crate) struct Parts<'a> {
 /// Cuts `bytes` at the header's boundaries, checking its magic, version
 /// and the schema's length, decoding nothing.
 pub(crate) fn split(bytes: &[u8]) -> Result<Parts<'_>> {
-    let (Some(magic), Some(fp)) = (bytes.get(..4), bytes.get(4..12)) else {
-        // What there is of the magic already tells a plain payload apart.
-        let seen = bytes.len().min(3);
-        let kind = if bytes[..seen] != MAGIC[..seen] {
-            ErrorKind::InvalidValue
-        } else {
-            ErrorKind::UnexpectedEnd
-        };
-        return Err(Error::new(
-            kind,
-            "not a self-describing binform payload: shorter than its 12-byte header",
-        )
-        .at(bytes.len().min(3)));
-    };
-    if magic[..3] != MAGIC[..3] {
-        return Err(Error::new(
-            ErrorKind::InvalidValue,
-            "not a self-describing binform payload (no magic `BFS`)",
-        )
-        .at(0));
-    }
-    if magic[3] != MAGIC[3] {
-        return Err(Error::new(
-            ErrorKind::InvalidValue,
-            format!("unsupported format version {}", magic[3]),
-        )
-        .at(3));
-    }
-    let mut raw = [0u8; 8];
-    raw.copy_from_slice(fp);
-    let rest = &bytes[12..];
+    let (fingerprint, rest) = crate::header::open(bytes, MAGIC, "self-describing header")?;
     let mut r = Reader::new(rest, &Options::new());
     let len = r.read_len()?;
     let start = r.position();
@@ -88,7 +58,7 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Parts<'_>> {
             .at(12)
         })?;
     Ok(Parts {
-        fingerprint: u64::from_le_bytes(raw),
+        fingerprint,
         schema,
         schema_at: 12 + start,
         body: &rest[start + len..],
@@ -100,14 +70,7 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Parts<'_>> {
 pub(crate) fn body_for(bytes: &[u8], ours: u64) -> Result<&[u8]> {
     let parts = split(bytes)?;
     if parts.fingerprint != ours {
-        return Err(Error::new(
-            ErrorKind::SchemaMismatch,
-            format!(
-                "the payload was written for schema {:#018x}, this reader's type has {ours:#018x}",
-                parts.fingerprint
-            ),
-        )
-        .at(4));
+        return Err(crate::header::mismatch(parts.fingerprint, ours));
     }
     Ok(parts.body)
 }

@@ -1,0 +1,53 @@
+//! The 12 bytes both headers start with (format.md §13 and §25): a
+//! 3-byte magic, the format version, and the root type's fingerprint.
+
+use alloc::format;
+
+use crate::{Error, ErrorKind, Result};
+
+/// Checks `bytes`' magic and version against `magic` (`what` names the
+/// header in errors) and returns the fingerprint and what follows.
+pub(crate) fn open<'a>(bytes: &'a [u8], magic: [u8; 4], what: &str) -> Result<(u64, &'a [u8])> {
+    let (Some(head), Some(fp), Some(rest)) = (bytes.get(..4), bytes.get(4..12), bytes.get(12..))
+    else {
+        // What there is of the magic already tells another payload apart.
+        let seen = bytes.len().min(3);
+        let kind = if bytes.get(..seen) != magic.get(..seen) {
+            ErrorKind::InvalidValue
+        } else {
+            ErrorKind::UnexpectedEnd
+        };
+        return Err(Error::new(kind, format!("input is shorter than the 12-byte {what}")).at(seen));
+    };
+    if head.get(..3) != magic.get(..3) {
+        let name = core::str::from_utf8(magic.get(..3).unwrap_or_default()).unwrap_or("?");
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!("no binform {what} (magic `{name}`)"),
+        )
+        .at(0));
+    }
+    if head.get(3) != magic.get(3) {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "unsupported format version {}",
+                head.get(3).copied().unwrap_or_default()
+            ),
+        )
+        .at(3));
+    }
+    let mut raw = [0u8; 8];
+    raw.copy_from_slice(fp);
+    Ok((u64::from_le_bytes(raw), rest))
+}
+
+/// The error for a payload written for another type than the reader's.
+#[cold]
+pub(crate) fn mismatch(theirs: u64, ours: u64) -> Error {
+    Error::new(
+        ErrorKind::SchemaMismatch,
+        format!("the payload was written for schema {theirs:#018x}, this reader's type has {ours:#018x}"),
+    )
+    .at(4)
+}

@@ -16,9 +16,11 @@
 //!   be lossless is an error naming the field path.
 
 use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use core::cell::RefCell;
 
 use super::builtin::{shape, Node, Scalar, Shape, NO_TYPES};
 use super::Value;
@@ -28,12 +30,127 @@ use crate::{Error, ErrorKind, Result};
 /// `value` (a document of the writer's `writer` schema) in the shapes of
 /// the reader's `reader` schema.
 pub(super) fn resolve(writer: &Schema, reader: &Schema, value: &Value) -> Result<Value> {
-    Resolver { writer, reader }.value(&reader.root, value.root())
+    let mut shared = BTreeMap::new();
+    index_shared(value.root(), &mut shared);
+    let wanted = RefCell::new(BTreeMap::new());
+    let resolver = Resolver {
+        writer,
+        reader,
+        shared: &shared,
+        wanted: &wanted,
+    };
+    let mut out = resolver.value(&reader.root, value.root())?;
+    // The reader may have dropped the field that defined a shared value,
+    // or moved it after a reference to it: number the shared values again
+    // in the reader's order, defining each at its first occurrence.
+    let mut ids = Renumber {
+        resolver: &resolver,
+        map: BTreeMap::new(),
+        next: 0,
+    };
+    ids.walk(&mut out)?;
+    Ok(out)
 }
 
-struct Resolver<'s> {
+/// The writer's shared values by id (walked with a heap stack).
+fn index_shared<'v>(root: &'v Value, into: &mut BTreeMap<u64, &'v Value>) {
+    let mut stack = alloc::vec![root];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Shared { id, value } => {
+                into.insert(*id, value);
+                stack.push(value);
+            }
+            Value::Seq(items) => stack.extend(items),
+            Value::Map(entries) => {
+                for (k, x) in entries {
+                    stack.push(k);
+                    stack.push(x);
+                }
+            }
+            Value::Optional(Some(x)) | Value::Document { value: x, .. } => stack.push(x),
+            Value::Struct { fields, .. } | Value::Variant { fields, .. } => {
+                stack.extend(fields.iter().map(|(_, x)| x));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Numbers shared values in the order the reader's encoding meets them.
+struct Renumber<'r, 's, 'v> {
+    resolver: &'r Resolver<'s, 'v>,
+    /// Writer's id to reader's id.
+    map: BTreeMap<u64, u64>,
+    next: u64,
+}
+
+impl Renumber<'_, '_, '_> {
+    fn walk(&mut self, v: &mut Value) -> Result<()> {
+        crate::stack::grow(|| self.walk_here(v))
+    }
+
+    fn walk_here(&mut self, v: &mut Value) -> Result<()> {
+        match v {
+            Value::Shared { id, value } => match self.map.get(id) {
+                // Defined earlier in the reader's order: a reference now.
+                Some(&n) => *v = Value::Reference(n),
+                None => {
+                    self.map.insert(*id, self.next);
+                    *id = self.next;
+                    self.next += 1;
+                    self.walk(value)?;
+                }
+            },
+            Value::Reference(old) => match self.map.get(old) {
+                Some(&n) => *old = n,
+                None => {
+                    // Its definition was dropped or comes later: define it
+                    // here, from the writer's value, as the reader's type.
+                    let old = *old;
+                    let target = self.resolver.shared.get(&old).copied();
+                    let ty = self.resolver.wanted.borrow().get(&old).cloned();
+                    let (Some(target), Some(ty)) = (target, ty) else {
+                        return Err(Error::new(
+                            ErrorKind::InvalidReference,
+                            format!("reference to shared value {old}, which the payload does not define"),
+                        ));
+                    };
+                    let n = self.next;
+                    self.map.insert(old, n);
+                    self.next += 1;
+                    let mut value = self.resolver.value(&ty, target)?;
+                    self.walk(&mut value)?;
+                    *v = Value::Shared {
+                        id: n,
+                        value: Box::new(value),
+                    };
+                }
+            },
+            Value::Seq(items) => items.iter_mut().try_for_each(|x| self.walk(x))?,
+            Value::Map(entries) => {
+                for (k, x) in entries.iter_mut() {
+                    self.walk(k)?;
+                    self.walk(x)?;
+                }
+            }
+            Value::Optional(Some(x)) | Value::Document { value: x, .. } => self.walk(x)?,
+            Value::Struct { fields, .. } | Value::Variant { fields, .. } => {
+                fields.iter_mut().try_for_each(|(_, x)| self.walk(x))?
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+struct Resolver<'s, 'v> {
     writer: &'s Schema,
     reader: &'s Schema,
+    /// The writer's shared values by id.
+    shared: &'v BTreeMap<u64, &'v Value>,
+    /// The reader's type of each shared value a reference points to.
+    wanted: &'v RefCell<BTreeMap<u64, TypeRef>>,
 }
 
 #[cold]
@@ -47,7 +164,7 @@ fn cannot(what: impl core::fmt::Display, got: &Value) -> Error {
     )
 }
 
-impl<'s> Resolver<'s> {
+impl<'s> Resolver<'s, '_> {
     fn value(&self, node: &TypeRef, v: &Value) -> Result<Value> {
         Ok(match shape(node, self.reader)? {
             Shape::Scalar(s) => scalar(s, v)?,
@@ -156,7 +273,13 @@ impl<'s> Resolver<'s> {
                     id: *id,
                     value: Box::new(self.value(inner, value)?),
                 },
-                Value::Reference(id) => Value::Reference(*id),
+                Value::Reference(id) => {
+                    self.wanted
+                        .borrow_mut()
+                        .entry(*id)
+                        .or_insert_with(|| inner.clone());
+                    Value::Reference(*id)
+                }
                 Value::Dangling if weak => Value::Dangling,
                 _ => return Err(cannot("shared value", v)),
             },
@@ -220,6 +343,8 @@ impl<'s> Resolver<'s> {
             Node::Builtin(ty) => Resolver {
                 writer: self.writer,
                 reader: &NO_TYPES,
+                shared: self.shared,
+                wanted: self.wanted,
             }
             .value(ty, v),
         }

@@ -204,3 +204,52 @@ fn the_same_version_reads_directly() {
     let err = from_slice_as::<v1::Order>(&binform::to_vec(&order()).unwrap()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidValue);
 }
+
+mod graph_v1 {
+    use std::rc::Rc;
+
+    #[derive(binform::Packable, Debug)]
+    pub struct Pair {
+        pub first: Rc<String>,
+        pub second: Rc<String>,
+        pub tail: u8,
+    }
+}
+
+mod graph_v2 {
+    use std::rc::Rc;
+
+    /// `first` dropped: `second` referred to it.
+    #[derive(binform::Packable, Debug)]
+    pub struct Dropped {
+        pub second: Rc<String>,
+        pub tail: u8,
+    }
+
+    /// Reordered: the reference now comes before the definition.
+    #[derive(binform::Packable, Debug)]
+    pub struct Reordered {
+        pub second: Rc<String>,
+        pub first: Rc<String>,
+        pub tail: u8,
+    }
+}
+
+#[test]
+fn shared_values_survive_dropped_and_reordered_fields() {
+    use std::rc::Rc;
+    let shared = Rc::new("s".to_string());
+    let bytes = described(&graph_v1::Pair {
+        first: shared.clone(),
+        second: shared,
+        tail: 7,
+    });
+    let dropped: graph_v2::Dropped = from_slice_as(&bytes).unwrap();
+    assert_eq!((dropped.second.as_str(), dropped.tail), ("s", 7));
+    let reordered: graph_v2::Reordered = from_slice_as(&bytes).unwrap();
+    assert_eq!(reordered.first.as_str(), "s");
+    assert!(
+        Rc::ptr_eq(&reordered.first, &reordered.second),
+        "still one shared value"
+    );
+}

@@ -151,6 +151,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     }
     skip_and_with_conflict(cx, cont);
     required_excludes_skip_and_default(cx, cont);
+    required_not_in_other(cx, cont);
     bound_forms_conflict(cx, cont);
     de_lifetime_reserved(cx, cont);
 }
@@ -186,6 +187,23 @@ fn required_excludes_skip_and_default(cx: &Ctxt, cont: &Container) {
                 required.span,
                 "a `required` field has no default: a payload without it is an error; remove `default` or `required`",
             ));
+        }
+    }
+}
+
+/// The `other` catch-all is produced without its payload, so its fields
+/// always take their defaults: a `required` one could never be filled.
+fn required_not_in_other(cx: &Ctxt, cont: &Container) {
+    if let Body::Enum(variants) = &cont.body {
+        for v in variants.iter().filter(|v| v.attrs.other.is_some()) {
+            for f in &v.fields {
+                if let Some(required) = &f.attrs.required {
+                    cx.syn_error(syn::Error::new(
+                        required.span,
+                        "a field of the `other` variant is never read (the variant stands for ones this reader does not know), so it cannot be `required`",
+                    ));
+                }
+            }
         }
     }
 }

@@ -44,14 +44,23 @@ use bitflags::Flags;
 
 use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
-/// Writes the flags' bits.
+/// Writes the flags' bits; bits that name no flag (a value made with
+/// `from_bits_retain`) are an `InvalidValue` error, as decoding them would
+/// be, so that whatever encodes decodes.
 #[inline]
 pub fn pack<F>(flags: &F, w: &mut Writer<'_>) -> Result<()>
 where
     F: Flags,
     F::Bits: Pack,
 {
-    flags.bits().pack(w)
+    let bits = flags.bits();
+    if F::from_bits(bits).is_none() {
+        return Err(crate::Error::new(
+            ErrorKind::InvalidValue,
+            alloc::format!("bits that name no flag of {}", core::any::type_name::<F>()),
+        ));
+    }
+    bits.pack(w)
 }
 
 /// Reads bits and checks that each names a flag of `F`.

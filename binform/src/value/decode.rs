@@ -62,6 +62,7 @@ fn body(schema: &Schema, bytes: &[u8], options: &Options) -> Result<Value> {
         shared: Vec::new(),
         hashes: BTreeMap::new(),
         tags: BTreeMap::new(),
+        others: BTreeMap::new(),
     };
     let value = d.value(&mut r, &schema.root)?;
     r.finish()?;
@@ -79,6 +80,8 @@ struct Decoder<'s> {
     /// tags, a tolerant field list's tags.
     hashes: BTreeMap<*const TypeRef, u64>,
     tags: BTreeMap<*const (), BTreeMap<u32, usize>>,
+    /// Each tolerant enum's `other` variant.
+    others: BTreeMap<*const crate::schema::VariantDef, Option<usize>>,
 }
 
 impl<'s> Decoder<'s> {
@@ -283,7 +286,12 @@ impl<'s> Decoder<'s> {
                 });
                 let Some(v) = found.and_then(|i| variants.get(i)) else {
                     // The catch-all, as a typed reader would produce it.
-                    if let Some(other) = variants.iter().find(|v| v.other) {
+                    // Found once per enum, not scanned per value.
+                    let other = *self
+                        .others
+                        .entry(variants.as_ptr())
+                        .or_insert_with(|| variants.iter().position(|v| v.other));
+                    if let Some(other) = other.and_then(|i| variants.get(i)) {
                         r.skip(len)?;
                         return Ok(Value::Variant {
                             name: def.name.clone(),
@@ -518,6 +526,7 @@ fn builtin(r: &mut Reader<'_>, node: &TypeRef) -> Result<Value> {
         shared: Vec::new(),
         hashes: BTreeMap::new(),
         tags: BTreeMap::new(),
+        others: BTreeMap::new(),
     }
     .value(r, node)
 }

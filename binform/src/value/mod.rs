@@ -419,7 +419,7 @@ pub fn from_slice_as_options<T: UnpackOwned>(bytes: &[u8], options: &Options) ->
         ));
     };
     let reader = crate::schema_of::<T>();
-    let resolved = resolve::resolve(writer, &reader, value)?;
+    let resolved = resolve::resolve(writer, &reader, value, options.memory_limit(bytes.len()))?;
     let plain = encode::plain(&reader, &resolved)?;
     options
         .self_describing(false)

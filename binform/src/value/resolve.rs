@@ -20,7 +20,7 @@ use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::cell::RefCell;
+use core::cell::{Cell, RefCell};
 
 use super::builtin::{shape, Node, Scalar, Shape, NO_TYPES};
 use super::Value;
@@ -29,15 +29,26 @@ use crate::{Error, ErrorKind, Result};
 
 /// `value` (a document of the writer's `writer` schema) in the shapes of
 /// the reader's `reader` schema.
-pub(super) fn resolve(writer: &Schema, reader: &Schema, value: &Value) -> Result<Value> {
+pub(super) fn resolve(
+    writer: &Schema,
+    reader: &Schema,
+    value: &Value,
+    budget: usize,
+) -> Result<Value> {
     let mut shared = BTreeMap::new();
     index_shared(value.root(), &mut shared);
     let wanted = RefCell::new(BTreeMap::new());
+    let state = State {
+        budget: Cell::new(budget),
+        their_tags: RefCell::new(BTreeMap::new()),
+        their_variants: RefCell::new(BTreeMap::new()),
+    };
     let resolver = Resolver {
         writer,
         reader,
         shared: &shared,
         wanted: &wanted,
+        state: &state,
     };
     let mut out = resolver.value(&reader.root, value.root())?;
     // The reader may have dropped the field that defined a shared value,
@@ -151,7 +162,20 @@ struct Resolver<'s, 'v> {
     shared: &'v BTreeMap<u64, &'v Value>,
     /// The reader's type of each shared value a reference points to.
     wanted: &'v RefCell<BTreeMap<u64, TypeRef>>,
+    state: &'v State,
 }
+
+/// What the walk keeps across values: the memory it may still build
+/// (zero values for missing fields are not in the input, so the budget
+/// of the decode is charged again here), and the writer's field tags and
+/// variant names indexed once per definition, not scanned per value.
+struct State {
+    budget: Cell<usize>,
+    their_tags: RefCell<BTreeMap<*const FieldDef, BTreeMap<u32, usize>>>,
+    their_variants: RefCell<BTreeMap<*const crate::schema::VariantDef, BTreeMap<String, usize>>>,
+}
+
+const VALUE_SIZE: usize = core::mem::size_of::<Value>();
 
 #[cold]
 fn cannot(what: impl core::fmt::Display, got: &Value) -> Error {
@@ -165,7 +189,26 @@ fn cannot(what: impl core::fmt::Display, got: &Value) -> Error {
 }
 
 impl<'s> Resolver<'s, '_> {
+    /// Charges one value built to the budget.
+    fn charge(&self) -> Result<()> {
+        match self.state.budget.get().checked_sub(VALUE_SIZE) {
+            Some(left) => {
+                self.state.budget.set(left);
+                Ok(())
+            }
+            None => Err(Error::new(
+                ErrorKind::LimitExceeded,
+                "the reader's value would exceed the memory budget (Options::max_memory)",
+            )),
+        }
+    }
+
     fn value(&self, node: &TypeRef, v: &Value) -> Result<Value> {
+        self.charge()?;
+        crate::stack::grow(|| self.value_here(node, v))
+    }
+
+    fn value_here(&self, node: &TypeRef, v: &Value) -> Result<Value> {
         Ok(match shape(node, self.reader)? {
             Shape::Scalar(s) => scalar(s, v)?,
             Shape::NonZero(s) => {
@@ -332,7 +375,32 @@ impl<'s> Resolver<'s, '_> {
                     fields,
                 }
             }
-            Shape::Dyn(_) => v.clone(),
+            Shape::Dyn(args) => {
+                // The tag names the reader's registered type; its value is
+                // resolved against that type like any other.
+                let Value::Variant {
+                    variant, fields, ..
+                } = v
+                else {
+                    return Err(cannot("trait object", v));
+                };
+                let entry = variant.parse::<u32>().ok().and_then(|tag| {
+                    (0..args.len() / 2)
+                        .filter_map(|i| super::builtin::dyn_entry(args, i))
+                        .find(|(t, _)| *t == tag)
+                });
+                let (Some((tag, ty)), Some((_, x))) = (entry, fields.first()) else {
+                    return Err(Error::new(
+                        ErrorKind::UnknownVariant,
+                        format!("the reader registered no type with tag {variant}"),
+                    ));
+                };
+                Value::Variant {
+                    name: "dyn".to_string(),
+                    variant: tag.to_string(),
+                    fields: alloc::vec![("0".to_string(), self.value(ty, x)?)],
+                }
+            }
             Shape::Named(def) => self.named(def, v)?,
         })
     }
@@ -345,6 +413,7 @@ impl<'s> Resolver<'s, '_> {
                 reader: &NO_TYPES,
                 shared: self.shared,
                 wanted: self.wanted,
+                state: self.state,
             }
             .value(ty, v),
         }
@@ -401,7 +470,17 @@ impl<'s> Resolver<'s, '_> {
                 },
             ) => {
                 let their_variant = match theirs.map(|t| &t.body) {
-                    Some(Body::Enum(vs)) => vs.iter().find(|x| x.name == *variant),
+                    Some(Body::Enum(vs)) => {
+                        let mut cache = self.state.their_variants.borrow_mut();
+                        let index = cache.entry(vs.as_ptr()).or_insert_with(|| {
+                            let mut index = BTreeMap::new();
+                            for (i, x) in vs.iter().enumerate() {
+                                index.entry(x.name.clone()).or_insert(i);
+                            }
+                            index
+                        });
+                        index.get(variant.as_str()).and_then(|&i| vs.get(i))
+                    }
                     _ => None,
                 };
                 let ours = variants
@@ -453,18 +532,21 @@ impl<'s> Resolver<'s, '_> {
         values: &[(String, Value)],
     ) -> Result<Vec<(String, Value)>> {
         let mut out = Vec::new();
-        for def in ours {
+        let mut by_name = super::ByName::new(values);
+        for (i, def) in ours.iter().enumerate() {
             let their_name = if by_tag {
-                theirs
-                    .iter()
-                    .find(|t| t.tag == def.tag)
+                let mut cache = self.state.their_tags.borrow_mut();
+                let index = cache.entry(theirs.as_ptr()).or_insert_with(|| {
+                    theirs.iter().enumerate().map(|(i, t)| (t.tag, i)).collect()
+                });
+                index
+                    .get(&def.tag)
+                    .and_then(|&i| theirs.get(i))
                     .map(|t| t.name.as_str())
             } else {
                 Some(def.name.as_str())
             };
-            let found = their_name
-                .and_then(|n| values.iter().find(|(name, _)| name == n))
-                .map(|(_, x)| x);
+            let found = their_name.and_then(|n| by_name.get(i, n));
             match found {
                 Some(x) => {
                     let x = self
@@ -496,6 +578,7 @@ impl<'s> Resolver<'s, '_> {
     }
 
     fn zero_at(&self, node: &TypeRef, depth: u32) -> Result<Value> {
+        self.charge()?;
         if depth > 64 {
             return Err(Error::new(
                 ErrorKind::InvalidValue,
@@ -503,13 +586,21 @@ impl<'s> Resolver<'s, '_> {
             ));
         }
         Ok(match shape(node, self.reader)? {
-            Shape::Scalar(s) | Shape::NonZero(s) => zero_scalar(s),
+            Shape::Scalar(s) => zero_scalar(s),
             Shape::String => Value::String(String::new()),
             Shape::Bytes => Value::Bytes(Vec::new()),
             Shape::Seq(_) | Shape::Packed(..) => Value::Seq(Vec::new()),
             Shape::Map(..) => Value::Map(Vec::new()),
             Shape::Option(_) => Value::Optional(None),
             Shape::Array(_, 0) | Shape::PackedArray(_, _, 0) => Value::Seq(Vec::new()),
+            // A tolerant struct with no fields in the payload: the typed
+            // decoder gives each its own default.
+            Shape::Named(def) if def.tolerant && matches!(def.body, Body::Struct(_)) => {
+                Value::Struct {
+                    name: def.name.clone(),
+                    fields: Vec::new(),
+                }
+            }
             Shape::Named(def) => match &def.body {
                 Body::Struct(fields) => Value::Struct {
                     name: def.name.clone(),

@@ -253,3 +253,49 @@ fn shared_values_survive_dropped_and_reordered_fields() {
         "still one shared value"
     );
 }
+
+mod wide_v1 {
+    #[derive(binform::Packable, Debug, Clone)]
+    pub struct Big {}
+}
+
+mod wide_v2 {
+    /// Fifty fields the writer never had: each value a reader builds
+    /// costs memory the payload did not pay for.
+    #[derive(binform::Packable, Debug)]
+    pub struct Big {
+        pub a0: u64,
+        pub a1: u64,
+        pub a2: u64,
+        pub a3: u64,
+        pub a4: u64,
+        pub a5: u64,
+        pub a6: u64,
+        pub a7: u64,
+        pub a8: u64,
+        pub a9: u64,
+        pub b0: u64,
+        pub b1: u64,
+        pub b2: u64,
+        pub b3: u64,
+        pub b4: u64,
+        pub b5: u64,
+        pub b6: u64,
+        pub b7: u64,
+        pub b8: u64,
+        pub b9: u64,
+    }
+}
+
+#[test]
+fn zero_filled_fields_are_charged_to_the_memory_budget() {
+    let many: Vec<wide_v1::Big> = (0..200_000).map(|_| wide_v1::Big {}).collect();
+    let bytes = described(&many);
+    let opts = Options::new().max_memory(1 << 20);
+    let err =
+        binform::value::from_slice_as_options::<Vec<wide_v2::Big>>(&bytes, &opts).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    // A few are fine.
+    let few: Vec<wide_v2::Big> = from_slice_as(&described(&vec![wide_v1::Big {}; 0])).unwrap();
+    assert!(few.is_empty());
+}

@@ -83,6 +83,25 @@ fn open<'a, 'w>(w: &'a mut Writer<'w>) -> Result<&'a mut Writer<'w>> {
     Ok(w)
 }
 
+/// The scalar methods: written by their `Pack` impl, or (integers that
+/// sequences pack) through [`Serializer::int`].
+macro_rules! scalars {
+    (plain: $($p:ident $pt:ty),*; packed: $($q:ident $qt:ty),*;) => {
+        $(
+            #[inline]
+            fn $p(self, v: $pt) -> Result<()> {
+                v.pack(self.plain()?)
+            }
+        )*
+        $(
+            #[inline]
+            fn $q(self, v: $qt) -> Result<()> {
+                self.int(v)
+            }
+        )*
+    };
+}
+
 impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
     type Ok = ();
     type Error = Error;
@@ -99,69 +118,11 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
         false
     }
 
-    #[inline]
-    fn serialize_bool(self, v: bool) -> Result<()> {
-        v.pack(self.plain()?)
-    }
-    #[inline]
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        v.pack(self.plain()?)
-    }
-    #[inline]
-    fn serialize_u8(self, v: u8) -> Result<()> {
-        v.pack(self.plain()?)
-    }
-    #[inline]
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        self.int(v)
-    }
-    #[inline]
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        self.int(v)
-    }
-    #[inline]
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        self.int(v)
-    }
-    #[inline]
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        self.int(v)
-    }
-    #[inline]
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        self.int(v)
-    }
-    #[inline]
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        self.int(v)
-    }
-    #[inline]
-    fn serialize_i128(self, v: i128) -> Result<()> {
-        self.int(v)
-    }
-    #[inline]
-    fn serialize_u128(self, v: u128) -> Result<()> {
-        self.int(v)
-    }
-    #[inline]
-    fn serialize_f32(self, v: f32) -> Result<()> {
-        v.pack(self.plain()?)
-    }
-    #[inline]
-    fn serialize_f64(self, v: f64) -> Result<()> {
-        v.pack(self.plain()?)
-    }
-    #[inline]
-    fn serialize_char(self, v: char) -> Result<()> {
-        v.pack(self.plain()?)
-    }
-    #[inline]
-    fn serialize_str(self, v: &str) -> Result<()> {
-        v.pack(self.plain()?)
-    }
-    #[inline]
-    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        v.pack(self.plain()?)
+    scalars! {
+        plain: serialize_bool bool, serialize_i8 i8, serialize_u8 u8, serialize_f32 f32,
+            serialize_f64 f64, serialize_char char, serialize_str &str, serialize_bytes &[u8];
+        packed: serialize_i16 i16, serialize_u16 u16, serialize_i32 i32, serialize_u32 u32,
+            serialize_i64 i64, serialize_u64 u64, serialize_i128 i128, serialize_u128 u128;
     }
     #[inline]
     fn serialize_none(self) -> Result<()> {
@@ -417,64 +378,48 @@ fn skipped_field(key: &str) -> Error {
     )
 }
 
-impl ser::SerializeStruct for Fields<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Result<()> {
-        put(self.w, value)
-    }
-    #[inline]
-    fn skip_field(&mut self, key: &'static str) -> Result<()> {
-        Err(skipped_field(key))
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
+/// The fields of structs and variants, named or not, one after another;
+/// a named one skipped by `skip_serializing_if` is refused.
+macro_rules! fields {
+    (named: $($named:path),*; unnamed: $($unnamed:path),*;) => {
+        $(
+            impl $named for Fields<'_, '_> {
+                type Ok = ();
+                type Error = Error;
+                #[inline]
+                fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Result<()> {
+                    put(self.w, value)
+                }
+                #[inline]
+                fn skip_field(&mut self, key: &'static str) -> Result<()> {
+                    Err(skipped_field(key))
+                }
+                #[inline]
+                fn end(self) -> Result<()> {
+                    Ok(())
+                }
+            }
+        )*
+        $(
+            impl $unnamed for Fields<'_, '_> {
+                type Ok = ();
+                type Error = Error;
+                #[inline]
+                fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                    put(self.w, value)
+                }
+                #[inline]
+                fn end(self) -> Result<()> {
+                    Ok(())
+                }
+            }
+        )*
+    };
 }
 
-impl ser::SerializeStructVariant for Fields<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Result<()> {
-        put(self.w, value)
-    }
-    #[inline]
-    fn skip_field(&mut self, key: &'static str) -> Result<()> {
-        Err(skipped_field(key))
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for Fields<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        put(self.w, value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for Fields<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        put(self.w, value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
+fields! {
+    named: ser::SerializeStruct, ser::SerializeStructVariant;
+    unnamed: ser::SerializeTupleStruct, ser::SerializeTupleVariant;
 }
 
 /// A map being written: its count, then key, value, key, value.

@@ -389,11 +389,6 @@ pub(super) fn dyn_entry(args: &[TypeRef], i: usize) -> Option<(u32, &TypeRef)> {
     Some((tag, args.get(2 * i + 1)?))
 }
 
-/// The display name of a dyn variant.
-pub(super) fn dyn_name(tag: u32) -> String {
-    format!("{tag}")
-}
-
 /// The schema of built-in nodes, which name no derived type.
 pub(super) static NO_TYPES: Schema = Schema {
     root: TypeRef::Named(String::new()),

@@ -9,7 +9,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{dyn_entry, dyn_name, shape, wire_of, Node, Scalar, Shape, NO_TYPES};
+use super::builtin::{dyn_entry, shape, wire_of, Node, Scalar, Shape, NO_TYPES};
 use super::Value;
 use crate::packed::{unpack_vec, Lane};
 use crate::schema::embedded::{decode_schema, split};
@@ -213,7 +213,7 @@ impl<'s> Decoder<'s> {
                 let v = deeper(r, |r| self.value(r, ty))?;
                 Value::Variant {
                     name: "dyn".to_string(),
-                    variant: dyn_name(tag),
+                    variant: tag.to_string(),
                     fields: alloc::vec![("0".to_string(), v)],
                 }
             }

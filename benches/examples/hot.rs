@@ -67,6 +67,33 @@ fn main() {
         Vec<i32>
     );
     case!(case, budget, "i128", plain::decimals(100_000), Vec<i128>);
+    // The suite's integer distributions: `<type><f|s|m>`, full-range, small
+    // and mixed magnitudes, and `ids` (sorted u64 ids).
+    macro_rules! dists {
+        ($($name:literal, $dist:ident, $bits:expr, $signed:expr, $ty:ty;)*) => {$(
+            case!(
+                case,
+                budget,
+                $name,
+                plain::int_values(plain::IntDist::$dist, $bits, $signed, 100_000)
+                    .into_iter()
+                    .map(|v| v as $ty)
+                    .collect(),
+                Vec<$ty>
+            );
+        )*};
+    }
+    dists!(
+        "i32f", Full, 32, true, i32;
+        "i32m", Mixed, 32, true, i32;
+        "u64f", Full, 64, false, u64;
+        "u64s", Small, 64, false, u64;
+        "u64m", Mixed, 64, false, u64;
+        "i128f", Full, 128, true, i128;
+        "i128s", Small, 128, true, i128;
+        "i128m", Mixed, 128, true, i128;
+    );
+    case!(case, budget, "ids", plain::sorted_ids(100_000), Vec<u64>);
     {
         use binform_benches::models::graph;
         let dag = graph::dag(50, 2000);

@@ -1015,7 +1015,10 @@ impl<'de> Reader<'de> {
 
     /// Skips `count` packed integers (§22) without knowing their type.
     fn skip_packed(&mut self, count: usize) -> Result<()> {
-        use crate::packed::layout::{bits_len, width, BITS, BLOCK, MAX_BITS, SHORT, VARINTS};
+        use crate::packed::layout::{
+            bits_len, code_bits, codes_len, padding_is_zero, payload_len, width, BITS, BLOCK,
+            MAX_BITS, SHORT, VARINTS,
+        };
         let mut left = count;
         while left > 0 {
             let n = left.min(BLOCK);
@@ -1036,12 +1039,23 @@ impl<'de> Reader<'de> {
                 }
                 self.skip_packed_base()?;
                 self.skip(bits_len(n, bits))?;
+            } else if let Some(code_bits) = code_bits(header) {
+                let codes = self.read_bytes(codes_len(n, code_bits))?;
+                if !padding_is_zero(codes, n, code_bits) {
+                    return Err(self.error_at(
+                        at,
+                        ErrorKind::InvalidValue,
+                        "packed block of byte lengths with non-zero codes past its last value",
+                    ));
+                }
+                let payloads = payload_len(codes, n, code_bits);
+                self.skip(payloads)?;
             } else {
                 let Some(width) = width(header) else {
                     return Err(self.error_at(
                         at,
                         ErrorKind::InvalidValue,
-                        format!("packed block header {header} is not 0 to 7"),
+                        format!("packed block header {header} is not 0 to 9"),
                     ));
                 };
                 self.skip_packed_base()?;

@@ -390,6 +390,13 @@ impl<'a> Writer<'a> {
         self.buf.get_mut(start..).unwrap_or_default()
     }
 
+    /// Drops the last `n` bytes written: the slack of a bulk writer that
+    /// stores whole words past its end.
+    pub(crate) fn unextend(&mut self, n: usize) {
+        let len = self.buf.len().saturating_sub(n);
+        self.buf.truncate(len);
+    }
+
     /// Writes an unsigned integer as a varint (see `docs/format.md`).
     #[inline(always)]
     pub fn write_varint(&mut self, v: u64) {

@@ -27,6 +27,60 @@ pub(crate) const BITS: u8 = 7;
 /// whatever its bit position. Wider ranges take 8 or 16-byte offsets.
 pub(crate) const MAX_BITS: u32 = 56;
 
+/// Header of a block of byte-length-coded values with 2-bit codes: each
+/// value's payload (its varint's value, zig-zagged for signed types) in 1
+/// to 4 little-endian bytes, the lengths first, four to a byte.
+pub(crate) const LENGTHS2: u8 = 8;
+
+/// Header of a block of byte-length-coded values with 4-bit codes (1 to
+/// 16 bytes a payload, two lengths to a byte).
+pub(crate) const LENGTHS4: u8 = 9;
+
+/// The bits of one length code under a lengths-form header, if it is one.
+#[inline]
+pub(crate) const fn code_bits(header: u8) -> Option<u32> {
+    match header {
+        LENGTHS2 => Some(2),
+        LENGTHS4 => Some(4),
+        _ => None,
+    }
+}
+
+/// The control bytes of `n` length codes of `code_bits` bits.
+pub(crate) const fn codes_len(n: usize, code_bits: u32) -> usize {
+    (n * code_bits as usize).div_ceil(8)
+}
+
+/// The payload bytes a lengths-form block's control bytes announce: each
+/// code is its value's length less one. Codes past the block's count must
+/// be zero (checked by the reader), so whole bytes can be summed.
+#[inline]
+pub(crate) fn payload_len(codes: &[u8], n: usize, code_bits: u32) -> usize {
+    let sum: usize = if code_bits == 2 {
+        codes
+            .iter()
+            .map(|&b| ((b & 0x55).count_ones() + 2 * (b & 0xAA).count_ones()) as usize)
+            .sum()
+    } else {
+        codes
+            .iter()
+            .map(|&b| usize::from(b & 15) + usize::from(b >> 4))
+            .sum()
+    };
+    n + sum
+}
+
+/// Whether the unused codes of a lengths-form block's last control byte
+/// are zero (so that one block has one encoding).
+#[inline]
+pub(crate) fn padding_is_zero(codes: &[u8], n: usize, code_bits: u32) -> bool {
+    let used = (n * code_bits as usize) % 8;
+    match codes.last() {
+        Some(&last) if used != 0 => last >> used == 0,
+        _ => true,
+    }
+}
+
 /// The bytes `n` offsets of `bits` bits take, packed.
 pub(crate) const fn bits_len(n: usize, bits: u32) -> usize {
     (n * bits as usize).div_ceil(8)

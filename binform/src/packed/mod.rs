@@ -21,18 +21,25 @@ use alloc::vec::Vec;
 use crate::{ErrorKind, Reader, Result, Writer};
 
 pub(crate) use layout::BLOCK;
-use layout::{bits_len, BITS, MAX_BITS, SHORT, VARINTS, WIDTHS};
+use layout::{
+    bits_len, code_bits, codes_len, BITS, LENGTHS2, LENGTHS4, MAX_BITS, SHORT, VARINTS, WIDTHS,
+};
 
 pub(crate) mod layout;
 
 /// An unsigned key type: the arithmetic of offsets.
-pub(crate) trait Key: Copy + Ord {
+pub(crate) trait Key:
+    Copy + Ord + core::ops::BitOr<Output = Self> + core::ops::Shr<u32, Output = Self>
+{
     const ZERO: Self;
     /// The varint length of a value (a zig-zagged one for signed types)
     /// held in this width: one byte plus one per 7 bits passed, counted by
     /// comparisons in the key's own width so that a loop over a block
     /// vectorizes (values from 2^56 take the 9-byte form).
     fn varint_len(self) -> u32;
+    /// The bytes the value takes without its leading zero bytes (at least
+    /// one): its length in the lengths form.
+    fn byte_len(self) -> u32;
     fn wrapping_sub(self, other: Self) -> Self;
     fn wrapping_add(self, other: Self) -> Self;
     /// The low 64 bits.
@@ -57,6 +64,19 @@ macro_rules! key {
                 while shift <= last {
                     len += u32::from(self >> shift != 0);
                     shift += 7;
+                }
+                len
+            }
+            #[inline(always)]
+            fn byte_len(self) -> u32 {
+                if <$k>::BITS == 64 {
+                    return u32::from(BYTE_LEN[self.leading_zeros() as usize]);
+                }
+                let mut len = 1;
+                let mut shift = 8;
+                while shift < <$k>::BITS {
+                    len += u32::from(self >> shift != 0);
+                    shift += 8;
                 }
                 len
             }
@@ -94,6 +114,9 @@ pub(crate) trait Lane: Copy + Default {
     /// The value its varint holds (zig-zagged for signed types), in the
     /// key's width.
     fn payload(self) -> Self::Key;
+    /// The value of a payload, and whether the payload was one of the
+    /// type's (it may not be for `usize`/`isize` on narrower targets).
+    fn from_payload(payload: Self::Key) -> (Self, bool);
     /// Writes the scalar encodings of `items` (a block's varint form).
     fn write_scalars(items: &[Self], w: &mut Writer<'_>);
     /// Writes one scalar encoding (a block's base).
@@ -148,108 +171,214 @@ pub(crate) fn pack_iter<T: crate::Pack + Copy + Default>(
     T::pack_slice(buf.get(..n).unwrap_or_default(), w)
 }
 
-/// Writes one block (1 to [`BLOCK`] values) in its smaller form; a tie
-/// goes to the fixed form, which decodes faster.
+/// Writes one block (1 to [`BLOCK`] values) in its smallest form; ties go
+/// to whole-byte offsets, then to bits, then to lengths, in the order they
+/// decode fastest (`docs/format.md` §22).
 #[inline]
 fn pack_block<T: Lane>(block: &[T], w: &mut Writer<'_>) {
     if block.len() < SHORT {
         T::write_scalars(block, w);
         return;
     }
-    let (lo, hi, varints) = scan(block);
-    let range = hi.wrapping_sub(lo);
-    let (code, width) = narrowest(range);
-    let base = T::from_key(lo);
-    let base_len = base.scalar_len() as usize;
-    let fixed = base_len + block.len() * width;
-    // Bit-packing: the header's width byte, then exactly the bits needed.
-    let bits = 128 - range.to_u128().leading_zeros();
-    let packed = if (1..=MAX_BITS).contains(&bits) {
-        1 + base_len + bits_len(block.len(), bits)
-    } else {
-        usize::MAX
+    let n = block.len();
+    // The fixed and bit forms' sizes after the header byte, from the
+    // extrema alone.
+    let offset_forms = |lo: T::Key, hi: T::Key| {
+        let range = hi.wrapping_sub(lo);
+        let (code, width) = narrowest(range);
+        let base_len = T::from_key(lo).scalar_len() as usize;
+        let bits = 128 - range.to_u128().leading_zeros();
+        let packed = if (1..=MAX_BITS).contains(&bits) {
+            // The width byte, then exactly the bits needed.
+            1 + base_len + bits_len(n, bits)
+        } else {
+            usize::MAX
+        };
+        (code, width, bits, base_len + n * width, packed)
     };
-    // The smallest form; ties go to whole bytes, then to bits, which both
-    // decode faster than varints.
-    if packed < fixed && packed <= varints as usize {
-        w.write_u8(BITS);
-        w.write_u8(bits as u8);
-        base.write_scalar(w);
-        let out = w.extend_zeroed(bits_len(block.len(), bits));
-        put_bits(block, lo, bits, out);
-        return;
+    // Varints and lengths take a byte a value at least, so when an offset
+    // form takes no more, they need not be counted (ties go to offsets):
+    // a third of the scan's work for 32-bit values.
+    let Scan {
+        lo,
+        hi,
+        varints,
+        bytes,
+        any,
+    } = scan(block, |lo, hi| {
+        let (_, _, _, fixed, packed) = offset_forms(lo, hi);
+        fixed.min(packed) <= n
+    });
+    let (code, width, bits, fixed, packed) = offset_forms(lo, hi);
+    let base = T::from_key(lo);
+    // Lengths: 2-bit codes when every payload fits in 4 bytes.
+    let (lengths_header, len_bits) = if any.byte_len() <= 4 {
+        (LENGTHS2, 2)
+    } else {
+        (LENGTHS4, 4)
+    };
+    let lengths = codes_len(n, len_bits).saturating_add(bytes as usize);
+    let mut best = fixed;
+    let mut form = code;
+    for (size, header) in [
+        (packed, BITS),
+        (lengths, lengths_header),
+        (varints as usize, VARINTS),
+    ] {
+        if size < best {
+            best = size;
+            form = header;
+        }
     }
-    if fixed > varints as usize {
-        w.write_u8(VARINTS);
-        T::write_scalars(block, w);
-        return;
-    }
-    w.write_u8(code);
-    base.write_scalar(w);
-    let out = w.extend_zeroed(block.len() * width);
-    match width {
-        0 => {}
-        1 => put::<T, 1>(block, lo, out),
-        2 => put::<T, 2>(block, lo, out),
-        4 => put::<T, 4>(block, lo, out),
-        8 => put::<T, 8>(block, lo, out),
-        _ => put::<T, 16>(block, lo, out),
+    w.write_u8(form);
+    match form {
+        VARINTS => T::write_scalars(block, w),
+        BITS => {
+            w.write_u8(bits as u8);
+            base.write_scalar(w);
+            let out = w.extend_zeroed(bits_len(n, bits));
+            put_bits(block, lo, bits, out);
+        }
+        LENGTHS2 | LENGTHS4 => put_lengths(block, len_bits, lengths, w),
+        _ => {
+            base.write_scalar(w);
+            let out = w.extend_zeroed(n * width);
+            match width {
+                0 => {}
+                1 => put::<T, 1>(block, lo, out),
+                2 => put::<T, 2>(block, lo, out),
+                4 => put::<T, 4>(block, lo, out),
+                8 => put::<T, 8>(block, lo, out),
+                _ => put::<T, 16>(block, lo, out),
+            }
+        }
     }
 }
 
-/// A block's least and greatest keys and the length of its varints: the
+/// What the encoder learns of a block in one pass.
+struct Scan<K> {
+    /// The least and greatest keys.
+    lo: K,
+    hi: K,
+    /// The bytes of the values' varints.
+    varints: u32,
+    /// The bytes of the values' payloads in the lengths form.
+    bytes: u32,
+    /// Every payload or-ed together: its byte length is the longest.
+    any: K,
+}
+
+/// A block's extrema and the sizes of its varint and lengths forms: the
 /// encoder's one pass over the values, with AVX2 where the CPU has it
 /// (SSE2 has no unsigned 32-bit min, max or compare, which doubles the
 /// work of this loop; measured: 100,000 full-range `i32` encode in
 /// 115 µs with SSE2 alone, see the closing note of issue 14).
 #[inline]
-fn scan<T: Lane>(block: &[T]) -> (T::Key, T::Key, u32) {
+fn scan<T: Lane>(block: &[T], cutoff: impl FnOnce(T::Key, T::Key) -> bool) -> Scan<T::Key> {
     #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
     if std::is_x86_feature_detected!("avx2") {
         #[allow(unsafe_code)]
         // SAFETY: `scan_avx2` only needs AVX2, which the CPU was just found
         // to support.
-        return unsafe { scan_avx2(block) };
+        return unsafe { scan_avx2(block, cutoff) };
     }
-    scan_portable(block)
+    scan_portable(block, cutoff)
 }
 
 #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
 #[target_feature(enable = "avx2")]
-fn scan_avx2<T: Lane>(block: &[T]) -> (T::Key, T::Key, u32) {
-    scan_portable(block)
+fn scan_avx2<T: Lane>(block: &[T], cutoff: impl FnOnce(T::Key, T::Key) -> bool) -> Scan<T::Key> {
+    scan_portable(block, cutoff)
 }
 
 #[inline(always)]
-fn scan_portable<T: Lane>(block: &[T]) -> (T::Key, T::Key, u32) {
+fn scan_portable<T: Lane>(
+    block: &[T],
+    cutoff: impl FnOnce(T::Key, T::Key) -> bool,
+) -> Scan<T::Key> {
     let mut lo = T::KEY_MAX;
     let mut hi = <T::Key as Key>::ZERO;
-    if core::mem::size_of::<T::Key>() != 8 {
-        // Up to 32 bits this one loop vectorizes whole (AVX2 has unsigned
-        // 32-bit min, max and compare); u128 has no vector form anyway.
-        let mut varints = 0u32;
-        for &x in block {
-            let k = x.key();
-            lo = lo.min(k);
-            hi = hi.max(k);
-            varints += x.scalar_len();
-        }
-        return (lo, hi, varints);
-    }
     for &x in block {
         let k = x.key();
         lo = lo.min(k);
         hi = hi.max(k);
     }
-    // 64-bit keys: the varint lengths in a second, scalar pass, from each
-    // payload's leading zeros through a table. AVX2 has no unsigned 64-bit
-    // compare: counting the thresholds in vectors took 8 emulated compares
-    // a value, 2 ns (perf, issue 14); this pass takes about a third.
-    let mut varints = 0u32;
-    for &x in block {
-        varints += u32::from(VARINT_LEN[x.payload().low64().leading_zeros() as usize]);
+    let mut scan = Scan {
+        lo,
+        hi,
+        varints: u32::MAX,
+        bytes: u32::MAX,
+        any: T::KEY_MAX,
+    };
+    if cutoff(lo, hi) {
+        return scan;
     }
-    (lo, hi, varints)
+    let (mut varints, mut bytes, mut any) = (0u32, 0u32, <T::Key as Key>::ZERO);
+    if core::mem::size_of::<T::Key>() > 8 {
+        // u128 has no vector form anyway.
+        for &x in block {
+            let z = x.payload();
+            varints += z.varint_len();
+            bytes += z.byte_len();
+            any = any | z;
+        }
+    } else if core::mem::size_of::<T::Key>() < 8 {
+        // Up to 32 bits this loop vectorizes (AVX2 has unsigned 32-bit
+        // compares).
+        // Counted as payloads *below* each threshold, each count in its
+        // own lane-wide chain: a compare to zero and a subtract a
+        // threshold, fewer operations than adding each value's lengths.
+        let width = 8 * core::mem::size_of::<T::Key>() as u32;
+        let (full_varint, full_bytes) = (width.div_ceil(7), width / 8);
+        let mut below = [<T::Key as Key>::ZERO; 8];
+        for &x in block {
+            let z = x.payload();
+            let mut t = 0;
+            for shift in [7, 8, 14, 16, 21, 24, 28, 32] {
+                if shift < width {
+                    if let Some(count) = below.get_mut(t) {
+                        *count = count.wrapping_add(<T::Key as Key>::from_u64(u64::from(
+                            (z >> shift) == <T::Key as Key>::ZERO,
+                        )));
+                    }
+                    t += 1;
+                }
+            }
+            any = any | z;
+        }
+        let n = block.len() as u32;
+        let (mut lost_varint, mut lost_bytes) = (0, 0);
+        let mut t = 0;
+        for shift in [7u32, 8, 14, 16, 21, 24, 28, 32] {
+            if shift < width {
+                let count = below.get(t).map_or(0, |c| c.low64() as u32);
+                if shift % 8 == 0 {
+                    lost_bytes += count;
+                } else {
+                    lost_varint += count;
+                }
+                t += 1;
+            }
+        }
+        varints = n * full_varint - lost_varint;
+        bytes = n * full_bytes - lost_bytes;
+    } else {
+        // 64-bit keys: from each payload's leading zeros through tables.
+        // AVX2 has no unsigned 64-bit compare: counting the thresholds in
+        // vectors took 8 emulated compares a value, 2 ns (perf, issue 14);
+        // this scalar pass takes about a third.
+        for &x in block {
+            let z = x.payload();
+            let lz = z.low64().leading_zeros() as usize;
+            varints += u32::from(VARINT_LEN[lz]);
+            bytes += u32::from(BYTE_LEN[lz]);
+            any = any | z;
+        }
+    }
+    scan.varints = varints;
+    scan.bytes = bytes;
+    scan.any = any;
+    scan
 }
 
 /// The varint length of a `u64` by its leading zeros (index 64 is zero).
@@ -263,6 +392,51 @@ const VARINT_LEN: [u8; 65] = {
     }
     table
 };
+
+/// The byte length (at least 1) of a `u64` by its leading zeros.
+const BYTE_LEN: [u8; 65] = {
+    let mut table = [0u8; 65];
+    let mut lz = 0;
+    while lz <= 64 {
+        table[lz] = if lz >= 56 {
+            1
+        } else {
+            (64 - lz as u8).div_ceil(8)
+        };
+        lz += 1;
+    }
+    table
+};
+
+/// Writes a block in the lengths form: `total` bytes, the codes of
+/// `code_bits` bits (each value's byte length less one), then each value's
+/// payload in that many little-endian bytes. Every payload is stored as a
+/// whole word into slack past the end, then the cursor moves by its
+/// length: no branch on the length.
+fn put_lengths<T: Lane>(block: &[T], code_bits: u32, total: usize, w: &mut Writer<'_>) {
+    const SLACK: usize = 16;
+    let n_codes = codes_len(block.len(), code_bits);
+    let out = w.extend_zeroed(total + SLACK);
+    let (codes, payloads) = out.split_at_mut(n_codes);
+    let mut pos = 0;
+    for (i, &x) in block.iter().enumerate() {
+        let z = x.payload();
+        let len = z.byte_len() as usize;
+        let bit = i * code_bits as usize;
+        if let Some(c) = codes.get_mut(bit / 8) {
+            *c |= ((len - 1) as u8) << (bit % 8);
+        }
+        if core::mem::size_of::<T::Key>() <= 8 {
+            if let Some(dst) = payloads.get_mut(pos..pos + 8) {
+                dst.copy_from_slice(&z.low64().to_le_bytes());
+            }
+        } else if let Some(dst) = payloads.get_mut(pos..pos + 16) {
+            dst.copy_from_slice(&z.to_u128().to_le_bytes());
+        }
+        pos += len;
+    }
+    w.unextend(SLACK);
+}
 
 /// Stores each value's offset from `lo` in `bits` bits, little-endian bit
 /// order: offset `i` starts at bit `i * bits` of `out`. One 64-bit
@@ -351,13 +525,25 @@ fn unpack_block<T: Lane>(r: &mut Reader<'_>, out: &mut [T]) -> Result<()> {
         r.read_u8()?
     };
     if header == VARINTS {
-        for slot in out.iter_mut() {
+        let mut done = 0;
+        if core::mem::size_of::<T::Key>() <= 8 {
+            let (n, used, bad) = get_varints_fast(r.rest(), out);
+            // A bad value is read again below, for its error and offset.
+            if !bad {
+                r.advance(used);
+                done = n;
+            }
+        }
+        for slot in out.iter_mut().skip(done) {
             *slot = T::read_scalar(r)?;
         }
         return Ok(());
     }
     if header == BITS {
         return unpack_bits(r, at, out);
+    }
+    if let Some(code_bits) = code_bits(header) {
+        return unpack_lengths(r, at, code_bits, out);
     }
     let width = match layout::width(header) {
         Some(width) if width <= core::mem::size_of::<T::Key>() => width,
@@ -375,7 +561,7 @@ fn unpack_block<T: Lane>(r: &mut Reader<'_>, out: &mut [T]) -> Result<()> {
             return Err(r.error_at(
                 at,
                 ErrorKind::InvalidValue,
-                alloc::format!("packed block header {header} is not 0 to 7"),
+                alloc::format!("packed block header {header} is not 0 to 9"),
             ))
         }
     };
@@ -446,6 +632,301 @@ fn unpack_bits<T: Lane>(r: &mut Reader<'_>, at: usize, out: &mut [T]) -> Result<
         return Err(overflow_error(r, at, "bit", bits as usize, base));
     }
     Ok(())
+}
+
+/// Decodes a block in the lengths form (headers 8 and 9).
+fn unpack_lengths<T: Lane>(
+    r: &mut Reader<'_>,
+    at: usize,
+    code_bits: u32,
+    out: &mut [T],
+) -> Result<()> {
+    let n = out.len();
+    let codes = r.read_bytes(codes_len(n, code_bits))?;
+    let key_bytes = core::mem::size_of::<T::Key>();
+    let longest = codes_longest(codes, code_bits);
+    if longest > key_bytes || !layout::padding_is_zero(codes, n, code_bits) {
+        let what = if longest > key_bytes {
+            alloc::format!("a {longest}-byte value for a {key_bytes}-byte integer")
+        } else {
+            alloc::string::String::from("non-zero codes past its last value")
+        };
+        return Err(r.error_at(
+            at,
+            ErrorKind::InvalidValue,
+            alloc::format!("packed block of byte lengths with {what}"),
+        ));
+    }
+    let payloads = r.read_bytes(layout::payload_len(codes, n, code_bits))?;
+    if get_lengths(codes, code_bits, payloads, out) {
+        return Err(r.error_at(
+            at,
+            ErrorKind::InvalidValue,
+            "packed block of byte lengths with a value in more bytes than it needs, or out of \
+             the integer's range",
+        ));
+    }
+    Ok(())
+}
+
+/// The longest length a block's codes announce (padding codes are zero,
+/// so whole bytes can be looked at).
+fn codes_longest(codes: &[u8], code_bits: u32) -> usize {
+    let top = codes.iter().fold(0u8, |top, &b| {
+        if code_bits == 2 {
+            top.max(b & 3)
+                .max((b >> 2) & 3)
+                .max((b >> 4) & 3)
+                .max(b >> 6)
+        } else {
+            top.max(b & 15).max(b >> 4)
+        }
+    });
+    usize::from(top) + 1
+}
+
+/// Reads each value of a lengths-form block: its length from its code,
+/// its payload from a whole little-endian word masked to that length.
+/// Whether any payload was longer than needed (a zero top byte: one value
+/// has one encoding) or not one of the type's values. Lengths were
+/// checked against the key's width, and `payloads` holds exactly the bytes
+/// the codes announce.
+#[inline]
+fn get_lengths<T: Lane>(codes: &[u8], code_bits: u32, payloads: &[u8], out: &mut [T]) -> bool {
+    let (done, pos, mut bad) = if core::mem::size_of::<T::Key>() > 8 {
+        if code_bits == 2 {
+            get_lengths_fast_wide::<T, 2>(codes, payloads, out)
+        } else {
+            get_lengths_fast_wide::<T, 4>(codes, payloads, out)
+        }
+    } else if code_bits == 2 {
+        get_lengths_fast::<T, 2>(codes, payloads, out)
+    } else {
+        get_lengths_fast::<T, 4>(codes, payloads, out)
+    };
+    let (Some(codes), Some(payloads), Some(out)) = (
+        codes.get(done / (8 / code_bits as usize)..),
+        payloads.get(pos..),
+        out.get_mut(done..),
+    ) else {
+        return true;
+    };
+    bad |= get_lengths_checked(codes, code_bits, payloads, out);
+    bad
+}
+
+/// The bulk of a lengths-form block of keys up to 8 bytes: whole control
+/// bytes, while the payloads left hold every value a control byte can
+/// announce plus a word of slack, so each payload is one unaligned load
+/// masked to its length, with no branch on the length. Returns the values
+/// and payload bytes consumed, and whether any value was bad.
+#[inline(always)]
+fn get_lengths_fast<T: Lane, const CB: usize>(
+    codes: &[u8],
+    payloads: &[u8],
+    out: &mut [T],
+) -> (usize, usize, bool) {
+    let per_byte = 8 / CB;
+    let most = per_byte * (1 << CB) + 8;
+    let mut bad = false;
+    let mut pos = 0;
+    let mut done = 0;
+    for (&c, slots) in codes.iter().zip(out.chunks_exact_mut(per_byte)) {
+        let Some(window) = payloads.get(pos..pos + most) else {
+            break;
+        };
+        let mut at = 0;
+        for (j, slot) in slots.iter_mut().enumerate() {
+            let len = usize::from((c >> (j * CB)) & ((1 << CB) - 1)) + 1;
+            let mut raw = [0u8; 8];
+            if let Some(src) = window.get(at..at + 8) {
+                raw.copy_from_slice(src);
+            }
+            let word = u64::from_le_bytes(raw) & LEN_MASK[len & 15];
+            bad |= word < LEN_MIN[len & 15];
+            let (value, ok) = T::from_payload(<T::Key as Key>::from_u64(word));
+            bad |= !ok;
+            *slot = value;
+            at += len;
+        }
+        pos += at;
+        done += per_byte;
+    }
+    (done, pos, bad)
+}
+
+/// A varint block's values while 16 bytes of input remain, without a
+/// branch on each varint's length: its first word gives the length (the
+/// trailing ones of its first byte), the value is that word masked and
+/// shifted, or the next 8 bytes for the 9-byte form, chosen without a
+/// jump. The values read, the bytes used, and whether any varint was not
+/// minimal or its value out of the type's range (then the caller reads the
+/// block again, checked, for the error).
+#[inline]
+fn get_varints_fast<T: Lane>(input: &[u8], out: &mut [T]) -> (usize, usize, bool) {
+    let key_bits = 8 * core::mem::size_of::<T::Key>() as u32;
+    let mut bad = false;
+    let mut pos = 0;
+    let mut done = 0;
+    for slot in out.iter_mut() {
+        let Some(window) = input.get(pos..pos + 16) else {
+            break;
+        };
+        let mut first = [0u8; 8];
+        let mut next = [0u8; 8];
+        if let (Some(a), Some(b)) = (window.get(..8), window.get(1..9)) {
+            first.copy_from_slice(a);
+            next.copy_from_slice(b);
+        }
+        let word = u64::from_le_bytes(first);
+        // 0 to 8 bytes follow the first.
+        let extra = ((!word) | 0x100).trailing_zeros() as usize;
+        let len = extra + 1;
+        let short = (word & LEN_MASK[len & 15]) >> len;
+        let value = if extra == 8 {
+            u64::from_le_bytes(next)
+        } else {
+            short
+        };
+        bad |= value < VARINT_MIN[extra & 15];
+        bad |= key_bits < 64 && value >> (key_bits & 63) != 0;
+        let (v, ok) = T::from_payload(<T::Key as Key>::from_u64(value));
+        bad |= !ok;
+        *slot = v;
+        pos += len;
+        done += 1;
+    }
+    (done, pos, bad)
+}
+
+/// The least value of a varint with `extra` bytes after the first (a
+/// smaller one has a shorter form).
+const VARINT_MIN: [u64; 16] = {
+    let mut table = [0u64; 16];
+    let mut extra = 1;
+    while extra <= 8 {
+        table[extra] = 1 << (7 * extra);
+        extra += 1;
+    }
+    table
+};
+
+/// [`get_lengths_fast`] for 16-byte keys: each payload is two words, the
+/// high one masked to what passes 8 bytes.
+#[inline(always)]
+fn get_lengths_fast_wide<T: Lane, const CB: usize>(
+    codes: &[u8],
+    payloads: &[u8],
+    out: &mut [T],
+) -> (usize, usize, bool) {
+    let per_byte = 8 / CB;
+    let most = per_byte * (1 << CB) + 16;
+    let mut bad = false;
+    let mut pos = 0;
+    let mut done = 0;
+    for (&c, slots) in codes.iter().zip(out.chunks_exact_mut(per_byte)) {
+        let Some(window) = payloads.get(pos..pos + most) else {
+            break;
+        };
+        let mut at = 0;
+        for (j, slot) in slots.iter_mut().enumerate() {
+            let len = usize::from((c >> (j * CB)) & ((1 << CB) - 1)) + 1;
+            let mut raw = [0u8; 16];
+            if let Some(src) = window.get(at..at + 16) {
+                raw.copy_from_slice(src);
+            }
+            let word = u128::from_le_bytes(raw) & (u128::MAX >> (128 - 8 * len));
+            bad |= len > 1 && word >> (8 * (len - 1)) == 0;
+            let (value, ok) = T::from_payload(<T::Key as Key>::from_u128(word));
+            bad |= !ok;
+            *slot = value;
+            at += len;
+        }
+        pos += at;
+        done += per_byte;
+    }
+    (done, pos, bad)
+}
+
+/// The mask of a payload of `len` bytes (1 to 8; 0 and above 8 unused).
+const LEN_MASK: [u64; 16] = {
+    let mut table = [u64::MAX; 16];
+    let mut len = 1;
+    while len < 8 {
+        table[len] = (1 << (8 * len)) - 1;
+        len += 1;
+    }
+    table
+};
+
+/// The least payload that needs `len` bytes (a shorter one has a zero top
+/// byte: not minimal).
+const LEN_MIN: [u64; 16] = {
+    let mut table = [0u64; 16];
+    let mut len = 2;
+    while len <= 8 {
+        table[len] = 1 << (8 * (len - 1));
+        len += 1;
+    }
+    table
+};
+
+/// [`get_lengths`] value by value, each load checked: the last values of
+/// a block, and `u128` blocks.
+fn get_lengths_checked<T: Lane>(
+    codes: &[u8],
+    code_bits: u32,
+    payloads: &[u8],
+    out: &mut [T],
+) -> bool {
+    let mut bad = false;
+    let mut pos = 0;
+    let code_mask = (1u8 << code_bits) - 1;
+    for (i, slot) in out.iter_mut().enumerate() {
+        let bit = i * code_bits as usize;
+        let code = codes
+            .get(bit / 8)
+            .map_or(0, |c| (c >> (bit % 8)) & code_mask);
+        let len = usize::from(code) + 1;
+        let payload = if core::mem::size_of::<T::Key>() <= 8 {
+            let word = match payloads.get(pos..pos + 8) {
+                Some(src) => {
+                    let mut raw = [0u8; 8];
+                    raw.copy_from_slice(src);
+                    u64::from_le_bytes(raw)
+                }
+                None => {
+                    let mut raw = [0u8; 8];
+                    let src = payloads.get(pos..).unwrap_or_default();
+                    let take = src.len().min(8);
+                    if let (Some(dst), Some(src)) = (raw.get_mut(..take), src.get(..take)) {
+                        dst.copy_from_slice(src);
+                    }
+                    u64::from_le_bytes(raw)
+                }
+            };
+            // `len` ≤ 8 here: shifting by 64 − 8·len keeps the low `len`
+            // bytes.
+            let word = (word << (64 - 8 * len)) >> (64 - 8 * len);
+            bad |= len > 1 && word >> (8 * (len - 1)) == 0;
+            <T::Key as Key>::from_u64(word)
+        } else {
+            let mut raw = [0u8; 16];
+            let src = payloads.get(pos..).unwrap_or_default();
+            let take = src.len().min(len);
+            if let (Some(dst), Some(src)) = (raw.get_mut(..take), src.get(..take)) {
+                dst.copy_from_slice(src);
+            }
+            let word = u128::from_le_bytes(raw);
+            bad |= len > 1 && word >> (8 * (len - 1)) == 0;
+            <T::Key as Key>::from_u128(word)
+        };
+        pos += len;
+        let (value, ok) = T::from_payload(payload);
+        bad |= !ok;
+        *slot = value;
+    }
+    bad
 }
 
 /// Widens each `bits`-bit offset and adds the base; whether any value left
@@ -564,6 +1045,10 @@ macro_rules! lane64 {
             fn scalar_len(self) -> u32 { (self as $key).varint_len() }
             #[inline(always)]
             fn payload(self) -> $key { self as $key }
+            #[inline(always)]
+            fn from_payload(payload: $key) -> (Self, bool) {
+                (payload as $ty, payload <= <$ty>::MAX as $key)
+            }
             #[inline]
             fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
                 w.write_varints($max, items.iter().map(|&x| x as u64));
@@ -591,6 +1076,11 @@ macro_rules! lane64 {
                 // Zig-zag in the key's width, as the varint writes it.
                 let v = self as $wide;
                 ((v << 1) ^ (v >> (<$key>::BITS - 1))) as $key
+            }
+            #[inline(always)]
+            fn from_payload(payload: $key) -> (Self, bool) {
+                let v = ((payload >> 1) as $wide) ^ -((payload & 1) as $wide);
+                (v as $ty, v as $ty as $wide == v)
             }
             #[inline]
             fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
@@ -623,6 +1113,15 @@ impl Key for u128 {
     const ZERO: Self = 0;
     fn varint_len(self) -> u32 {
         u128_len(self)
+    }
+    #[inline(always)]
+    fn byte_len(self) -> u32 {
+        let high = (self >> 64) as u64;
+        if high == 0 {
+            (self as u64).byte_len()
+        } else {
+            8 + high.byte_len()
+        }
     }
     #[inline(always)]
     fn wrapping_sub(self, other: Self) -> Self {
@@ -668,6 +1167,9 @@ impl Lane for u128 {
     fn payload(self) -> u128 {
         self
     }
+    fn from_payload(payload: u128) -> (Self, bool) {
+        (payload, true)
+    }
     fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
         items.iter().for_each(|&v| w.write_varint_u128(v));
     }
@@ -698,6 +1200,9 @@ impl Lane for i128 {
     }
     fn payload(self) -> u128 {
         crate::varint::zigzag_i128(self)
+    }
+    fn from_payload(payload: u128) -> (Self, bool) {
+        (crate::varint::unzigzag_i128(payload), true)
     }
     fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
         items
@@ -744,11 +1249,20 @@ mod tests {
     }
 
     #[test]
-    fn scan_counts_every_varint_byte() {
+    fn scan_counts_every_varint_and_payload_byte() {
         fn check<T: Lane + core::fmt::Debug>(block: &[T]) {
-            let (_, _, varints) = scan_portable(block);
+            let scan = scan_portable(block, |_, _| false);
             let expected: u32 = block.iter().map(|x| x.scalar_len()).sum();
-            assert_eq!(varints, expected, "{block:?}");
+            assert_eq!(scan.varints, expected, "{block:?}");
+            let bytes = |x: &T| {
+                let le = x.payload().to_u128().to_le_bytes();
+                le.iter().rposition(|&b| b != 0).map_or(1, |i| i as u32 + 1)
+            };
+            assert_eq!(
+                scan.bytes,
+                block.iter().map(bytes).sum::<u32>(),
+                "{block:?}"
+            );
         }
         let mut u = alloc::vec::Vec::new();
         for shift in 0..64 {

@@ -98,11 +98,31 @@ fn section_packed_integers() {
             0x10, 0x00, 0x00, 0x02, 0x00, 0x02, 0x00, 0x02, 0x00, 0x03, 0x35, 0x0C,
         ],
     );
-    let mut extremes = vec![0x10, 0x03, 0xFB, 0xFF, 0x07];
+    // Byte lengths, 2-bit codes: zig-zagged, i16::MIN is 65535 and
+    // i16::MAX 65534, two bytes each (code 1, so 0x55 for four values):
+    // 18 bytes, where 2-byte offsets take 19.
+    let mut extremes = vec![0x10, 0x08, 0x55, 0x55];
     for _ in 0..4 {
-        extremes.extend_from_slice(&[0x00, 0x00, 0xFF, 0xFF]);
+        extremes.extend_from_slice(&[0xFF, 0xFF, 0xFE, 0xFF]);
     }
     row([i16::MIN, i16::MAX].repeat(4), &extremes);
+    // Mixed magnitudes: lengths 1, 2, 1, 4 (codes 0b11_00_01_00 = 0xC4),
+    // twice: 2 + 16 bytes, against 22 of varints and 33 of 4-byte offsets.
+    row(
+        [5u32, 60_000, 200, 4_000_000_000].repeat(2),
+        &[
+            0x10, 0x08, 0xC4, 0xC4, 0x05, 0x60, 0xEA, 0xC8, 0x00, 0x28, 0x6B, 0xEE, 0x05, 0x60,
+            0xEA, 0xC8, 0x00, 0x28, 0x6B, 0xEE,
+        ],
+    );
+    // 4-bit codes once a payload passes 4 bytes: lengths 8 and 1 (codes
+    // 7 and 0, so 0x07 for each pair).
+    let mut wide = vec![0x10, 0x09, 0x07, 0x07, 0x07, 0x07];
+    for _ in 0..4 {
+        wide.extend_from_slice(&(1u64 << 60).to_le_bytes());
+        wide.push(0x00);
+    }
+    row([1u64 << 60, 0].repeat(4), &wide);
     let mut top = vec![0x10, 0x07, 0x03, 0xFF, 0xF8];
     top.extend_from_slice(&[0xFF; 7]);
     top.extend_from_slice(&[0x77, 0x39, 0x05]);

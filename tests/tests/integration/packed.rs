@@ -34,7 +34,19 @@ fn values(kind: u32, n: usize, seed: u64) -> Vec<i128> {
                     1 << 40
                 }
             } // an outlier per block
-            _ => ((rng.next_u64() as i128) << 64) | rng.next_u64() as i128,
+            6 => ((rng.next_u64() as i128) << 64) | rng.next_u64() as i128,
+            _ => {
+                // Random byte lengths (the lengths form), either sign.
+                let v = rng
+                    .next_u64()
+                    .checked_shr(8 * rng.below(9) as u32)
+                    .unwrap_or(0);
+                if rng.next_u64() & 1 == 1 {
+                    -(v as i128)
+                } else {
+                    v as i128
+                }
+            }
         })
         .collect()
 }
@@ -52,7 +64,7 @@ fn check<T>(cast: impl Fn(i128) -> T)
 where
     T: Pack + UnpackOwned + PartialEq + Debug + Clone + Ord + 'static,
 {
-    for kind in 0..7 {
+    for kind in 0..8 {
         for (i, &n) in LENGTHS.iter().enumerate() {
             let items: Vec<T> = values(kind, n, i as u64).into_iter().map(&cast).collect();
             let bytes = round_trip(&items);
@@ -99,6 +111,28 @@ fn every_integer_type_round_trips_in_every_form() {
     check(|v| v as isize);
     check(|v| v as u128);
     check(|v| v);
+}
+
+/// The header of the first block of 256 values of distribution `kind`.
+fn first_header<T: Pack>(cast: impl Fn(i128) -> T, kind: u32) -> u8 {
+    let items: Vec<T> = values(kind, 256, 3).into_iter().map(cast).collect();
+    binform::to_vec(&items).unwrap()[2]
+}
+
+#[test]
+fn mixed_byte_lengths_take_the_lengths_form() {
+    // Payloads of 1 to 4 bytes: 2-bit codes; longer: 4-bit codes.
+    assert_eq!(first_header(|v| v as u32, 7), 8);
+    assert_eq!(first_header(|v| v as i32, 7), 8);
+    assert_eq!(first_header(|v| v as u64, 7), 9);
+    assert_eq!(first_header(|v| v as i64, 7), 9);
+    assert_eq!(first_header(|v| v as usize, 7), 9);
+    assert_eq!(first_header(|v| v as isize, 7), 9);
+    assert_eq!(first_header(|v| v as u128, 7), 9);
+    assert_eq!(first_header(|v| v, 7), 9);
+    // Full-range values take fixed offsets, small ones bits.
+    assert_eq!(first_header(|v| v as u64, 3), 5);
+    assert_eq!(first_header(|v| v as u32, 1), 7);
 }
 
 #[test]
@@ -175,8 +209,9 @@ fn fixed_block(header: u8, base: &[u8], offsets: &[u8]) -> Vec<u8> {
 #[test]
 fn damaged_blocks_are_errors_of_their_kind() {
     let kind = |bytes: &[u8]| binform::from_slice::<Vec<u32>>(bytes).unwrap_err().kind();
-    // Header 8 does not exist (7, bit-packed, is the last).
-    assert_eq!(kind(&fixed_block(8, &[0], &[])), ErrorKind::InvalidValue);
+    // Header 10 does not exist (9, byte lengths with 4-bit codes, is the
+    // last).
+    assert_eq!(kind(&fixed_block(10, &[0], &[])), ErrorKind::InvalidValue);
     assert_eq!(kind(&fixed_block(0xFF, &[0], &[])), ErrorKind::InvalidValue);
     // 8-byte offsets for a 4-byte integer.
     assert_eq!(
@@ -230,6 +265,45 @@ fn damaged_blocks_are_errors_of_their_kind() {
     // Bit-packed offsets cut short.
     assert_eq!(
         kind(&fixed_block(7, &[3, 0], &[0xFF, 0xFF])),
+        ErrorKind::UnexpectedEnd
+    );
+    // Byte lengths: a length past the type's width (5 bytes for a u32, 3
+    // for a u16, 9 for a u64).
+    assert_eq!(
+        kind(&fixed_block(9, &[0x04, 0, 0, 0], &[0; 12])),
+        ErrorKind::InvalidValue
+    );
+    let err = binform::from_slice::<Vec<u16>>(&fixed_block(8, &[0x02, 0], &[0; 10])).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    let err =
+        binform::from_slice::<Vec<u64>>(&fixed_block(9, &[0x08, 0, 0, 0], &[0; 16])).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    // A value in more bytes than it needs (1 in two bytes), and the same
+    // value minimal: valid.
+    assert_eq!(
+        kind(&fixed_block(8, &[0x01, 0], &[1, 0, 0, 0, 0, 0, 0, 0, 0])),
+        ErrorKind::InvalidValue
+    );
+    let back: Vec<u32> =
+        binform::from_slice(&fixed_block(8, &[0x01, 0], &[1, 1, 0, 0, 0, 0, 0, 0, 0])).unwrap();
+    assert_eq!(back, [257, 0, 0, 0, 0, 0, 0, 0]);
+    // Non-zero codes past the last value (9 values: the third control
+    // byte holds one code).
+    let mut bytes = vec![0x12, 0x08, 0, 0, 0x04];
+    bytes.extend_from_slice(&[0; 10]);
+    assert_eq!(kind(&bytes), ErrorKind::InvalidValue);
+    bytes[4] = 0;
+    assert_eq!(
+        binform::from_slice::<Vec<u32>>(&bytes[..14]).unwrap(),
+        [0; 9]
+    );
+    // A zig-zagged payload out of i16's range cannot be written in two
+    // bytes; for `isize` on 64-bit targets every 8-byte payload is one.
+    let payload = binform::from_slice::<Vec<i16>>(&fixed_block(8, &[0x55, 0x55], &[0xFF; 16]));
+    assert_eq!(payload.unwrap()[0], i16::MIN);
+    // Payloads cut short.
+    assert_eq!(
+        kind(&fixed_block(8, &[0xFF, 0xFF], &[0; 31])),
         ErrorKind::UnexpectedEnd
     );
 }
@@ -314,8 +388,20 @@ fn tolerant_readers_skip_packed_fields() {
         .unwrap();
     let header = at + binform::to_vec(&700usize).unwrap().len();
     let mut bad = bytes.clone();
-    bad[header] = 9;
+    bad[header] = 10;
     assert!(binform::from_slice::<WithoutIds>(&bad).is_err());
+    // Mixed magnitudes: blocks of byte lengths, skipped by their codes.
+    let mixed: Vec<u64> = (0..700)
+        .map(|_| rng.next_u64() >> (8 * rng.below(8)))
+        .collect();
+    let encoded = binform::to_vec(&mixed).unwrap();
+    assert_eq!(encoded[2], 9, "a block of byte lengths with 4-bit codes");
+    read_by_older_version(
+        mixed,
+        (0..300)
+            .map(|_| rng.next_u64() as i16 >> (rng.below(16)))
+            .collect(),
+    );
 }
 
 #[test]

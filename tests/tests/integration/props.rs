@@ -75,11 +75,17 @@ proptest! {
         same_bytes(&narrow)?;
         let wide: Vec<u128> = values.iter().map(|&v| (v as u128) << (shift % 8 * 8)).collect();
         same_bytes(&wide)?;
-        let mut bytes = binform::to_vec(&values).unwrap();
-        if !bytes.is_empty() {
-            let i = at.index(bytes.len());
-            bytes[i] = byte;
-            binform_tests::fuzz::decode_packed(&bytes);
+        // Mixed magnitudes: blocks of byte lengths (and varints).
+        let mixed: Vec<i64> = values.iter().map(|&v| v >> v.rem_euclid(64)).collect();
+        same_bytes(&mixed)?;
+        let mixed32: Vec<u32> = mixed.iter().map(|&v| v as u32 >> (v as u32 % 32)).collect();
+        same_bytes(&mixed32)?;
+        for mut bytes in [binform::to_vec(&values).unwrap(), binform::to_vec(&mixed).unwrap()] {
+            if !bytes.is_empty() {
+                let i = at.index(bytes.len());
+                bytes[i] = byte;
+                binform_tests::fuzz::decode_packed(&bytes);
+            }
         }
         binform_tests::fuzz::decode_packed(&noise);
     }

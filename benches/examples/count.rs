@@ -9,7 +9,8 @@
 //! ```
 //!
 //! Cases: `lst`, `pt`, `ppl`, `ls`, `dag`, `i32f`, `i32s` encode (tolerant
-//! large struct, tolerant people, people, large struct, a DAG, 100,000
+//! large struct, tolerant people, people, large struct, a DAG, `prim` the
+//! primitives struct, 100,000
 //! full-range and small `i32`), `sppl` (people through the serde bridge),
 //! `pcppl` (postcard on the same people);
 //! the same with `-de` decode.
@@ -34,6 +35,8 @@ fn main() {
     let i32s = ints(binform_benches::models::plain::IntDist::Small);
     let bi32f = binform::to_vec(&i32f).unwrap();
     let bi32s = binform::to_vec(&i32s).unwrap();
+    let prim = binform_benches::seed::primitives();
+    let bprim = binform::to_vec(&prim).unwrap();
     let sm = binform_benches::seed::small_message();
     let bsm = binform::to_vec(&sm).unwrap();
     let mut buf = Vec::with_capacity(1 << 20);
@@ -85,6 +88,13 @@ fn main() {
                 black_box(binform::from_slice::<Vec<i32>>(black_box(&bi32s)).unwrap());
             }
             "sm" => binform::to_vec_into(&mut buf, black_box(&sm)).unwrap(),
+            "prim" => binform::to_vec_into(&mut buf, black_box(&prim)).unwrap(),
+            "prim-de" => {
+                black_box(
+                    binform::from_slice::<binform_benches::seed::Primitives>(black_box(&bprim))
+                        .unwrap(),
+                );
+            }
             "sm-de" => {
                 black_box(
                     binform::from_slice::<binform_benches::seed::SmallMessage>(black_box(&bsm))

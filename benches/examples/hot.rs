@@ -53,6 +53,8 @@ fn main() {
     use binform_benches::seed::*;
     case!(case, budget, "people", ten_people(), Vec<Person>);
     case!(case, budget, "small", small_message(), SmallMessage);
+    case!(case, budget, "prim", primitives(), Primitives);
+    case!(case, budget, "ls", large_struct(), LargeStruct);
     case!(case, budget, "cards", kate(10_000), CardHolder);
     case!(case, budget, "large", large_object(), LargeObject);
     case!(case, budget, "i32", plain::ints(100_000), Vec<i32>);

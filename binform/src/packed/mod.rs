@@ -114,6 +114,9 @@ pub(crate) trait Lane: Copy + Default {
     /// The value its varint holds (zig-zagged for signed types), in the
     /// key's width.
     fn payload(self) -> Self::Key;
+    /// The least payload of any value from `lo` to `hi`: that of the
+    /// value nearest zero.
+    fn least_payload(lo: Self, hi: Self) -> Self::Key;
     /// The value of a payload, and whether the payload was one of the
     /// type's (it may not be for `usize`/`isize` on narrower targets).
     fn from_payload(payload: Self::Key) -> (Self, bool);
@@ -207,7 +210,7 @@ fn pack_block<T: Lane>(block: &[T], w: &mut Writer<'_>) {
         any,
     } = scan(block, |lo, hi| {
         let (_, _, _, fixed, packed) = offset_forms(lo, hi);
-        fixed.min(packed) <= n
+        fixed.min(packed)
     });
     let (code, width, bits, fixed, packed) = offset_forms(lo, hi);
     let base = T::from_key(lo);
@@ -274,28 +277,31 @@ struct Scan<K> {
 /// work of this loop; measured: 100,000 full-range `i32` encode in
 /// 115 µs with SSE2 alone, see the closing note of issue 14).
 #[inline]
-fn scan<T: Lane>(block: &[T], cutoff: impl FnOnce(T::Key, T::Key) -> bool) -> Scan<T::Key> {
+fn scan<T: Lane>(block: &[T], offsets: impl FnOnce(T::Key, T::Key) -> usize) -> Scan<T::Key> {
     #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
     if std::is_x86_feature_detected!("avx2") {
         #[allow(unsafe_code)]
         // SAFETY: `scan_avx2` only needs AVX2, which the CPU was just found
         // to support.
-        return unsafe { scan_avx2(block, cutoff) };
+        return unsafe { scan_avx2(block, offsets) };
     }
-    scan_portable(block, cutoff)
+    scan_portable(block, offsets)
 }
 
 #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
 #[target_feature(enable = "avx2")]
-fn scan_avx2<T: Lane>(block: &[T], cutoff: impl FnOnce(T::Key, T::Key) -> bool) -> Scan<T::Key> {
-    scan_portable(block, cutoff)
+fn scan_avx2<T: Lane>(block: &[T], offsets: impl FnOnce(T::Key, T::Key) -> usize) -> Scan<T::Key> {
+    scan_portable(block, offsets)
 }
 
 #[inline(always)]
 fn scan_portable<T: Lane>(
     block: &[T],
-    cutoff: impl FnOnce(T::Key, T::Key) -> bool,
+    offsets: impl FnOnce(T::Key, T::Key) -> usize,
 ) -> Scan<T::Key> {
+    if core::mem::size_of::<T::Key>() < 8 {
+        return scan_narrow(block, offsets);
+    }
     let mut lo = T::KEY_MAX;
     let mut hi = <T::Key as Key>::ZERO;
     for &x in block {
@@ -310,64 +316,126 @@ fn scan_portable<T: Lane>(
         bytes: u32::MAX,
         any: T::KEY_MAX,
     };
-    if cutoff(lo, hi) {
+    // Varints and lengths win only below the best offset form; counting
+    // them stops as soon as neither can. Every value left takes at least
+    // the lengths of the payload nearest zero (the block's least payload),
+    // and at least a byte: often the first chunk settles it (ids, full
+    // ranges, narrow ranges), and the extrema alone when offsets take a
+    // byte a value or less.
+    let best = offsets(lo, hi);
+    let n = block.len();
+    let least = T::least_payload(T::from_key(lo), T::from_key(hi));
+    let (least_varint, least_bytes) = (least.varint_len() as usize, least.byte_len() as usize);
+    let least_codes = n.div_ceil(4);
+    if best <= n * least_varint && best <= least_codes + n * least_bytes {
         return scan;
     }
+    let (mut varints, mut bytes, mut any) = (0usize, 0usize, <T::Key as Key>::ZERO);
+    let mut left = n;
+    for chunk in block.chunks(SCAN_CHUNK) {
+        let (v, b, a) = lengths(chunk);
+        varints += v as usize;
+        bytes += b as usize;
+        any = any | a;
+        left -= chunk.len();
+        if best <= varints + left * least_varint && best <= least_codes + bytes + left * least_bytes
+        {
+            return scan;
+        }
+    }
+    scan.varints = varints as u32;
+    scan.bytes = bytes as u32;
+    scan.any = any;
+    scan
+}
+
+/// [`scan_portable`] for keys of up to 32 bits, in one pass that
+/// vectorizes (AVX2 has unsigned 32-bit min, max and compares): the
+/// extrema, and how many payloads lie below each varint threshold and
+/// below 2^8, which gives the varints' size exactly and a bound on the
+/// lengths form's (every payload from 2^21 takes 3 bytes, from 2^28
+/// four). Only when that bound leaves the lengths form a chance does a
+/// second pass count its size exactly. Each count is its own lane-wide
+/// chain: a compare and a subtract a threshold.
+#[inline(always)]
+fn scan_narrow<T: Lane>(
+    block: &[T],
+    offsets: impl FnOnce(T::Key, T::Key) -> usize,
+) -> Scan<T::Key> {
+    let width = 8 * core::mem::size_of::<T::Key>() as u32;
+    let zero = <T::Key as Key>::ZERO;
+    let one = |below: bool| <T::Key as Key>::from_u64(u64::from(below));
+    let mut lo = T::KEY_MAX;
+    let mut hi = zero;
+    // Payloads below 2^7, 2^8, 2^14, 2^21, 2^28 (those under the width).
+    let mut below = [zero; 5];
+    for &x in block {
+        let k = x.key();
+        lo = lo.min(k);
+        hi = hi.max(k);
+        let z = x.payload();
+        for (count, shift) in below.iter_mut().zip([7, 8, 14, 21, 28]) {
+            if shift < width {
+                *count = count.wrapping_add(one(z >> shift == zero));
+            }
+        }
+    }
+    let n = block.len();
+    let [b7, b8, b14, b21, b28] = below.map(|c| c.low64() as usize);
+    let reached = |count: usize, shift: u32| if shift < width { n - count } else { 0 };
+    let varints = n + reached(b7, 7) + reached(b14, 14) + reached(b21, 21) + reached(b28, 28);
+    // From 2^8 a payload takes 2 bytes, from 2^21 at least 3, from 2^28 4.
+    let codes = n.div_ceil(4);
+    let least_lengths = codes + n + reached(b8, 8) + reached(b21, 21) + reached(b28, 28);
+    let best = offsets(lo, hi);
+    let mut scan = Scan {
+        lo,
+        hi,
+        varints: varints as u32,
+        bytes: u32::MAX,
+        // Payloads of up to 32 bits fit 2-bit codes.
+        any: zero,
+    };
+    if least_lengths >= best || least_lengths > varints {
+        return scan;
+    }
+    let mut extra = [zero; 2];
+    for &x in block {
+        let z = x.payload();
+        for (count, shift) in extra.iter_mut().zip([16, 24]) {
+            if shift < width {
+                *count = count.wrapping_add(one(z >> shift != zero));
+            }
+        }
+    }
+    let [r16, r24] = extra.map(|c| c.low64() as u32);
+    scan.bytes = (n + reached(b8, 8)) as u32 + r16 + r24;
+    scan
+}
+
+/// Values counted between checks of whether the varint and lengths
+/// forms can still win (scalar counts: 64 and 128-bit keys).
+const SCAN_CHUNK: usize = 64;
+
+/// The varint and payload bytes of `chunk`, and its payloads or-ed.
+#[inline(always)]
+fn lengths<T: Lane>(chunk: &[T]) -> (u32, u32, T::Key) {
     let (mut varints, mut bytes, mut any) = (0u32, 0u32, <T::Key as Key>::ZERO);
-    if core::mem::size_of::<T::Key>() > 8 {
-        // u128 has no vector form anyway.
-        for &x in block {
+    if core::mem::size_of::<T::Key>() != 8 {
+        // u128 has no vector form anyway (narrower keys take
+        // `scan_narrow`).
+        for &x in chunk {
             let z = x.payload();
             varints += z.varint_len();
             bytes += z.byte_len();
             any = any | z;
         }
-    } else if core::mem::size_of::<T::Key>() < 8 {
-        // Up to 32 bits this loop vectorizes (AVX2 has unsigned 32-bit
-        // compares).
-        // Counted as payloads *below* each threshold, each count in its
-        // own lane-wide chain: a compare to zero and a subtract a
-        // threshold, fewer operations than adding each value's lengths.
-        let width = 8 * core::mem::size_of::<T::Key>() as u32;
-        let (full_varint, full_bytes) = (width.div_ceil(7), width / 8);
-        let mut below = [<T::Key as Key>::ZERO; 8];
-        for &x in block {
-            let z = x.payload();
-            let mut t = 0;
-            for shift in [7, 8, 14, 16, 21, 24, 28, 32] {
-                if shift < width {
-                    if let Some(count) = below.get_mut(t) {
-                        *count = count.wrapping_add(<T::Key as Key>::from_u64(u64::from(
-                            (z >> shift) == <T::Key as Key>::ZERO,
-                        )));
-                    }
-                    t += 1;
-                }
-            }
-            any = any | z;
-        }
-        let n = block.len() as u32;
-        let (mut lost_varint, mut lost_bytes) = (0, 0);
-        let mut t = 0;
-        for shift in [7u32, 8, 14, 16, 21, 24, 28, 32] {
-            if shift < width {
-                let count = below.get(t).map_or(0, |c| c.low64() as u32);
-                if shift % 8 == 0 {
-                    lost_bytes += count;
-                } else {
-                    lost_varint += count;
-                }
-                t += 1;
-            }
-        }
-        varints = n * full_varint - lost_varint;
-        bytes = n * full_bytes - lost_bytes;
     } else {
         // 64-bit keys: from each payload's leading zeros through tables.
         // AVX2 has no unsigned 64-bit compare: counting the thresholds in
         // vectors took 8 emulated compares a value, 2 ns (perf, issue 14);
         // this scalar pass takes about a third.
-        for &x in block {
+        for &x in chunk {
             let z = x.payload();
             let lz = z.low64().leading_zeros() as usize;
             varints += u32::from(VARINT_LEN[lz]);
@@ -375,10 +443,7 @@ fn scan_portable<T: Lane>(
             any = any | z;
         }
     }
-    scan.varints = varints;
-    scan.bytes = bytes;
-    scan.any = any;
-    scan
+    (varints, bytes, any)
 }
 
 /// The varint length of a `u64` by its leading zeros (index 64 is zero).
@@ -1046,6 +1111,8 @@ macro_rules! lane64 {
             #[inline(always)]
             fn payload(self) -> $key { self as $key }
             #[inline(always)]
+            fn least_payload(lo: Self, _: Self) -> $key { lo as $key }
+            #[inline(always)]
             fn from_payload(payload: $key) -> (Self, bool) {
                 (payload as $ty, payload <= <$ty>::MAX as $key)
             }
@@ -1076,6 +1143,16 @@ macro_rules! lane64 {
                 // Zig-zag in the key's width, as the varint writes it.
                 let v = self as $wide;
                 ((v << 1) ^ (v >> (<$key>::BITS - 1))) as $key
+            }
+            #[inline(always)]
+            fn least_payload(lo: Self, hi: Self) -> $key {
+                if lo >= 0 {
+                    lo.payload()
+                } else if hi < 0 {
+                    hi.payload()
+                } else {
+                    0
+                }
             }
             #[inline(always)]
             fn from_payload(payload: $key) -> (Self, bool) {
@@ -1170,6 +1247,9 @@ impl Lane for u128 {
     fn from_payload(payload: u128) -> (Self, bool) {
         (payload, true)
     }
+    fn least_payload(lo: Self, _: Self) -> u128 {
+        lo
+    }
     fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
         items.iter().for_each(|&v| w.write_varint_u128(v));
     }
@@ -1203,6 +1283,15 @@ impl Lane for i128 {
     }
     fn from_payload(payload: u128) -> (Self, bool) {
         (crate::varint::unzigzag_i128(payload), true)
+    }
+    fn least_payload(lo: Self, hi: Self) -> u128 {
+        if lo >= 0 {
+            lo.payload()
+        } else if hi < 0 {
+            hi.payload()
+        } else {
+            0
+        }
     }
     fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
         items
@@ -1251,18 +1340,19 @@ mod tests {
     #[test]
     fn scan_counts_every_varint_and_payload_byte() {
         fn check<T: Lane + core::fmt::Debug>(block: &[T]) {
-            let scan = scan_portable(block, |_, _| false);
+            let scan = scan_portable(block, |_, _| usize::MAX);
             let expected: u32 = block.iter().map(|x| x.scalar_len()).sum();
             assert_eq!(scan.varints, expected, "{block:?}");
             let bytes = |x: &T| {
                 let le = x.payload().to_u128().to_le_bytes();
                 le.iter().rposition(|&b| b != 0).map_or(1, |i| i as u32 + 1)
             };
-            assert_eq!(
-                scan.bytes,
-                block.iter().map(bytes).sum::<u32>(),
-                "{block:?}"
-            );
+            // Counted only when the lengths form may win (the encoder's
+            // choice is checked against every form's full size below).
+            if scan.bytes != u32::MAX {
+                let expected: u32 = block.iter().map(bytes).sum();
+                assert_eq!(scan.bytes, expected, "{block:?}");
+            }
         }
         let mut u = alloc::vec::Vec::new();
         for shift in 0..64 {
@@ -1279,6 +1369,100 @@ mod tests {
         }
         check(&[u64::MAX; 256]);
         check(&[i16::MIN; 256]);
+    }
+
+    /// The form the rule of format.md §22 picks, computed the long way:
+    /// every form's size in full, the smallest, ties in the rule's order.
+    fn expected_form<T: Lane>(block: &[T]) -> u8 {
+        let n = block.len();
+        let lo = block.iter().map(|x| x.key()).min().unwrap();
+        let hi = block.iter().map(|x| x.key()).max().unwrap();
+        let range = hi.wrapping_sub(lo).to_u128();
+        let base = T::from_key(lo).scalar_len() as usize;
+        let (code, width) = narrowest(hi.wrapping_sub(lo));
+        let bits = 128 - range.leading_zeros();
+        let payload_bytes = |x: &T| {
+            let le = x.payload().to_u128().to_le_bytes();
+            le.iter().rposition(|&b| b != 0).map_or(1, |i| i + 1)
+        };
+        let longest = block.iter().map(payload_bytes).max().unwrap();
+        let codes = if longest <= 4 {
+            n.div_ceil(4)
+        } else {
+            n.div_ceil(2)
+        };
+        let lengths_header = if longest <= 4 { LENGTHS2 } else { LENGTHS4 };
+        let forms = [
+            (base + n * width, code),
+            (
+                if (1..=56).contains(&bits) {
+                    1 + base + bits_len(n, bits)
+                } else {
+                    usize::MAX
+                },
+                BITS,
+            ),
+            (
+                codes + block.iter().map(payload_bytes).sum::<usize>(),
+                lengths_header,
+            ),
+            (block.iter().map(|x| x.scalar_len() as usize).sum(), VARINTS),
+        ];
+        let mut best = forms[0];
+        for form in forms {
+            if form.0 < best.0 {
+                best = form;
+            }
+        }
+        best.1
+    }
+
+    #[test]
+    fn the_encoder_picks_the_smallest_form() {
+        fn check<T: Lane + core::fmt::Debug>(block: &[T]) {
+            let mut buf = Vec::new();
+            pack_block(block, &mut Writer::new(&mut buf));
+            assert_eq!(buf[0], expected_form(block), "{block:?}");
+        }
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..400 {
+            let n = 8 + (next() % 249) as usize;
+            // A spread that moves across every form: narrow ranges, mixed
+            // magnitudes, full ranges, far from zero or around it.
+            let shift = (round % 64) as u32;
+            let offset = if round % 3 == 0 { next() } else { 0 };
+            let raw: Vec<u64> = (0..n)
+                .map(|i| {
+                    let v = next() >> shift;
+                    let v = if round % 5 == 0 {
+                        v >> (next() % 64)
+                    } else {
+                        v
+                    };
+                    if round % 7 == 0 && i % 50 == 3 {
+                        v.wrapping_mul(1 << 20)
+                    } else {
+                        v.wrapping_add(offset)
+                    }
+                })
+                .collect();
+            check(&raw);
+            check(&raw.iter().map(|&v| v as i64).collect::<Vec<_>>());
+            check(&raw.iter().map(|&v| v as u32).collect::<Vec<_>>());
+            check(&raw.iter().map(|&v| (v >> 32) as i32).collect::<Vec<_>>());
+            check(&raw.iter().map(|&v| v as i16).collect::<Vec<_>>());
+            check(
+                &raw.iter()
+                    .map(|&v| (v as i128) << (shift % 3 * 20))
+                    .collect::<Vec<_>>(),
+            );
+        }
     }
 
     #[test]

@@ -1001,6 +1001,82 @@ fn get_lengths_checked<T: Lane>(
 /// `64 / bits` values without a bounds check per value.
 #[inline]
 fn get_bits<T: Lane>(bytes: &[u8], bits: u32, base: T::Key, out: &mut [T]) -> bool {
+    let (done, mut bad) = get_bits_fast_dispatch(bytes, bits, base, out);
+    let Some(rest) = out.get_mut(done..) else {
+        return true;
+    };
+    if rest.is_empty() {
+        return bad;
+    }
+    // The last values, from the word that holds the first of them (the
+    // fast path stops at a whole byte: `done` is a multiple of 8).
+    let start = done * bits as usize / 8;
+    bad |= get_bits_serial(bytes.get(start..).unwrap_or_default(), bits, base, rest);
+    bad
+}
+
+/// [`get_bits_fast`] with AVX2 and BMI2 where the CPU has them: the
+/// compiler then gathers each group's eight values with vector shifts.
+#[inline]
+fn get_bits_fast_dispatch<T: Lane>(
+    bytes: &[u8],
+    bits: u32,
+    base: T::Key,
+    out: &mut [T],
+) -> (usize, bool) {
+    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi2") {
+        #[allow(unsafe_code)]
+        // SAFETY: `get_bits_avx2` only needs AVX2 and BMI2, which the CPU
+        // was just found to support.
+        return unsafe { get_bits_avx2(bytes, bits, base, out) };
+    }
+    get_bits_fast(bytes, bits, base, out)
+}
+
+#[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+#[target_feature(enable = "avx2,bmi2")]
+fn get_bits_avx2<T: Lane>(bytes: &[u8], bits: u32, base: T::Key, out: &mut [T]) -> (usize, bool) {
+    get_bits_fast(bytes, bits, base, out)
+}
+
+/// The values of a bit-packed block whose 8 bytes from their first byte
+/// lie in `bytes`, eight at a time (eight values start on a whole byte):
+/// each value is one unaligned load at its own byte, shifted by its bit
+/// and masked, with nothing carried from one value to the next, so the
+/// loads overlap instead of waiting on an accumulator. The values done
+/// and whether any left the type's range.
+#[inline(always)]
+fn get_bits_fast<T: Lane>(bytes: &[u8], bits: u32, base: T::Key, out: &mut [T]) -> (usize, bool) {
+    let mask = (1u64 << bits) - 1;
+    let step = bits as usize; // bytes per eight values
+    let mut bad = false;
+    let mut done = 0;
+    for (group, slots) in out.chunks_exact_mut(8).enumerate() {
+        // Eight values take `bits` bytes; the last load reaches 8 past
+        // the start of the last value.
+        let Some(window) = bytes.get(group * step..group * step + step + 8) else {
+            break;
+        };
+        for (j, slot) in slots.iter_mut().enumerate() {
+            let bit = j * bits as usize;
+            let mut raw = [0u8; 8];
+            if let Some(src) = window.get(bit / 8..bit / 8 + 8) {
+                raw.copy_from_slice(src);
+            }
+            let off = (u64::from_le_bytes(raw) >> (bit % 8)) & mask;
+            let key = base.wrapping_add(<T::Key as Key>::from_u64(off));
+            bad |= (key < base) | (key > T::KEY_MAX);
+            *slot = T::from_key(key);
+        }
+        done += 8;
+    }
+    (done, bad)
+}
+
+/// [`get_bits`] value by value from a 64-bit accumulator: the block's
+/// last values, whose loads would pass its end.
+fn get_bits_serial<T: Lane>(bytes: &[u8], bits: u32, base: T::Key, out: &mut [T]) -> bool {
     let mask = (1u64 << bits) - 1;
     let mut words = bytes.chunks_exact(8);
     let mut rest = words.remainder();

@@ -504,28 +504,53 @@ fn put_lengths<T: Lane>(block: &[T], code_bits: u32, total: usize, w: &mut Write
 }
 
 /// Stores each value's offset from `lo` in `bits` bits, little-endian bit
-/// order: offset `i` starts at bit `i * bits` of `out`. One 64-bit
-/// accumulator: `bits` ≤ 56, so a value spills at most once into the next
-/// word (a 128-bit accumulator cost about twice the instructions).
+/// order: offset `i` starts at bit `i * bits` of `out`. Narrow offsets are
+/// first joined `K` at a time into one word of up to 64 bits (independent
+/// work for each group), so the accumulator that carries bits across
+/// words takes a step per group, not per value.
 fn put_bits<T: Lane>(block: &[T], lo: T::Key, bits: u32, out: &mut [u8]) {
+    match bits {
+        0..=8 => put_bits_joined::<T, 8>(block, lo, bits, out),
+        9..=16 => put_bits_joined::<T, 4>(block, lo, bits, out),
+        17..=32 => put_bits_joined::<T, 2>(block, lo, bits, out),
+        _ => put_bits_joined::<T, 1>(block, lo, bits, out),
+    }
+}
+
+#[inline(always)]
+fn put_bits_joined<T: Lane, const K: usize>(block: &[T], lo: T::Key, bits: u32, out: &mut [u8]) {
     let mut acc: u64 = 0;
     let mut filled = 0u32;
     let mut pos = 0;
-    for &x in block {
-        let v = x.key().wrapping_sub(lo).low64();
+    // Appends the low `width` (1 to 64) bits of `v`.
+    let mut push = |v: u64, width: u32| {
         acc |= v << filled;
-        let total = filled + bits;
+        let total = filled + width;
         if total >= 64 {
             if let Some(dst) = out.get_mut(pos..pos + 8) {
                 dst.copy_from_slice(&acc.to_le_bytes());
             }
             pos += 8;
-            // `filled` > 0 here (`bits` < 64): the bits that did not fit.
-            acc = v >> (64 - filled);
+            // The bits of `v` that did not fit (none when `filled` was 0;
+            // two shifts, as one by 64 would overflow).
+            acc = (v >> 1) >> (63 - filled);
             filled = total - 64;
         } else {
             filled = total;
         }
+    };
+    let offset = |x: T| x.key().wrapping_sub(lo).low64();
+    let groups = block.chunks_exact(K);
+    let rest = groups.remainder();
+    for group in groups {
+        let mut joined = 0u64;
+        for (j, &x) in group.iter().enumerate() {
+            joined |= offset(x) << (j as u32 * bits);
+        }
+        push(joined, K as u32 * bits);
+    }
+    for &x in rest {
+        push(offset(x), bits);
     }
     let rest = (filled as usize).div_ceil(8);
     if let (Some(dst), Some(src)) = (out.get_mut(pos..pos + rest), acc.to_le_bytes().get(..rest)) {
@@ -1538,6 +1563,28 @@ mod tests {
                     .map(|&v| (v as i128) << (shift % 3 * 20))
                     .collect::<Vec<_>>(),
             );
+        }
+    }
+
+    #[test]
+    fn every_bit_width_round_trips_at_every_count() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for bits in 1..=MAX_BITS {
+            for n in [1, 7, 8, 9, 15, 16, 17, 255, 256] {
+                let values: Vec<u64> = (0..n)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        state >> (64 - bits)
+                    })
+                    .collect();
+                let mut out = vec![0u8; bits_len(n, bits)];
+                put_bits(&values, 0, bits, &mut out);
+                let mut back = vec![0u64; n];
+                assert!(!get_bits(&out, bits, 0, &mut back));
+                assert_eq!(back, values, "{bits} bits, {n} values");
+            }
         }
     }
 

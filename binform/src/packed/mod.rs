@@ -69,16 +69,9 @@ macro_rules! key {
             }
             #[inline(always)]
             fn byte_len(self) -> u32 {
-                if <$k>::BITS == 64 {
-                    return u32::from(BYTE_LEN[self.leading_zeros() as usize]);
-                }
-                let mut len = 1;
-                let mut shift = 8;
-                while shift < <$k>::BITS {
-                    len += u32::from(self >> shift != 0);
-                    shift += 8;
-                }
-                len
+                // Scalar callers only (the encoder's vector pass counts
+                // thresholds itself): a leading-zero count and a table.
+                u32::from(BYTE_LEN[(self as u64).leading_zeros() as usize])
             }
             #[inline(always)]
             fn wrapping_sub(self, other: Self) -> Self { <$k>::wrapping_sub(self, other) }
@@ -479,26 +472,39 @@ const BYTE_LEN: [u8; 65] = {
 /// whole word into slack past the end, then the cursor moves by its
 /// length: no branch on the length.
 fn put_lengths<T: Lane>(block: &[T], code_bits: u32, total: usize, w: &mut Writer<'_>) {
+    if code_bits == 2 {
+        put_lengths_coded::<T, 2>(block, total, w)
+    } else {
+        put_lengths_coded::<T, 4>(block, total, w)
+    }
+}
+
+#[inline(always)]
+fn put_lengths_coded<T: Lane, const CB: usize>(block: &[T], total: usize, w: &mut Writer<'_>) {
     const SLACK: usize = 16;
-    let n_codes = codes_len(block.len(), code_bits);
+    let per_byte = 8 / CB;
+    let n_codes = codes_len(block.len(), CB as u32);
     let out = w.extend_zeroed(total + SLACK);
     let (codes, payloads) = out.split_at_mut(n_codes);
     let mut pos = 0;
-    for (i, &x) in block.iter().enumerate() {
-        let z = x.payload();
-        let len = z.byte_len() as usize;
-        let bit = i * code_bits as usize;
-        if let Some(c) = codes.get_mut(bit / 8) {
-            *c |= ((len - 1) as u8) << (bit % 8);
-        }
-        if core::mem::size_of::<T::Key>() <= 8 {
-            if let Some(dst) = payloads.get_mut(pos..pos + 8) {
-                dst.copy_from_slice(&z.low64().to_le_bytes());
+    // Each code byte is gathered in a register and stored once: or-ing
+    // codes into memory one by one chained every value to the last store.
+    for (code, group) in codes.iter_mut().zip(block.chunks(per_byte)) {
+        let mut byte = 0u8;
+        for (j, &x) in group.iter().enumerate() {
+            let z = x.payload();
+            let len = z.byte_len() as usize;
+            byte |= ((len - 1) as u8) << (j * CB);
+            if core::mem::size_of::<T::Key>() <= 8 {
+                if let Some(dst) = payloads.get_mut(pos..pos + 8) {
+                    dst.copy_from_slice(&z.low64().to_le_bytes());
+                }
+            } else if let Some(dst) = payloads.get_mut(pos..pos + 16) {
+                dst.copy_from_slice(&z.to_u128().to_le_bytes());
             }
-        } else if let Some(dst) = payloads.get_mut(pos..pos + 16) {
-            dst.copy_from_slice(&z.to_u128().to_le_bytes());
+            pos += len;
         }
-        pos += len;
+        *code = byte;
     }
     w.unextend(SLACK);
 }

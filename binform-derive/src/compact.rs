@@ -6,29 +6,35 @@ use quote::quote;
 use syn::Lifetime;
 
 use crate::ast::{Field, Style, Variant};
-use crate::fields::{self, binding, pack_fn, pack_variants, unpack_field};
+use crate::fields::{self, binding, pack_cursor_stmt, pack_variants, unpack_field, Out};
 
-/// Statements that write each encoded field from its binding.
+/// Statements that write each encoded field from its binding through the
+/// cursor `__c`.
 fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
     let stmts = fields
         .iter()
         .enumerate()
         .filter(|(_, f)| f.is_encoded())
-        .map(|(i, f)| {
-            let b = binding(i);
-            // Only the function path carries the user's span (so a missing
-            // impl is reported at the field); identifiers stay call-site so
-            // that hygiene resolves them inside `macro_rules!` expansions too.
-            let func = pack_fn(krate, f);
-            quote!(#func(#b, __w)?;)
-        });
+        // Only the function path carries the user's span (so a missing
+        // impl is reported at the field); identifiers stay call-site so
+        // that hygiene resolves them inside `macro_rules!` expansions too.
+        .map(|(i, f)| pack_cursor_stmt(krate, f, &binding(i)));
     quote!(#(#stmts)*)
 }
 
+/// `Pack::pack` of a compact type: its fields through a cursor, which
+/// keeps the buffer's end in registers from the first field to the last.
+pub fn pack(krate: &TokenStream) -> TokenStream {
+    quote!(__w.with_cursor(|__c| <Self as #krate::Pack>::pack_cursor(self, __c)))
+}
+
+/// `Pack::pack_cursor` of a compact struct (a compact type nested in
+/// another writes through its parent's cursor).
 pub fn pack_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
     fields::pack_struct(style, fields, pack_fields(krate, fields))
 }
 
+/// `Pack::pack_cursor` of a compact enum: the variant's index, its fields.
 pub fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
     let tags = 0u32..;
     pack_variants(
@@ -36,6 +42,7 @@ pub fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
             .iter()
             .zip(tags)
             .map(|(v, tag)| (v, tag, pack_fields(krate, &v.fields))),
+        Out::Cursor,
     )
 }
 

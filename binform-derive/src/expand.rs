@@ -118,14 +118,33 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
             placeholder::placeholder_enum(&krate, &de, variants, cheapest, &order)
         }
     };
+    // Compact types write through a cursor: `pack` opens it and
+    // `pack_cursor` writes the fields (tolerant ones frame each field and
+    // keep the writer).
+    let cursor_body = match (&cont.body, cont.is_tolerant()) {
+        (Body::Struct(style, fields), false) => Some(compact::pack_struct(&krate, *style, fields)),
+        (Body::Enum(variants), false) => Some(compact::pack_enum(&krate, variants)),
+        (_, true) => None,
+    };
+    let pack_cursor = cursor_body.map(|body| {
+        quote! {
+            #[inline]
+            fn pack_cursor(
+                &self,
+                __c: &mut #krate::__private::Cursor<'_, '_>,
+            ) -> ::core::result::Result<(), #krate::Error> {
+                #body
+            }
+        }
+    });
     let (pack_body, unpack_body, min_size) = match (&cont.body, cont.is_tolerant()) {
         (Body::Struct(style, fields), false) => (
-            compact::pack_struct(&krate, *style, fields),
+            compact::pack(&krate),
             compact::unpack_struct(&krate, &de, *style, fields),
             compact::min_size_of(&krate, &de, fields),
         ),
         (Body::Enum(variants), false) => (
-            compact::pack_enum(&krate, variants),
+            compact::pack(&krate),
             compact::unpack_enum(&krate, &de, &name, variants),
             compact::min_size_enum(&krate, &de, variants),
         ),
@@ -160,6 +179,8 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
                 fn pack(&self, __w: &mut #krate::Writer<'_>) -> ::core::result::Result<(), #krate::Error> {
                     #pack_body
                 }
+
+                #pack_cursor
             }
 
             #[automatically_derived]

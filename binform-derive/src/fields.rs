@@ -34,14 +34,19 @@ pub fn pattern(style: Style, fields: &[Field]) -> TokenStream {
 /// then `body`: the encoder of compact and of tolerant enums alike.
 pub fn pack_variants<'a, 'b: 'a>(
     variants: impl Iterator<Item = (&'a Variant<'b>, u32, TokenStream)>,
+    out: Out,
 ) -> TokenStream {
     let arms: Vec<TokenStream> = variants
         .map(|(v, tag, body)| {
             let ident = v.ident;
             let pat = pattern(v.style, &v.fields);
+            let write_tag = match out {
+                Out::Writer => quote!(__w.write_tag(#tag);),
+                Out::Cursor => quote!(__c.write_varint(#tag as u64);),
+            };
             quote! {
                 Self::#ident #pat => {
-                    __w.write_tag(#tag);
+                    #write_tag
                     #body
                 }
             }
@@ -94,6 +99,32 @@ pub fn unpack_fn(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStre
             quote_spanned!(with.span=> #path::unpack)
         }
         None => via(krate, field, quote!(#krate::Unpack<#de>), quote!(unpack)),
+    }
+}
+
+/// Where generated encoders write: the writer `__w`, or the cursor `__c`
+/// that keeps the buffer's end in registers across a compact type's
+/// fields (`binform::__private::Cursor`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Out {
+    Writer,
+    Cursor,
+}
+
+/// The statement that encodes one field (bound to `b`) through the cursor
+/// `__c`: the type's own `pack_cursor`, or a `with` module's `pack`
+/// handed the writer.
+pub fn pack_cursor_stmt(krate: &TokenStream, field: &Field, b: &syn::Ident) -> TokenStream {
+    match &field.attrs.with {
+        Some(with) => {
+            let path = &with.value;
+            let func = quote_spanned!(with.span=> #path::pack);
+            quote!(__c.writer(|__w| #func(#b, __w))?;)
+        }
+        None => {
+            let func = via(krate, field, quote!(#krate::Pack), quote!(pack_cursor));
+            quote!(#func(#b, __c)?;)
+        }
     }
 }
 

@@ -228,16 +228,19 @@ pub fn unpack_struct(
 }
 
 pub fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
-    pack_variants(variants.iter().map(|v| {
-        let body = if v.fields.iter().any(Field::is_encoded) {
-            let fields = pack_fields(krate, &v.fields);
-            quote!(__w.write_len_prefixed(|__w| { #fields ::core::result::Result::Ok(()) })?;)
-        } else {
-            // No fields: an empty body.
-            quote!(__w.write_len(0);)
-        };
-        (v, v.tag, body)
-    }))
+    pack_variants(
+        variants.iter().map(|v| {
+            let body = if v.fields.iter().any(Field::is_encoded) {
+                let fields = pack_fields(krate, &v.fields);
+                quote!(__w.write_len_prefixed(|__w| { #fields ::core::result::Result::Ok(()) })?;)
+            } else {
+                // No fields: an empty body.
+                quote!(__w.write_len(0);)
+            };
+            (v, v.tag, body)
+        }),
+        fields::Out::Writer,
+    )
 }
 
 /// The variant's fields from its body of `__len` bytes.

@@ -11,6 +11,7 @@ pub use core;
 
 pub use crate::impls::SharedUnpack;
 pub use crate::schema::hash::Unrolled;
+pub use crate::write::Cursor;
 
 /// The smaller of two sizes, usable in `const` context (an enum's `MIN_SIZE`
 /// is its tag plus the smallest variant).
@@ -89,6 +90,8 @@ pub trait Field: Sized {
     fn describe(b: &mut crate::schema::Builder) -> crate::TypeRef;
     /// [`Pack::pack`](crate::Pack::pack).
     fn pack(&self, w: &mut crate::Writer<'_>) -> crate::Result<()>;
+    /// [`Pack::pack_cursor`](crate::Pack::pack_cursor).
+    fn pack_cursor(&self, c: &mut Cursor<'_, '_>) -> crate::Result<()>;
     /// [`Writer::write_field`](crate::Writer::write_field) of the value.
     fn write_field(&self, gap: u32, w: &mut crate::Writer<'_>) -> crate::Result<()>;
     /// [`Unpack::unpack`](crate::Unpack::unpack).
@@ -131,6 +134,10 @@ impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     #[inline(always)]
     fn pack(&self, w: &mut crate::Writer<'_>) -> crate::Result<()> {
         crate::Pack::pack(self, w)
+    }
+    #[inline(always)]
+    fn pack_cursor(&self, c: &mut Cursor<'_, '_>) -> crate::Result<()> {
+        crate::Pack::pack_cursor(self, c)
     }
     #[inline(always)]
     fn write_field(&self, gap: u32, w: &mut crate::Writer<'_>) -> crate::Result<()> {

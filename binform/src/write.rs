@@ -10,6 +10,9 @@ use crate::refs::{self, EncodeRefs};
 use crate::varint;
 use crate::wire::Wire;
 
+mod cursor;
+pub use cursor::Cursor;
+
 /// A type that can be encoded.
 ///
 /// Derive it with `#[derive(binform::Packable)]`, which implements
@@ -57,6 +60,16 @@ pub trait Pack: Encoding {
     #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
         w.write_field_plain(self, gap_key)
+    }
+
+    /// Writes the value through a [`Cursor`]:
+    /// the fields of a derived compact type, so that their writes keep the
+    /// buffer's end in registers. Scalars, strings and options write
+    /// through the cursor; anything else through the writer.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn pack_cursor(&self, c: &mut Cursor<'_, '_>) -> Result<()> {
+        c.writer(|w| self.pack(w))
     }
 
     /// Appends every element of `items`, one after another; plain data is
@@ -335,6 +348,25 @@ impl<'a> Writer<'a> {
             return stream.flushed + self.buf.len();
         }
         self.buf.len()
+    }
+
+    /// The buffer's pointer, length and capacity, for a [`Cursor`].
+    #[inline(always)]
+    pub(crate) fn buf_parts(&mut self) -> (*mut u8, usize, usize) {
+        (self.buf.as_mut_ptr(), self.buf.len(), self.buf.capacity())
+    }
+
+    /// Gives the buffer the length a cursor reached.
+    ///
+    /// # Safety
+    ///
+    /// Every byte below `len` must be initialized, and `len` at most the
+    /// buffer's capacity.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn set_buf_len(&mut self, len: usize) {
+        // SAFETY: the caller's contract is `set_len`'s.
+        unsafe { self.buf.set_len(len) }
     }
 
     /// Whether the underlying buffer is empty.

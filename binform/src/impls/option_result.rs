@@ -23,6 +23,20 @@ impl<T: Pack> Pack for Option<T> {
         }
     }
 
+    #[inline(always)]
+    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        match self {
+            None => {
+                c.write_u8(0);
+                Ok(())
+            }
+            Some(v) => {
+                c.write_u8(1);
+                v.pack_cursor(c)
+            }
+        }
+    }
+
     /// In a tolerant type, an option whose contents delimit themselves is
     /// its contents' field, or the `Null` wire type for `None`: no presence
     /// byte and no frame. (Options of framed types, such as options of

@@ -28,6 +28,12 @@ impl Pack for u8 {
     }
 
     #[inline(always)]
+    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        c.write_u8(*self);
+        Ok(())
+    }
+
+    #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
         w.write_keyed_bytes(gap_key | u64::from(Wire::Byte.bits()), [*self]);
         Ok(())
@@ -63,6 +69,12 @@ impl Pack for i8 {
     }
 
     #[inline(always)]
+    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        c.write_u8(*self as u8);
+        Ok(())
+    }
+
+    #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
         w.write_keyed_bytes(gap_key | u64::from(Wire::Byte.bits()), [*self as u8]);
         Ok(())
@@ -92,6 +104,12 @@ impl Pack for bool {
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_u8(*self as u8);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        c.write_u8(*self as u8);
         Ok(())
     }
 
@@ -186,6 +204,12 @@ macro_rules! unsigned_varint {
             }
 
             #[inline(always)]
+            fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+                c.write_varint(*self as u64);
+                Ok(())
+            }
+
+            #[inline(always)]
             fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
                 w.write_keyed_varint(gap_key | u64::from(Wire::Varint.bits()), *self as u64);
                 Ok(())
@@ -230,6 +254,12 @@ macro_rules! signed_varint {
             }
 
             #[inline(always)]
+            fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+                c.write_varint(crate::varint::zigzag_i64(*self as i64));
+                Ok(())
+            }
+
+            #[inline(always)]
             fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
                 w.write_keyed_varint(gap_key | u64::from(Wire::Varint.bits()), crate::varint::zigzag_i64(*self as i64));
                 Ok(())
@@ -270,6 +300,12 @@ impl Pack for u128 {
         Ok(())
     }
 
+    #[inline(always)]
+    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        c.write_varint_u128(*self);
+        Ok(())
+    }
+
     packed_hooks!();
 }
 
@@ -297,6 +333,12 @@ impl Pack for i128 {
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_varint_u128(crate::varint::zigzag_i128(*self));
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        c.write_varint_u128(crate::varint::zigzag_i128(*self));
         Ok(())
     }
 
@@ -336,6 +378,12 @@ macro_rules! float {
             }
 
             #[inline(always)]
+            fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+                c.write_array(self.to_bits().to_le_bytes());
+                Ok(())
+            }
+
+            #[inline(always)]
             fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
                 w.write_keyed_bytes(gap_key | u64::from(Wire::$wire.bits()), self.to_bits().to_le_bytes());
                 Ok(())
@@ -370,6 +418,12 @@ impl Pack for char {
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_varint(*self as u64);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        c.write_varint(*self as u64);
         Ok(())
     }
 }

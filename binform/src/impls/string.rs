@@ -19,6 +19,13 @@ impl Pack for str {
         Ok(())
     }
 
+    #[inline(always)]
+    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        c.write_varint(self.len() as u64);
+        c.write_bytes(self.as_bytes());
+        Ok(())
+    }
+
     /// The key and the length in one store.
     #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
@@ -36,6 +43,11 @@ impl Pack for String {
     #[inline]
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         self.as_str().pack(w)
+    }
+
+    #[inline(always)]
+    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        self.as_str().pack_cursor(c)
     }
 
     #[inline(always)]

@@ -1,0 +1,242 @@
+//! [`Cursor`]: the end of a [`Writer`]'s buffer held in locals across the
+//! fields of one value.
+//!
+//! Why: every `Writer` method reaches the buffer through `&mut Vec<u8>`,
+//! and a byte stored into a `Vec`'s memory may, as far as the compiler
+//! knows, have changed the `Vec`'s own length field. So each field
+//! reloaded the length and the pointer, and stored the length back: a
+//! chain through memory of about 5 cycles a field, most of what a struct
+//! of scalars cost to encode (perf, issue 14). A cursor copies the
+//! pointer, length and capacity into a value that lives in registers
+//! while a derived type writes its fields, and gives the length back to
+//! the `Vec` once at the end. Anything that needs the writer itself (a
+//! string's bytes, a shared value, a field of an unknown type) gets it
+//! through [`Cursor::writer`], which syncs before and reloads after.
+
+use super::Writer;
+use crate::Result;
+
+/// The end of a writer's buffer, held in locals while one value is
+/// written. Made by [`Writer::with_cursor`]; the derive writes the fields
+/// of compact types through it ([`Pack::pack_cursor`](crate::Pack)).
+#[doc(hidden)]
+pub struct Cursor<'c, 'a> {
+    w: &'c mut Writer<'a>,
+    /// The buffer's pointer as of the last sync.
+    ptr: *mut u8,
+    /// The bytes written (the buffer's length once synced).
+    len: usize,
+    /// The buffer's capacity as of the last sync.
+    cap: usize,
+}
+
+impl<'a> Writer<'a> {
+    /// Runs `f` with a cursor over this writer's buffer; the buffer holds
+    /// what `f` wrote afterwards, whether or not it failed.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn with_cursor<R>(&mut self, f: impl FnOnce(&mut Cursor<'_, 'a>) -> R) -> R {
+        let (ptr, len, cap) = self.buf_parts();
+        let mut cursor = Cursor {
+            w: self,
+            ptr,
+            len,
+            cap,
+        };
+        let result = f(&mut cursor);
+        cursor.sync();
+        result
+    }
+}
+
+impl<'a> Cursor<'_, 'a> {
+    /// Gives the buffer its length.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn sync(&mut self) {
+        // SAFETY: `len <= cap`, the capacity read with `ptr` (the cursor
+        // advances only past bytes `room` made space for), and every byte
+        // below `len` was written: in the buffer before the cursor was
+        // made, or stored through `ptr` since.
+        unsafe { self.w.set_buf_len(self.len) }
+    }
+
+    /// Runs `f` on the writer itself (for anything the cursor does not
+    /// write): synced before, reloaded after.
+    #[inline(always)]
+    pub fn writer<R>(&mut self, f: impl FnOnce(&mut Writer<'a>) -> R) -> R {
+        self.sync();
+        let result = f(self.w);
+        (self.ptr, self.len, self.cap) = self.w.buf_parts();
+        result
+    }
+
+    /// Room for `n` more bytes: one compare of two locals.
+    #[inline(always)]
+    fn room(&mut self, n: usize) {
+        if self.cap - self.len < n {
+            (self.ptr, self.len, self.cap) = grown(self.w, self.len, n);
+        }
+    }
+
+    /// Writes the first `n` (at most `N`) bytes of `block` with one store.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn write_prefix<const N: usize>(&mut self, block: [u8; N], n: usize) {
+        self.room(N);
+        // SAFETY: `room(N)` made `cap - len >= N`, and `ptr`/`cap` are the
+        // buffer's as of the last sync (only this cursor writes to it
+        // meanwhile: it holds the writer mutably), so the unaligned `N`-byte
+        // store at `len` stays inside the allocation; `[u8; N]` needs no
+        // alignment.
+        unsafe {
+            self.ptr
+                .add(self.len)
+                .cast::<[u8; N]>()
+                .write_unaligned(block)
+        };
+        self.len += n.min(N);
+    }
+
+    /// Writes one raw byte.
+    #[inline(always)]
+    pub fn write_u8(&mut self, b: u8) {
+        self.write_prefix([b], 1);
+    }
+
+    /// Writes `N` raw bytes.
+    #[inline(always)]
+    pub fn write_array<const N: usize>(&mut self, bytes: [u8; N]) {
+        self.write_prefix(bytes, N);
+    }
+
+    /// Writes a varint (`docs/format.md` §2): one byte below 2^7, else
+    /// one 8-byte store and the length from the value's bit length, with no
+    /// branch on the length below 2^56.
+    #[inline(always)]
+    pub fn write_varint(&mut self, v: u64) {
+        if v < 0x80 {
+            // Most lengths, tags and small numbers: one byte, and for a
+            // given field the branch goes the same way nearly always.
+            self.write_u8((v as u8) << 1);
+        } else if v < 1 << 56 {
+            let n = crate::varint::extra_bytes(v);
+            let word = (v << (n + 1)) | ((1u64 << n) - 1);
+            self.write_prefix(word.to_le_bytes(), n as usize + 1);
+        } else {
+            let mut block = [0xFF; 9];
+            if let Some(rest) = block.get_mut(1..) {
+                rest.copy_from_slice(&v.to_le_bytes());
+            }
+            self.write_prefix(block, 9);
+        }
+    }
+
+    /// Writes a `u128` varint.
+    #[inline(always)]
+    pub fn write_varint_u128(&mut self, v: u128) {
+        if v < 1 << 56 {
+            return self.write_varint(v as u64);
+        }
+        let (bytes, len) = crate::varint::encode_u128(v);
+        self.write_prefix(bytes, len);
+    }
+
+    /// Writes raw bytes; long runs go through the writer (a streaming
+    /// encode may hand them straight to its sink).
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub fn write_bytes(&mut self, bytes: &[u8]) {
+        if bytes.len() >= super::SEQUENCE_CHUNK {
+            return self.writer(|w| w.write_bytes(bytes));
+        }
+        self.room(bytes.len());
+        // SAFETY: `room` made `cap - len >= bytes.len()` (see
+        // `write_prefix`); `bytes` cannot overlap the buffer, which the
+        // cursor holds mutably.
+        unsafe {
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(self.len), bytes.len());
+        }
+        self.len += bytes.len();
+    }
+
+    /// Writes a value through the cursor.
+    #[inline(always)]
+    pub fn pack<T: crate::Pack + ?Sized>(&mut self, value: &T) -> Result<()> {
+        value.pack_cursor(self)
+    }
+}
+
+/// Grows the writer's buffer for `n` more bytes past `len`, out of line,
+/// and returns its new pointer, length and capacity. It takes the writer,
+/// not the cursor: a cursor whose address reached a call that is not
+/// inlined would live in memory, reloaded after every byte stored.
+#[cold]
+#[inline(never)]
+#[allow(unsafe_code)]
+fn grown(w: &mut Writer<'_>, len: usize, n: usize) -> (*mut u8, usize, usize) {
+    // SAFETY: as for `Cursor::sync`: `len` is the cursor's, within the
+    // capacity it read and covering only written bytes.
+    unsafe { w.set_buf_len(len) };
+    w.reserve(n);
+    w.buf_parts()
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use crate::Writer;
+
+    #[test]
+    fn a_cursor_writes_what_the_writer_writes_and_grows() {
+        // From empty, so that every kind of write grows the buffer, mixed
+        // with writes through the writer.
+        let mut via_cursor = Vec::new();
+        let mut w = Writer::new(&mut via_cursor);
+        w.with_cursor(|c| {
+            for i in 0..300u64 {
+                c.write_u8(i as u8);
+                c.write_varint(i << (i % 64));
+                c.write_varint_u128(u128::from(i) << (i % 128));
+                c.write_array((i as u32).to_le_bytes());
+                c.write_bytes(&[7; 5][..(i % 6) as usize]);
+                if i % 7 == 0 {
+                    c.writer(|w| w.write_bytes(b"through the writer"));
+                }
+            }
+            c.write_bytes(&[1; 2000]);
+        });
+        drop(w);
+        let mut plain = Vec::new();
+        let mut w = Writer::new(&mut plain);
+        for i in 0..300u64 {
+            w.write_u8(i as u8);
+            w.write_varint(i << (i % 64));
+            w.write_varint_u128(u128::from(i) << (i % 128));
+            w.write_bytes(&(i as u32).to_le_bytes());
+            w.write_bytes(&[7; 5][..(i % 6) as usize]);
+            if i % 7 == 0 {
+                w.write_bytes(b"through the writer");
+            }
+        }
+        w.write_bytes(&[1; 2000]);
+        drop(w);
+        assert_eq!(via_cursor, plain);
+    }
+
+    #[test]
+    fn a_cursor_appends_after_what_the_buffer_held() {
+        let mut buf = alloc::vec![9u8; 3];
+        buf.reserve_exact(1);
+        let mut w = Writer::new(&mut buf);
+        w.write_u8(1);
+        w.with_cursor(|c| {
+            c.write_varint(300);
+            c.write_u8(2);
+        });
+        w.write_u8(3);
+        drop(w);
+        assert_eq!(buf, [9, 9, 9, 1, 0xB1, 0x04, 2, 3]);
+    }
+}

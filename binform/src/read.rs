@@ -1048,6 +1048,15 @@ impl<'de> Reader<'de> {
                         "packed block of byte lengths with non-zero codes past its last value",
                     ));
                 }
+                // Tolerant sequences of packed integers hold at most 64 bits.
+                let longest = crate::packed::codes_longest(codes, code_bits);
+                if longest > 8 {
+                    return Err(self.error_at(
+                        at,
+                        ErrorKind::InvalidValue,
+                        format!("packed block of byte lengths with a {longest}-byte value"),
+                    ));
+                }
                 let payloads = payload_len(codes, n, code_bits);
                 self.skip(payloads)?;
             } else {

@@ -767,7 +767,7 @@ fn unpack_lengths<T: Lane>(
 
 /// The longest length a block's codes announce (padding codes are zero,
 /// so whole bytes can be looked at).
-fn codes_longest(codes: &[u8], code_bits: u32) -> usize {
+pub(crate) fn codes_longest(codes: &[u8], code_bits: u32) -> usize {
     let top = codes.iter().fold(0u8, |top, &b| {
         if code_bits == 2 {
             top.max(b & 3)

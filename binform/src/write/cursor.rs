@@ -66,9 +66,10 @@ impl<'a> Cursor<'_, 'a> {
     #[inline(always)]
     pub fn writer<R>(&mut self, f: impl FnOnce(&mut Writer<'a>) -> R) -> R {
         self.sync();
-        let result = f(self.w);
-        (self.ptr, self.len, self.cap) = self.w.buf_parts();
-        result
+        // The reload runs even if `f` unwinds: a caller that catches the
+        // panic must not keep writing through a buffer `f` reallocated.
+        let reload = Reload(self);
+        f(reload.0.w)
     }
 
     /// Room for `n` more bytes: one compare of two locals.
@@ -167,6 +168,18 @@ impl<'a> Cursor<'_, 'a> {
     }
 }
 
+/// Takes the writer's buffer into its cursor again when dropped, on return
+/// or unwind.
+struct Reload<'g, 'c, 'a>(&'g mut Cursor<'c, 'a>);
+
+impl Drop for Reload<'_, '_, '_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        let c = &mut *self.0;
+        (c.ptr, c.len, c.cap) = c.w.buf_parts();
+    }
+}
+
 /// Grows the writer's buffer for `n` more bytes past `len`, out of line,
 /// and returns its new pointer, length and capacity. It takes the writer,
 /// not the cursor: a cursor whose address reached a call that is not
@@ -223,6 +236,30 @@ mod tests {
         w.write_bytes(&[1; 2000]);
         drop(w);
         assert_eq!(via_cursor, plain);
+    }
+
+    /// Found by review: a panic inside `writer` that its caller catches
+    /// used to leave the cursor holding the buffer's old allocation.
+    #[cfg(feature = "std")]
+    #[test]
+    fn a_caught_panic_in_the_writer_leaves_the_cursor_current() {
+        let mut buf = Vec::with_capacity(16);
+        let mut w = Writer::new(&mut buf);
+        w.with_cursor(|c| {
+            c.write_u8(1);
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                c.writer(|w| {
+                    // Reallocates past the 16 bytes the cursor first saw.
+                    w.write_bytes(&[0; 4096]);
+                    panic!("after growing the buffer");
+                })
+            }));
+            assert!(caught.is_err());
+            c.write_u8(2);
+        });
+        drop(w);
+        assert_eq!(buf.len(), 1 + 4096 + 1);
+        assert_eq!((buf[0], buf[4097]), (1, 2));
     }
 
     #[test]

@@ -396,12 +396,22 @@ fn tolerant_readers_skip_packed_fields() {
         .collect();
     let encoded = binform::to_vec(&mixed).unwrap();
     assert_eq!(encoded[2], 9, "a block of byte lengths with 4-bit codes");
-    read_by_older_version(
+    let bytes = read_by_older_version(
         mixed,
         (0..300)
             .map(|_| rng.next_u64() as i16 >> (rng.below(16)))
             .collect(),
     );
+    // A skipped block announcing a 16-byte value, which no tolerant packed
+    // sequence holds, is an error of its kind.
+    let at = bytes
+        .windows(encoded.len())
+        .position(|w| w == &encoded[..])
+        .unwrap();
+    let mut bad = bytes.clone();
+    bad[at + 3] = 0xFF;
+    let err = binform::from_slice::<WithoutIds>(&bad).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue, "{err}");
 }
 
 #[test]

@@ -54,6 +54,12 @@ fn main() {
     case!(case, budget, "people", ten_people(), Vec<Person>);
     case!(case, budget, "small", small_message(), SmallMessage);
     case!(case, budget, "prim", primitives(), Primitives);
+    {
+        use binform_fixtures::rsb_seed as rsb;
+        case!(case, budget, "mc", rsb::players(500), rsb::Players);
+        case!(case, budget, "mk48", rsb::updates(1000), rsb::Updates);
+        case!(case, budget, "log", rsb::logs(10_000), rsb::Logs);
+    }
     case!(case, budget, "ls", large_struct(), LargeStruct);
     case!(case, budget, "cards", kate(10_000), CardHolder);
     case!(case, budget, "large", large_object(), LargeObject);

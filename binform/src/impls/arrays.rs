@@ -17,6 +17,24 @@ impl<T: Pack, const N: usize> Pack for [T; N] {
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         T::pack_slice(self, w)
     }
+
+    /// The same bytes as `pack`: plain data in one copy, and elements one
+    /// by one through the cursor unless they are integers in packed blocks
+    /// (8 or more: `packed::layout::SHORT`), which the writer gathers.
+    #[inline(always)]
+    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        if let Some(bytes) = crate::plain::bytes_of(self, T::PLAIN) {
+            c.write_bytes(bytes);
+            return Ok(());
+        }
+        if T::PACKED && N >= crate::packed::layout::SHORT {
+            return c.writer(|w| T::pack_slice(self, w));
+        }
+        for item in self {
+            item.pack_cursor(c)?;
+        }
+        Ok(())
+    }
 }
 
 impl<'de, T: Unpack<'de>, const N: usize> Unpack<'de> for [T; N] {

@@ -14,6 +14,12 @@ macro_rules! tuple {
                 $(self.$idx.pack(w)?;)+
                 Ok(())
             }
+
+            #[inline(always)]
+            fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+                $(self.$idx.pack_cursor(c)?;)+
+                Ok(())
+            }
         }
 
         impl<'de, $($name: Unpack<'de>),+> Unpack<'de> for ($($name,)+) {

@@ -1049,7 +1049,7 @@ impl<'de> Reader<'de> {
                     ));
                 }
                 // Tolerant sequences of packed integers hold at most 64 bits.
-                let longest = crate::packed::codes_longest(codes, code_bits);
+                let longest = crate::packed::layout::codes_longest(codes, code_bits);
                 if longest > 8 {
                     return Err(self.error_at(
                         at,

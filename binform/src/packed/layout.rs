@@ -70,6 +70,22 @@ pub(crate) fn payload_len(codes: &[u8], n: usize, code_bits: u32) -> usize {
     n + sum
 }
 
+/// The longest length a block's codes announce (padding codes are zero,
+/// so whole bytes can be looked at).
+pub(crate) fn codes_longest(codes: &[u8], code_bits: u32) -> usize {
+    let top = codes.iter().fold(0u8, |top, &b| {
+        if code_bits == 2 {
+            top.max(b & 3)
+                .max((b >> 2) & 3)
+                .max((b >> 4) & 3)
+                .max(b >> 6)
+        } else {
+            top.max(b & 15).max(b >> 4)
+        }
+    });
+    usize::from(top) + 1
+}
+
 /// Whether the unused codes of a lengths-form block's last control byte
 /// are zero (so that one block has one encoding).
 #[inline]

@@ -740,7 +740,7 @@ fn unpack_lengths<T: Lane>(
     let n = out.len();
     let codes = r.read_bytes(codes_len(n, code_bits))?;
     let key_bytes = core::mem::size_of::<T::Key>();
-    let longest = codes_longest(codes, code_bits);
+    let longest = layout::codes_longest(codes, code_bits);
     if longest > key_bytes || !layout::padding_is_zero(codes, n, code_bits) {
         let what = if longest > key_bytes {
             alloc::format!("a {longest}-byte value for a {key_bytes}-byte integer")
@@ -763,22 +763,6 @@ fn unpack_lengths<T: Lane>(
         ));
     }
     Ok(())
-}
-
-/// The longest length a block's codes announce (padding codes are zero,
-/// so whole bytes can be looked at).
-pub(crate) fn codes_longest(codes: &[u8], code_bits: u32) -> usize {
-    let top = codes.iter().fold(0u8, |top, &b| {
-        if code_bits == 2 {
-            top.max(b & 3)
-                .max((b >> 2) & 3)
-                .max((b >> 4) & 3)
-                .max(b >> 6)
-        } else {
-            top.max(b & 15).max(b >> 4)
-        }
-    });
-    usize::from(top) + 1
 }
 
 /// Reads each value of a lengths-form block: its length from its code,

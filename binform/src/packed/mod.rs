@@ -773,13 +773,7 @@ fn unpack_lengths<T: Lane>(
 /// the codes announce.
 #[inline]
 fn get_lengths<T: Lane>(codes: &[u8], code_bits: u32, payloads: &[u8], out: &mut [T]) -> bool {
-    let (done, pos, mut bad) = if core::mem::size_of::<T::Key>() > 8 {
-        if code_bits == 2 {
-            get_lengths_fast_wide::<T, 2>(codes, payloads, out)
-        } else {
-            get_lengths_fast_wide::<T, 4>(codes, payloads, out)
-        }
-    } else if code_bits == 2 {
+    let (done, pos, mut bad) = if code_bits == 2 {
         get_lengths_fast::<T, 2>(codes, payloads, out)
     } else {
         get_lengths_fast::<T, 4>(codes, payloads, out)
@@ -795,11 +789,11 @@ fn get_lengths<T: Lane>(codes: &[u8], code_bits: u32, payloads: &[u8], out: &mut
     bad
 }
 
-/// The bulk of a lengths-form block of keys up to 8 bytes: whole control
-/// bytes, while the payloads left hold every value a control byte can
-/// announce plus a word of slack, so each payload is one unaligned load
-/// masked to its length, with no branch on the length. Returns the values
-/// and payload bytes consumed, and whether any value was bad.
+/// The bulk of a lengths-form block: whole control bytes, while the
+/// payloads left hold every value a control byte can announce plus a
+/// key's width of slack, so each payload is one unaligned load masked to
+/// its length, with no branch on the length. Returns the values and
+/// payload bytes consumed, and whether any value was bad.
 #[inline(always)]
 fn get_lengths_fast<T: Lane, const CB: usize>(
     codes: &[u8],
@@ -807,7 +801,8 @@ fn get_lengths_fast<T: Lane, const CB: usize>(
     out: &mut [T],
 ) -> (usize, usize, bool) {
     let per_byte = 8 / CB;
-    let most = per_byte * (1 << CB) + 8;
+    let key_bytes = core::mem::size_of::<T::Key>();
+    let most = per_byte * (1 << CB) + key_bytes.max(8);
     let mut bad = false;
     let mut pos = 0;
     let mut done = 0;
@@ -818,13 +813,25 @@ fn get_lengths_fast<T: Lane, const CB: usize>(
         let mut at = 0;
         for (j, slot) in slots.iter_mut().enumerate() {
             let len = usize::from((c >> (j * CB)) & ((1 << CB) - 1)) + 1;
-            let mut raw = [0u8; 8];
-            if let Some(src) = window.get(at..at + 8) {
-                raw.copy_from_slice(src);
-            }
-            let word = u64::from_le_bytes(raw) & LEN_MASK[len & 15];
-            bad |= word < LEN_MIN[len & 15];
-            let (value, ok) = T::from_payload(<T::Key as Key>::from_u64(word));
+            let (payload, minimal) = if key_bytes <= 8 {
+                let mut raw = [0u8; 8];
+                if let Some(src) = window.get(at..at + 8) {
+                    raw.copy_from_slice(src);
+                }
+                let word = u64::from_le_bytes(raw) & LEN_MASK[len & 15];
+                (<T::Key as Key>::from_u64(word), word >= LEN_MIN[len & 15])
+            } else {
+                // 16-byte keys: lengths of 1 to 16 bytes (checked).
+                let mut raw = [0u8; 16];
+                if let Some(src) = window.get(at..at + 16) {
+                    raw.copy_from_slice(src);
+                }
+                let word = u128::from_le_bytes(raw) & (u128::MAX >> (128 - 8 * len.min(16)));
+                let minimal = len == 1 || word >> (8 * (len - 1)) != 0;
+                (<T::Key as Key>::from_u128(word), minimal)
+            };
+            bad |= !minimal;
+            let (value, ok) = T::from_payload(payload);
             bad |= !ok;
             *slot = value;
             at += len;
@@ -890,43 +897,6 @@ const VARINT_MIN: [u64; 16] = {
     }
     table
 };
-
-/// [`get_lengths_fast`] for 16-byte keys: each payload is two words, the
-/// high one masked to what passes 8 bytes.
-#[inline(always)]
-fn get_lengths_fast_wide<T: Lane, const CB: usize>(
-    codes: &[u8],
-    payloads: &[u8],
-    out: &mut [T],
-) -> (usize, usize, bool) {
-    let per_byte = 8 / CB;
-    let most = per_byte * (1 << CB) + 16;
-    let mut bad = false;
-    let mut pos = 0;
-    let mut done = 0;
-    for (&c, slots) in codes.iter().zip(out.chunks_exact_mut(per_byte)) {
-        let Some(window) = payloads.get(pos..pos + most) else {
-            break;
-        };
-        let mut at = 0;
-        for (j, slot) in slots.iter_mut().enumerate() {
-            let len = usize::from((c >> (j * CB)) & ((1 << CB) - 1)) + 1;
-            let mut raw = [0u8; 16];
-            if let Some(src) = window.get(at..at + 16) {
-                raw.copy_from_slice(src);
-            }
-            let word = u128::from_le_bytes(raw) & (u128::MAX >> (128 - 8 * len));
-            bad |= len > 1 && word >> (8 * (len - 1)) == 0;
-            let (value, ok) = T::from_payload(<T::Key as Key>::from_u128(word));
-            bad |= !ok;
-            *slot = value;
-            at += len;
-        }
-        pos += at;
-        done += per_byte;
-    }
-    (done, pos, bad)
-}
 
 /// The mask of a payload of `len` bytes (1 to 8; 0 and above 8 unused).
 const LEN_MASK: [u64; 16] = {

@@ -3,7 +3,11 @@
 //!
 //! `cargo run --release -p binform-benches --example hot -- <case> [seconds]`
 //! with a case such as `people-ser`, `people-de`, `i32-ser`, `i32-de`,
-//! `cards-de`, `small-de`, or `speople-ser`/`speople-de` (the serde bridge).
+//! `cards-de`, `small-de`, `prim-ser`, `ls-ser`, the rust_serialization_benchmark
+//! shapes `mc-*`, `mk48-*`, `log-*`, the suite's integer distributions
+//! (`i32f`, `i32s`, `i32m`, `u64f`, `u64s`, `u64m`, `i128f`, `i128s`,
+//! `i128m`, `ids`, each `-ser`/`-de`), or `speople-ser`/`speople-de` (the
+//! serde bridge).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

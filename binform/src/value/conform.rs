@@ -331,13 +331,7 @@ impl<'s> Conform<'s> {
         n: Option<usize>,
         ty: impl Fn(usize) -> &'t TypeRef,
     ) -> Result<Vec<Value>> {
-        let Value::Seq(items) = v else {
-            return Err(wants("a sequence", v));
-        };
-        if n.is_some_and(|n| n != items.len()) {
-            return Err(wants(format!("{} elements", n.unwrap_or(0)), v));
-        }
-        items
+        seq(v, n, "a sequence", "elements")?
             .iter()
             .enumerate()
             .map(|(i, item)| {
@@ -348,13 +342,7 @@ impl<'s> Conform<'s> {
     }
 
     fn ints(&self, s: Scalar, nonzero: bool, v: &Value, n: Option<usize>) -> Result<Vec<Value>> {
-        let Value::Seq(items) = v else {
-            return Err(wants("a sequence of integers", v));
-        };
-        if n.is_some_and(|n| n != items.len()) {
-            return Err(wants(format!("{} integers", n.unwrap_or(0)), v));
-        }
-        items
+        seq(v, n, "a sequence of integers", "integers")?
             .iter()
             .enumerate()
             .map(|(i, item)| {
@@ -494,4 +482,16 @@ fn bytes(v: &Value, n: Option<usize>) -> Result<Value> {
         return Err(wants(format!("{} bytes", n.unwrap_or(0)), v));
     }
     Ok(Value::Bytes(out))
+}
+
+/// `v`'s items, exactly `n` of them when `n` is given (`what` names the
+/// sequence, `unit` its elements, in the error).
+fn seq<'v>(v: &'v Value, n: Option<usize>, what: &str, unit: &str) -> Result<&'v [Value]> {
+    let Value::Seq(items) = v else {
+        return Err(wants(what, v));
+    };
+    if n.is_some_and(|n| n != items.len()) {
+        return Err(wants(format!("{} {unit}", n.unwrap_or(0)), v));
+    }
+    Ok(items)
 }

@@ -88,7 +88,11 @@ impl<'s> Decoder<'s> {
     fn value(&mut self, r: &mut Reader<'_>, node: &'s TypeRef) -> Result<Value> {
         Ok(match shape(node, self.schema)? {
             Shape::Scalar(s) => scalar(r, s)?,
-            Shape::String => Value::String(<&str>::unpack(r)?.to_string()),
+            Shape::String => {
+                let text = <&str>::unpack(r)?;
+                r.charge_memory(text.len())?;
+                Value::String(text.to_string())
+            }
             Shape::Bytes => {
                 let bytes = <&[u8]>::unpack(r)?;
                 r.charge_memory(bytes.len())?;
@@ -480,30 +484,23 @@ impl<'s> Decoder<'s> {
             )),
             n => {
                 let id = n - 2;
-                let Some(&ty) = self.shared.get(id as usize) else {
+                // `try_from`: on a 32-bit target a cast would wrap id 2^32
+                // onto shared value 0.
+                let Some(&ty) = usize::try_from(id).ok().and_then(|i| self.shared.get(i)) else {
                     return Err(r.error_at(
                         at,
                         ErrorKind::InvalidReference,
                         format!("reference to shared value {id}, which is not defined yet"),
                     ));
                 };
-                match Some(ty) {
-                    Some(ty)
-                        if core::ptr::eq(ty, inner)
-                            || self.type_hash(ty) == self.type_hash(inner) =>
-                    {
-                        Ok(Value::Reference(id))
-                    }
-                    Some(ty) => Err(r.error_at(
+                if core::ptr::eq(ty, inner) || self.type_hash(ty) == self.type_hash(inner) {
+                    Ok(Value::Reference(id))
+                } else {
+                    Err(r.error_at(
                         at,
                         ErrorKind::InvalidReference,
                         format!("shared value {id} is a `{ty}`, the reference wants a `{inner}`"),
-                    )),
-                    None => Err(r.error_at(
-                        at,
-                        ErrorKind::InvalidReference,
-                        format!("reference to shared value {id}, which is not defined yet"),
-                    )),
+                    ))
                 }
             }
         }

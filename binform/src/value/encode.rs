@@ -236,10 +236,7 @@ impl<'s> Encoder<'s> {
                         variant, fields, ..
                     },
                 ) => {
-                    let Some(vd) = self.variant(variants, variant) else {
-                        return Err(self.mismatch(format!("a variant of `{}`", def.name), v));
-                    };
-                    w.write_tag(vd.tag);
+                    let vd = self.write_variant(w, &def.name, variants, variant, v)?;
                     self.at(format!("::{variant}"), |e| {
                         e.fields(w, &def.name, &vd.fields, fields, v)
                     })
@@ -267,10 +264,7 @@ impl<'s> Encoder<'s> {
                     variant, fields, ..
                 },
             ) => {
-                let Some(vd) = self.variant(variants, variant) else {
-                    return Err(self.mismatch(format!("a variant of `{}`", def.name), v));
-                };
-                w.write_tag(vd.tag);
+                let vd = self.write_variant(w, &def.name, variants, variant, v)?;
                 if vd.fields.is_empty() {
                     w.write_len(0);
                     return Ok(());
@@ -350,8 +344,16 @@ impl<'s> Encoder<'s> {
         }
     }
 
-    /// The variant `name` of an enum's `variants`, through an index.
-    fn variant<'d>(&mut self, variants: &'d [VariantDef], name: &str) -> Option<&'d VariantDef> {
+    /// Writes the tag of the variant `name` of the enum `enum_name`, found
+    /// through an index of its `variants`, and returns that variant.
+    fn write_variant<'d>(
+        &mut self,
+        w: &mut Writer<'_>,
+        enum_name: &str,
+        variants: &'d [VariantDef],
+        name: &str,
+        v: &Value,
+    ) -> Result<&'d VariantDef> {
         let index = self.variants.entry(variants.as_ptr()).or_insert_with(|| {
             let mut index = BTreeMap::new();
             for (i, v) in variants.iter().enumerate() {
@@ -359,7 +361,11 @@ impl<'s> Encoder<'s> {
             }
             index
         });
-        index.get(name).and_then(|&i| variants.get(i))
+        let Some(vd) = index.get(name).and_then(|&i| variants.get(i)) else {
+            return Err(self.mismatch(format!("a variant of `{enum_name}`"), v));
+        };
+        w.write_tag(vd.tag);
+        Ok(vd)
     }
 
     fn node(&mut self, w: &mut Writer<'_>, node: &Node<'_>, v: &Value) -> Result<()> {

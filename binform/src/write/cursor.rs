@@ -14,7 +14,6 @@
 //! through [`Cursor::writer`], which syncs before and reloads after.
 
 use super::Writer;
-use crate::Result;
 
 /// The end of a writer's buffer, held in locals while one value is
 /// written. Made by [`Writer::with_cursor`]; the derive writes the fields
@@ -159,12 +158,6 @@ impl<'a> Cursor<'_, 'a> {
             core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(self.len), bytes.len());
         }
         self.len += bytes.len();
-    }
-
-    /// Writes a value through the cursor.
-    #[inline(always)]
-    pub fn pack<T: crate::Pack + ?Sized>(&mut self, value: &T) -> Result<()> {
-        value.pack_cursor(self)
     }
 }
 

@@ -498,3 +498,17 @@ proptest::proptest! {
         exact(&value);
     }
 }
+
+/// Found by review: string contents were not charged to the memory budget
+/// (bytes and byte arrays were), so `max_memory` undercounted documents of
+/// strings.
+#[test]
+fn strings_are_charged_to_the_memory_budget() {
+    let texts: Vec<String> = (0..100).map(|i| "x".repeat(10_000 + i)).collect();
+    let bytes = opts().to_vec(&texts).unwrap();
+    let err =
+        value::from_slice_options(&bytes, &Options::new().max_memory(256 * 1024)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded, "{err}");
+    let doc = value::from_slice_options(&bytes, &Options::new().max_memory(4 << 20)).unwrap();
+    assert_eq!(value::to_vec(&doc).unwrap(), bytes);
+}

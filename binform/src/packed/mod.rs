@@ -29,6 +29,8 @@ use layout::{
 };
 
 pub(crate) mod layout;
+#[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+mod x86;
 
 /// An unsigned key type: the arithmetic of offsets.
 pub(crate) trait Key:
@@ -100,6 +102,12 @@ pub(crate) trait Lane: Copy + Default {
     type Key: Key;
     /// The largest key (that of the type's largest value).
     const KEY_MAX: Self::Key;
+    /// Whether payloads are zig-zagged (signed types).
+    const ZIGZAG: bool;
+    /// Whether the type has its key's size and every payload of the key's
+    /// width is one of its values: then a vector kernel may store decoded
+    /// lanes straight into a block.
+    const WHOLE: bool;
     /// The value's key: order-preserving and invertible.
     fn key(self) -> Self::Key;
     /// The value of a key between those of the type's least and greatest
@@ -489,7 +497,12 @@ fn put_lengths_coded<T: Lane, const CB: usize>(block: &[T], total: usize, w: &mu
     let n_codes = codes_len(block.len(), CB as u32);
     let out = w.extend_zeroed(total + SLACK);
     let (codes, payloads) = out.split_at_mut(n_codes);
-    let mut pos = 0;
+    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    let (done, mut pos) = x86::put_lengths(block, CB as u32, codes, payloads);
+    #[cfg(not(all(feature = "std", target_arch = "x86_64", not(miri))))]
+    let (done, mut pos) = (0, 0);
+    let codes = codes.get_mut(done / per_byte..).unwrap_or_default();
+    let block = block.get(done..).unwrap_or_default();
     // Each code byte is gathered in a register and stored once: or-ing
     // codes into memory one by one chained every value to the last store.
     for (code, group) in codes.iter_mut().zip(block.chunks(per_byte)) {
@@ -776,11 +789,26 @@ fn unpack_lengths<T: Lane>(
 /// the codes announce.
 #[inline]
 fn get_lengths<T: Lane>(codes: &[u8], code_bits: u32, payloads: &[u8], out: &mut [T]) -> bool {
+    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    let (codes, payloads, out, bad_vector) = {
+        let (done, pos, bad) = x86::get_lengths(codes, code_bits, payloads, out);
+        let (Some(codes), Some(payloads), Some(out)) = (
+            codes.get(done / (8 / code_bits as usize)..),
+            payloads.get(pos..),
+            out.get_mut(done..),
+        ) else {
+            return true;
+        };
+        (codes, payloads, out, bad)
+    };
+    #[cfg(not(all(feature = "std", target_arch = "x86_64", not(miri))))]
+    let bad_vector = false;
     let (done, pos, mut bad) = if code_bits == 2 {
         get_lengths_fast::<T, 2>(codes, payloads, out)
     } else {
         get_lengths_fast::<T, 4>(codes, payloads, out)
     };
+    bad |= bad_vector;
     let (Some(codes), Some(payloads), Some(out)) = (
         codes.get(done / (8 / code_bits as usize)..),
         payloads.get(pos..),
@@ -1166,6 +1194,8 @@ macro_rules! lane64 {
         impl Lane for $ty {
             type Key = $key;
             const KEY_MAX: $key = <$ty>::MAX as $key;
+            const ZIGZAG: bool = false;
+            const WHOLE: bool = core::mem::size_of::<$ty>() == core::mem::size_of::<$key>();
             #[inline(always)]
             fn key(self) -> $key { self as $key }
             #[inline(always)]
@@ -1196,6 +1226,8 @@ macro_rules! lane64 {
         impl Lane for $ty {
             type Key = $key;
             const KEY_MAX: $key = (<$ty>::MAX as $key) ^ (1 << (<$key>::BITS - 1));
+            const ZIGZAG: bool = true;
+            const WHOLE: bool = core::mem::size_of::<$ty>() == core::mem::size_of::<$key>();
             #[inline(always)]
             fn key(self) -> $key { (self as $key) ^ (1 << (<$key>::BITS - 1)) }
             #[inline(always)]
@@ -1293,6 +1325,8 @@ impl Key for u128 {
 impl Lane for u128 {
     type Key = u128;
     const KEY_MAX: u128 = u128::MAX;
+    const ZIGZAG: bool = false;
+    const WHOLE: bool = true;
     #[inline(always)]
     fn key(self) -> u128 {
         self
@@ -1330,6 +1364,8 @@ impl Lane for u128 {
 impl Lane for i128 {
     type Key = u128;
     const KEY_MAX: u128 = (i128::MAX as u128) ^ (1 << 127);
+    const ZIGZAG: bool = true;
+    const WHOLE: bool = true;
     #[inline(always)]
     fn key(self) -> u128 {
         (self as u128) ^ (1 << 127)

@@ -1,0 +1,386 @@
+//! SSSE3 kernels for the lengths form (`docs/format.md` §22) of 32-bit
+//! keys with 2-bit codes and 64-bit keys with 4-bit codes: one control
+//! byte announces one 16-byte vector of values (four `u32`, two `u64`), so
+//! one byte shuffle moves every payload of the group into its lane at
+//! once, where the scalar loop waits on each length to place the next
+//! load. The layout is that of Stream VByte (Lemire, Kurz, Rupp 2017).
+//!
+//! Measured in alternating runs on this project's 2-core VM, 100,000
+//! values of mixed magnitudes (best of 3): `i32` decode 233 -> 166 µs and
+//! encode 237 -> 155 µs, `u64` decode 243 -> 150 µs. The rest of those
+//! times is blocks whose varints were smaller. The portable loops stay
+//! for every other shape, for other CPUs and for Miri; the tests compare
+//! the two on random and damaged blocks.
+
+use core::arch::x86_64::{
+    __m128i, _mm_add_epi32, _mm_and_si128, _mm_cmpeq_epi32, _mm_cmpeq_epi8, _mm_cvtsi128_si32,
+    _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_packs_epi32, _mm_packus_epi16,
+    _mm_set1_epi32, _mm_set1_epi64x, _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_epi32,
+    _mm_srai_epi32, _mm_srli_epi32, _mm_srli_epi64, _mm_storeu_si128, _mm_sub_epi32, _mm_sub_epi64,
+    _mm_xor_si128,
+};
+
+use super::Lane;
+
+/// What one control byte says of its group, as vectors: where each
+/// payload byte goes, which bytes must not be zero, and how many payload
+/// bytes the group takes.
+#[repr(C, align(16))]
+struct Tables {
+    /// Decode: lane byte `k` takes payload byte `gather[c][k]` (`0x80`:
+    /// zero).
+    gather: [[u8; 16]; 256],
+    /// Encode: payload byte `k` comes from lane byte `scatter[c][k]`.
+    scatter: [[u8; 16]; 256],
+    /// `0xFF` at the top payload byte of each value longer than one byte:
+    /// a zero there is a payload longer than it needs (one value has one
+    /// encoding).
+    top: [[u8; 16]; 256],
+    /// The group's payload bytes.
+    total: [u8; 256],
+}
+
+/// The tables of groups of `lanes` values of `lane` bytes, `code_bits`
+/// bits a length. Codes above the lane's width (rejected before any
+/// kernel runs) are clamped, so every entry stays within one vector.
+const fn tables(lanes: usize, lane: usize, code_bits: usize) -> Tables {
+    let mut t = Tables {
+        gather: [[0x80; 16]; 256],
+        scatter: [[0x80; 16]; 256],
+        top: [[0; 16]; 256],
+        total: [0; 256],
+    };
+    let mut c = 0;
+    while c < 256 {
+        let mut off = 0;
+        let mut j = 0;
+        while j < lanes {
+            let code = (c >> (j * code_bits)) & ((1 << code_bits) - 1);
+            let len = if code + 1 > lane { lane } else { code + 1 };
+            let mut b = 0;
+            while b < len {
+                t.gather[c][j * lane + b] = (off + b) as u8;
+                t.scatter[c][off + b] = (j * lane + b) as u8;
+                b += 1;
+            }
+            if len > 1 {
+                t.top[c][j * lane + len - 1] = 0xFF;
+            }
+            off += len;
+            j += 1;
+        }
+        t.total[c] = off as u8;
+        c += 1;
+    }
+    t
+}
+
+/// Four 32-bit values a control byte, 2-bit codes.
+static T32: Tables = tables(4, 4, 2);
+/// Two 64-bit values a control byte, 4-bit codes.
+static T64: Tables = tables(2, 8, 4);
+
+/// The kernel's tables for `T` and `code_bits`, if it has one: whole-width
+/// integer lanes (every payload of the key's width is a value) of 4 bytes
+/// with 2-bit codes or 8 bytes with 4-bit codes.
+#[inline(always)]
+fn tables_for<T: Lane>(code_bits: u32) -> Option<&'static Tables> {
+    if !T::WHOLE || core::mem::size_of::<T>() != core::mem::size_of::<T::Key>() {
+        return None;
+    }
+    match (core::mem::size_of::<T>(), code_bits) {
+        (4, 2) => Some(&T32),
+        (8, 4) => Some(&T64),
+        _ => None,
+    }
+}
+
+#[inline(always)]
+fn load(v: &[u8; 16]) -> __m128i {
+    #[allow(unsafe_code)]
+    // SAFETY: `v` is 16 readable bytes; the load is unaligned.
+    unsafe {
+        _mm_loadu_si128(v.as_ptr().cast())
+    }
+}
+
+/// The lengths-form values of whole control bytes while 16 payload bytes
+/// remain (a vector load at each group's first byte): the values done,
+/// the payload bytes used, and whether any payload was longer than it
+/// needs. `(0, 0, false)` when the CPU or `T` has no kernel. Lengths were
+/// checked against the key's width before.
+#[inline]
+pub(super) fn get_lengths<T: Lane>(
+    codes: &[u8],
+    code_bits: u32,
+    payloads: &[u8],
+    out: &mut [T],
+) -> (usize, usize, bool) {
+    match tables_for::<T>(code_bits) {
+        Some(t) if std::is_x86_feature_detected!("ssse3") => {
+            #[allow(unsafe_code)]
+            // SAFETY: `get_lengths_ssse3` only needs SSSE3, which the CPU
+            // was just found to support.
+            unsafe {
+                get_lengths_ssse3(t, codes, payloads, out)
+            }
+        }
+        _ => (0, 0, false),
+    }
+}
+
+#[target_feature(enable = "ssse3")]
+fn get_lengths_ssse3<T: Lane>(
+    t: &Tables,
+    codes: &[u8],
+    payloads: &[u8],
+    out: &mut [T],
+) -> (usize, usize, bool) {
+    let lanes = 16 / core::mem::size_of::<T>();
+    let zero = _mm_setzero_si128();
+    let mut bad = zero;
+    let mut pos = 0usize;
+    let mut done = 0usize;
+    for (&c, slots) in codes.iter().zip(out.chunks_exact_mut(lanes)) {
+        if payloads.len() < pos + 16 {
+            break;
+        }
+        let c = usize::from(c);
+        #[allow(unsafe_code)]
+        // SAFETY: `pos + 16 <= payloads.len()` was just checked; the load
+        // is unaligned.
+        let data = unsafe { _mm_loadu_si128(payloads.as_ptr().add(pos).cast()) };
+        let v = _mm_shuffle_epi8(data, load(&t.gather[c]));
+        bad = _mm_or_si128(bad, _mm_and_si128(_mm_cmpeq_epi8(v, zero), load(&t.top[c])));
+        let v = if !T::ZIGZAG {
+            v
+        } else if lanes == 4 {
+            let sign = _mm_sub_epi32(zero, _mm_and_si128(v, _mm_set1_epi32(1)));
+            _mm_xor_si128(_mm_srli_epi32::<1>(v), sign)
+        } else {
+            let sign = _mm_sub_epi64(zero, _mm_and_si128(v, _mm_set1_epi64x(1)));
+            _mm_xor_si128(_mm_srli_epi64::<1>(v), sign)
+        };
+        #[allow(unsafe_code)]
+        // SAFETY: `slots` is `lanes` values of `16 / lanes` bytes, 16
+        // writable bytes; `T` is a primitive integer (`T::WHOLE`), valid
+        // for every bit pattern. The store is unaligned.
+        unsafe {
+            _mm_storeu_si128(slots.as_mut_ptr().cast(), v)
+        };
+        pos += usize::from(t.total[c]);
+        done += lanes;
+    }
+    (done, pos, _mm_movemask_epi8(bad) != 0)
+}
+
+/// Writes the lengths form of whole groups of `block` (32-bit keys, 2-bit
+/// codes; 64-bit payloads are two whole-word stores a code byte in the
+/// portable loop, which a shuffle does not beat) while 16 bytes of `payloads` remain: each group's code into
+/// `codes`, its payloads packed by one shuffle. The values done and the
+/// payload bytes written; `(0, 0)` when the CPU or `T` has no kernel.
+#[inline]
+pub(super) fn put_lengths<T: Lane>(
+    block: &[T],
+    code_bits: u32,
+    codes: &mut [u8],
+    payloads: &mut [u8],
+) -> (usize, usize) {
+    let kernel = tables_for::<T>(code_bits).is_some() && core::mem::size_of::<T>() == 4;
+    if kernel && std::is_x86_feature_detected!("ssse3") {
+        #[allow(unsafe_code)]
+        // SAFETY: `put_lengths32_ssse3` only needs SSSE3, which the CPU was
+        // just found to support.
+        return unsafe { put_lengths32_ssse3(block, codes, payloads) };
+    }
+    (0, 0)
+}
+
+#[target_feature(enable = "ssse3")]
+fn put_lengths32_ssse3<T: Lane>(
+    block: &[T],
+    codes: &mut [u8],
+    payloads: &mut [u8],
+) -> (usize, usize) {
+    let zero = _mm_setzero_si128();
+    let mut pos = 0usize;
+    let mut done = 0usize;
+    for (code, group) in codes.iter_mut().zip(block.chunks_exact(4)) {
+        if payloads.len() < pos + 16 {
+            break;
+        }
+        #[allow(unsafe_code)]
+        // SAFETY: `group` is four values of 4 bytes (`tables_for` checked
+        // the size), 16 readable bytes; the load is unaligned.
+        let v = unsafe { _mm_loadu_si128(group.as_ptr().cast()) };
+        let z = if T::ZIGZAG {
+            _mm_xor_si128(_mm_slli_epi32::<1>(v), _mm_srai_epi32::<31>(v))
+        } else {
+            v
+        };
+        // Each lane's length less one: 3, less one for each of its top
+        // three bytes' runs that is zero.
+        let short = _mm_add_epi32(
+            _mm_add_epi32(
+                _mm_cmpeq_epi32(_mm_srli_epi32::<8>(z), zero),
+                _mm_cmpeq_epi32(_mm_srli_epi32::<16>(z), zero),
+            ),
+            _mm_cmpeq_epi32(_mm_srli_epi32::<24>(z), zero),
+        );
+        let lens = _mm_add_epi32(_mm_set1_epi32(3), short);
+        // Lane j's code in byte j, then the four codes side by side.
+        let bytes = _mm_packus_epi16(_mm_packs_epi32(lens, lens), zero);
+        let x = _mm_cvtsi128_si32(bytes) as u32;
+        let c = ((x | (x >> 6) | (x >> 12) | (x >> 18)) & 0xFF) as usize;
+        *code = c as u8;
+        let packed = _mm_shuffle_epi8(z, load(&T32.scatter[c]));
+        #[allow(unsafe_code)]
+        // SAFETY: `pos + 16 <= payloads.len()` was just checked; the store
+        // is unaligned.
+        unsafe {
+            _mm_storeu_si128(payloads.as_mut_ptr().add(pos).cast(), packed)
+        };
+        pos += usize::from(T32.total[c]);
+        done += 4;
+    }
+    (done, pos)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The kernels against the portable loops, which Miri checks: the
+    //! same bytes from the encoder, the same values and verdicts from the
+    //! decoder, on blocks of every mix of lengths and on damaged ones.
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use super::super::{get_lengths_checked, layout::codes_len, Key, Lane};
+
+    /// Values of random byte lengths: each a random word cut to a random
+    /// number of bytes, so every code appears in every lane.
+    fn mixed(n: usize, seed: u64) -> Vec<u64> {
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..n).map(|_| next() >> (8 * (next() % 8))).collect()
+    }
+
+    /// The lengths form written value by value: codes, then payloads.
+    fn reference<T: Lane>(block: &[T], code_bits: u32) -> (Vec<u8>, Vec<u8>) {
+        let mut codes = vec![0u8; codes_len(block.len(), code_bits)];
+        let mut payloads = Vec::new();
+        for (i, x) in block.iter().enumerate() {
+            let z = x.payload().to_u128();
+            let len = z
+                .to_le_bytes()
+                .iter()
+                .rposition(|&b| b != 0)
+                .map_or(1, |i| i + 1);
+            let bit = i * code_bits as usize;
+            codes[bit / 8] |= ((len - 1) as u8) << (bit % 8);
+            payloads.extend_from_slice(&z.to_le_bytes()[..len]);
+        }
+        (codes, payloads)
+    }
+
+    fn round_trip<T: Lane + PartialEq + core::fmt::Debug>(block: &[T], code_bits: u32) {
+        let (codes, payloads) = reference(block, code_bits);
+        // Encoder: the kernel's part, then the portable loop's, equal the
+        // reference.
+        let mut out_codes = vec![0u8; codes.len()];
+        let mut out_payloads = vec![0u8; payloads.len() + 16];
+        let (done, pos) = super::put_lengths(block, code_bits, &mut out_codes, &mut out_payloads);
+        let per_byte = 8 / code_bits as usize;
+        assert_eq!(done % per_byte, 0);
+        assert_eq!(&out_codes[..done / per_byte], &codes[..done / per_byte]);
+        assert_eq!(&out_payloads[..pos], &payloads[..pos]);
+        // Decoder: the kernel's values, then the checked loop's.
+        let mut back = vec![T::default(); block.len()];
+        let (done, pos, bad) = super::get_lengths(&codes, code_bits, &payloads, &mut back);
+        assert!(!bad);
+        assert!(!get_lengths_checked(
+            &codes[done / per_byte..],
+            code_bits,
+            &payloads[pos..],
+            &mut back[done..]
+        ));
+        assert_eq!(back, block);
+    }
+
+    #[test]
+    fn kernels_match_the_portable_loops() {
+        let has_ssse3 = std::is_x86_feature_detected!("ssse3");
+        for (n, seed) in [(256, 1), (255, 2), (64, 3), (17, 4), (8, 5), (256, 6)] {
+            let raw = mixed(n, seed);
+            let u32s: Vec<u32> = raw.iter().map(|&v| v as u32 >> (v % 32)).collect();
+            round_trip(&u32s, 2);
+            round_trip(&u32s.iter().map(|&v| v as i32).collect::<Vec<_>>(), 2);
+            round_trip(&raw, 4);
+            round_trip(&raw.iter().map(|&v| v as i64).collect::<Vec<_>>(), 4);
+            round_trip(&raw.iter().map(|&v| v as usize).collect::<Vec<_>>(), 4);
+            round_trip(&raw.iter().map(|&v| v as isize).collect::<Vec<_>>(), 4);
+        }
+        // The kernels ran (on a CPU with SSSE3): a full block is mostly
+        // theirs.
+        let block: Vec<i32> = mixed(256, 9).iter().map(|&v| v as i32).collect();
+        let (codes, payloads) = reference(&block, 2);
+        let mut back = vec![0i32; 256];
+        let (done, _, _) = super::get_lengths(&codes, 2, &payloads, &mut back);
+        let mut out_codes = vec![0u8; codes.len()];
+        let mut out_payloads = vec![0u8; payloads.len() + 16];
+        let (put, _) = super::put_lengths(&block, 2, &mut out_codes, &mut out_payloads);
+        if has_ssse3 {
+            assert!(done >= 200 && put >= 200, "{done} {put}");
+        }
+        // Other shapes have no kernel.
+        assert_eq!(super::get_lengths(&codes, 4, &payloads, &mut back).0, 0);
+        assert_eq!(
+            super::get_lengths(&codes, 2, &payloads, &mut [0u16; 256]).0,
+            0
+        );
+    }
+
+    #[test]
+    fn kernels_find_every_payload_longer_than_it_needs() {
+        // A value of 1 written in 2 to 4 (8) bytes, at each position a
+        // kernel reads: the verdict is the checked loop's.
+        fn check<T: Lane>(n: usize, code_bits: u32, widest: usize) {
+            for at in 0..n {
+                for len in 2..=widest {
+                    let mut codes = vec![0u8; codes_len(n, code_bits)];
+                    let mut payloads = Vec::new();
+                    for i in 0..n {
+                        let l = if i == at { len } else { 1 };
+                        let bit = i * code_bits as usize;
+                        codes[bit / 8] |= ((l - 1) as u8) << (bit % 8);
+                        payloads.push(2);
+                        payloads.extend(core::iter::repeat_n(0, l - 1));
+                    }
+                    let mut out = vec![T::default(); n];
+                    let (done, pos, bad) =
+                        super::get_lengths(&codes, code_bits, &payloads, &mut out);
+                    let per_byte = 8 / code_bits as usize;
+                    let bad_rest = get_lengths_checked(
+                        &codes[done / per_byte..],
+                        code_bits,
+                        &payloads[pos..],
+                        &mut out[done..],
+                    );
+                    assert!(bad || bad_rest, "value {at} in {len} bytes");
+                    assert!(
+                        !std::is_x86_feature_detected!("ssse3") || at >= done || bad,
+                        "the kernel read value {at} and missed it"
+                    );
+                }
+            }
+        }
+        check::<i32>(64, 2, 4);
+        check::<u32>(64, 2, 4);
+        check::<u64>(32, 4, 8);
+        check::<i64>(32, 4, 8);
+    }
+}

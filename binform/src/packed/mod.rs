@@ -756,7 +756,13 @@ fn unpack_lengths<T: Lane>(
     let n = out.len();
     let codes = r.read_bytes(codes_len(n, code_bits))?;
     let key_bytes = core::mem::size_of::<T::Key>();
-    let longest = layout::codes_longest(codes, code_bits);
+    // Codes of 2 bits announce at most 4 bytes: nothing to look for in
+    // 4-byte and wider keys.
+    let longest = if key_bytes >= 1 << code_bits {
+        1
+    } else {
+        layout::codes_longest(codes, code_bits)
+    };
     if longest > key_bytes || !layout::padding_is_zero(codes, n, code_bits) {
         let what = if longest > key_bytes {
             alloc::format!("a {longest}-byte value for a {key_bytes}-byte integer")

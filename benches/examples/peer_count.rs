@@ -1,0 +1,85 @@
+//! binform beside speedy and wincode on the same derived models, for
+//! instruction counts (callgrind) of one decode or encode:
+//!
+//! ```text
+//! cargo build --release -p binform-benches --example peer_count
+//! valgrind --tool=callgrind target/release/examples/peer_count ls-de-binform 200   # and 2200
+//! ```
+//!
+//! Cases: `<model>-<de|ser>-<crate>` with model `ls` (large struct),
+//! `prim` (primitives), `sm` (small message), `ppl` (ten people) and crate
+//! `binform`, `speedy` or `wincode`.
+
+use std::hint::black_box;
+
+mod models {
+    binform_benches::define_models!(#[derive(
+        binform::Packable,
+        speedy::Readable,
+        speedy::Writable,
+        wincode::SchemaWrite,
+        wincode::SchemaRead
+    )]);
+}
+
+macro_rules! run {
+    ($case:expr, $n:expr, $name:literal, $value:expr, $ty:ty) => {{
+        let value: $ty = $value;
+        let bin = binform::to_vec(&value).unwrap();
+        let spd = speedy::Writable::<speedy::LittleEndian>::write_to_vec(&value).unwrap();
+        let win = wincode::serialize(&value).unwrap();
+        let mut buf = Vec::with_capacity(1 << 16);
+        for _ in 0..$n {
+            match $case.strip_prefix(concat!($name, "-")) {
+                Some("de-binform") => {
+                    black_box(binform::from_slice::<$ty>(black_box(&bin)).unwrap());
+                }
+                Some("de-speedy") => {
+                    black_box(
+                        <$ty as speedy::Readable<speedy::LittleEndian>>::read_from_buffer(
+                            black_box(&spd),
+                        )
+                        .unwrap(),
+                    );
+                }
+                Some("de-wincode") => {
+                    black_box(wincode::deserialize::<$ty>(black_box(&win)).unwrap());
+                }
+                Some("ser-binform") => {
+                    buf.clear();
+                    binform::to_vec_into(&mut buf, black_box(&value)).unwrap();
+                }
+                Some("ser-speedy") => {
+                    buf.clear();
+                    buf.resize(
+                        speedy::Writable::<speedy::LittleEndian>::bytes_needed(&value).unwrap(),
+                        0,
+                    );
+                    speedy::Writable::<speedy::LittleEndian>::write_to_buffer(
+                        black_box(&value),
+                        &mut buf,
+                    )
+                    .unwrap();
+                }
+                Some("ser-wincode") => {
+                    buf.clear();
+                    wincode::serialize_into(&mut buf, black_box(&value)).unwrap();
+                }
+                _ => break,
+            }
+        }
+    }};
+}
+
+fn main() {
+    let case = std::env::args().nth(1).unwrap_or_default();
+    let n: usize = std::env::args()
+        .nth(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    use models::*;
+    run!(case, n, "ls", large_struct(), LargeStruct);
+    run!(case, n, "prim", primitives(), Primitives);
+    run!(case, n, "sm", small_message(), SmallMessage);
+    run!(case, n, "ppl", ten_people(), Vec<Person>);
+}

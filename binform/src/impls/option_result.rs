@@ -75,7 +75,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
 
     const MIN_SIZE: usize = 1;
 
-    #[inline]
+    #[inline(always)]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         match r.read_u8()? {
             0 => Ok(None),

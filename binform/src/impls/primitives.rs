@@ -120,19 +120,27 @@ impl Pack for bool {
     }
 }
 
+/// Out of line, so that `bool::unpack` stays small enough to inline into
+/// every derived decoder (with the `format!` inside, it was a call).
+#[cold]
+#[inline(never)]
+fn bad_bool(r: &Reader<'_>, b: u8) -> crate::Error {
+    r.error_at(
+        r.position() - 1,
+        ErrorKind::InvalidBool,
+        format!("byte {b:#04x} is not a bool"),
+    )
+}
+
 impl<'de> Unpack<'de> for bool {
     const MIN_SIZE: usize = 1;
 
-    #[inline]
+    #[inline(always)]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         match r.read_u8()? {
             0 => Ok(false),
             1 => Ok(true),
-            b => Err(r.error_at(
-                r.position() - 1,
-                ErrorKind::InvalidBool,
-                format!("byte {b:#04x} is not a bool"),
-            )),
+            b => Err(bad_bool(r, b)),
         }
     }
 
@@ -393,7 +401,7 @@ macro_rules! float {
         impl<'de> Unpack<'de> for $ty {
             const MIN_SIZE: usize = core::mem::size_of::<$ty>();
 
-            #[inline]
+            #[inline(always)]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
                 // Bits, not value: NaN payloads and signed zeros survive.
                 r.read_array().map(|b| <$ty>::from_bits(<$bits>::from_le_bytes(b)))
@@ -428,23 +436,27 @@ impl Pack for char {
     }
 }
 
+#[cold]
+#[inline(never)]
+fn bad_char(r: &Reader<'_>, start: usize, v: u64) -> crate::Error {
+    r.error_at(
+        start,
+        ErrorKind::InvalidChar,
+        format!("{v:#x} is not a Unicode scalar value"),
+    )
+}
+
 impl<'de> Unpack<'de> for char {
     const MIN_SIZE: usize = 1;
 
-    #[inline]
+    #[inline(always)]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         let start = r.position();
         let v = r.read_varint()?;
-        u32::try_from(v)
-            .ok()
-            .and_then(char::from_u32)
-            .ok_or_else(|| {
-                r.error_at(
-                    start,
-                    ErrorKind::InvalidChar,
-                    format!("{v:#x} is not a Unicode scalar value"),
-                )
-            })
+        match u32::try_from(v).ok().and_then(char::from_u32) {
+            Some(c) => Ok(c),
+            None => Err(bad_char(r, start, v)),
+        }
     }
     #[inline]
     fn placeholder(_: &mut u32) -> Option<Self> {

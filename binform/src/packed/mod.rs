@@ -102,11 +102,20 @@ pub(crate) trait Lane: Copy + Default {
     type Key: Key;
     /// The largest key (that of the type's largest value).
     const KEY_MAX: Self::Key;
-    /// Whether payloads are zig-zagged (signed types).
+    /// Whether payloads are zig-zagged (signed types). This and `WHOLE`
+    /// are read by the vector kernels only.
+    #[cfg_attr(
+        not(all(feature = "std", target_arch = "x86_64", not(miri))),
+        allow(dead_code)
+    )]
     const ZIGZAG: bool;
     /// Whether the type has its key's size and every payload of the key's
     /// width is one of its values: then a vector kernel may store decoded
     /// lanes straight into a block.
+    #[cfg_attr(
+        not(all(feature = "std", target_arch = "x86_64", not(miri))),
+        allow(dead_code)
+    )]
     const WHOLE: bool;
     /// The value's key: order-preserving and invertible.
     fn key(self) -> Self::Key;

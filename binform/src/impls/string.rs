@@ -76,17 +76,28 @@ pub(crate) fn read_str<'de>(r: &mut Reader<'de>) -> Result<&'de str> {
 #[inline(always)]
 fn is_ascii(bytes: &[u8]) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let word = |b: &[u8]| {
+    // Two loads that overlap cover 4 to 16 bytes: fixed-size copies the
+    // compiler keeps in registers (copying a variable length into a zeroed
+    // word called `memcpy`).
+    let word = |b: Option<&[u8]>| {
         let mut raw = [0u8; 8];
-        raw[..b.len()].copy_from_slice(b);
+        if let Some(b) = b {
+            raw.copy_from_slice(b);
+        }
         u64::from_le_bytes(raw)
     };
-    match bytes.len() {
-        0..=8 => word(bytes) & HIGH == 0,
-        9..=16 => {
-            let (head, tail) = bytes.split_at(8);
-            (word(head) | word(tail)) & HIGH == 0
+    let half = |b: Option<&[u8]>| {
+        let mut raw = [0u8; 4];
+        if let Some(b) = b {
+            raw.copy_from_slice(b);
         }
+        u64::from(u32::from_le_bytes(raw))
+    };
+    let n = bytes.len();
+    match n {
+        0..=3 => bytes.iter().fold(0, |acc, &b| acc | b) < 0x80,
+        4..=7 => (half(bytes.get(..4)) | half(bytes.get(n - 4..))) & HIGH == 0,
+        8..=16 => (word(bytes.get(..8)) | word(bytes.get(n - 8..))) & HIGH == 0,
         _ => bytes.is_ascii(),
     }
 }

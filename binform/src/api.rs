@@ -143,7 +143,10 @@ impl Options {
         encode: impl FnOnce(&mut Writer<'_>) -> Result<()>,
     ) -> Result<()> {
         let start = buf.len();
-        self.write_header(buf, facts)?;
+        // Tested here so that a plain encode makes no call for it.
+        if self.self_describing || self.fingerprint {
+            self.write_header(buf, facts)?;
+        }
         let result = encode(&mut Writer::with_depth(buf, self.max_depth));
         if result.is_err() {
             buf.truncate(start);
@@ -165,6 +168,7 @@ impl Options {
 
     /// Writes the header the options ask for: a self-describing one
     /// (§25), which holds the fingerprint, or the fingerprint header (§13).
+    #[inline(never)]
     fn write_header(&self, buf: &mut Vec<u8>, facts: Option<Facts>) -> Result<()> {
         if self.self_describing {
             let facts = self.header_facts(facts)?;

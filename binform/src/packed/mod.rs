@@ -252,8 +252,10 @@ fn pack_block<T: Lane>(block: &[T], w: &mut Writer<'_>) {
         BITS => {
             w.write_u8(bits as u8);
             base.write_scalar(w);
-            let out = w.extend_zeroed(bits_len(n, bits));
+            // Slack for the grouped writer's whole 16-byte stores.
+            let out = w.extend_zeroed(bits_len(n, bits) + BITS_SLACK);
             put_bits(block, lo, bits, out);
+            w.unextend(BITS_SLACK);
         }
         LENGTHS2 | LENGTHS4 => put_lengths(block, len_bits, lengths, w),
         _ => {
@@ -540,12 +542,71 @@ fn put_lengths_coded<T: Lane, const CB: usize>(block: &[T], total: usize, w: &mu
 /// work for each group), so the accumulator that carries bits across
 /// words takes a step per group, not per value.
 fn put_bits<T: Lane>(block: &[T], lo: T::Key, bits: u32, out: &mut [u8]) {
+    if bits > 16 {
+        return match bits {
+            17..=32 => put_bits_joined::<T, 2>(block, lo, bits, out),
+            _ => put_bits_joined::<T, 1>(block, lo, bits, out),
+        };
+    }
+    // Up to 16 bits, eight offsets fill exactly `bits` bytes: groups of
+    // eight are written independently, and the rest continues at a whole
+    // byte.
+    let done = put_bits_grouped_dispatch(block, lo, bits, out);
+    let (Some(block), Some(out)) = (block.get(done..), out.get_mut(done / 8 * bits as usize..))
+    else {
+        return;
+    };
     match bits {
         0..=8 => put_bits_joined::<T, 8>(block, lo, bits, out),
-        9..=16 => put_bits_joined::<T, 4>(block, lo, bits, out),
-        17..=32 => put_bits_joined::<T, 2>(block, lo, bits, out),
-        _ => put_bits_joined::<T, 1>(block, lo, bits, out),
+        _ => put_bits_joined::<T, 4>(block, lo, bits, out),
     }
+}
+
+/// Bytes past a bit-packed block's end that [`put_bits_grouped`] may
+/// store into (zeros, dropped after).
+const BITS_SLACK: usize = 16;
+
+/// [`put_bits_grouped`], by the AVX2 kernel where the CPU and `T` have
+/// one (it shifts a group's offsets in vector lanes).
+#[inline]
+fn put_bits_grouped_dispatch<T: Lane>(block: &[T], lo: T::Key, bits: u32, out: &mut [u8]) -> usize {
+    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    if let Some(done) = x86::put_bits_grouped(block, lo, bits, out) {
+        return done;
+    }
+    put_bits_grouped(block, lo, bits, out)
+}
+
+/// Offsets of at most 16 bits, eight at a time while 16 bytes of `out`
+/// remain: the eight are joined into one 128-bit word, four to a half,
+/// and stored whole at the group's first byte; its bytes past the group's
+/// `bits` are zero, and the next group's store overwrites them. No
+/// accumulator carries from one group to the next, so groups overlap in
+/// the CPU (the joined writer shifted every word through one register).
+/// The values done.
+#[inline(always)]
+fn put_bits_grouped<T: Lane>(block: &[T], lo: T::Key, bits: u32, out: &mut [u8]) -> usize {
+    let b = bits as usize;
+    let offset = |x: T| x.key().wrapping_sub(lo).low64();
+    let shifts = [0, b as u64, 2 * b as u64, 3 * b as u64];
+    let half = |four: &[T]| {
+        let mut lanes = [0u64; 4];
+        for ((lane, &x), &shift) in lanes.iter_mut().zip(four).zip(&shifts) {
+            *lane = offset(x) << shift;
+        }
+        (lanes[0] | lanes[1]) | (lanes[2] | lanes[3])
+    };
+    let mut done = 0;
+    for (g, group) in block.chunks_exact(8).enumerate() {
+        let Some(dst) = out.get_mut(g * b..g * b + 16) else {
+            break;
+        };
+        let (low, high) = group.split_at(4);
+        let joined = u128::from(half(low)) | (u128::from(half(high)) << (4 * b));
+        dst.copy_from_slice(&joined.to_le_bytes());
+        done += 8;
+    }
+    done
 }
 
 #[inline(always)]
@@ -1593,11 +1654,17 @@ mod tests {
                         state >> (64 - bits)
                     })
                     .collect();
-                let mut out = vec![0u8; bits_len(n, bits)];
-                put_bits(&values, 0, bits, &mut out);
-                let mut back = vec![0u64; n];
-                assert!(!get_bits(&out, bits, 0, &mut back));
-                assert_eq!(back, values, "{bits} bits, {n} values");
+                // With the encoder's slack (the grouped writer's whole
+                // stores) and without (the joined writer alone at the end).
+                for slack in [0, BITS_SLACK] {
+                    let len = bits_len(n, bits);
+                    let mut out = vec![0u8; len + slack];
+                    put_bits(&values, 0, bits, &mut out);
+                    assert!(out[len..].iter().all(|&b| b == 0), "slack written");
+                    let mut back = vec![0u64; n];
+                    assert!(!get_bits(&out[..len], bits, 0, &mut back));
+                    assert_eq!(back, values, "{bits} bits, {n} values, {slack} slack");
+                }
             }
         }
     }

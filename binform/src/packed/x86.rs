@@ -13,11 +13,14 @@
 //! the two on random and damaged blocks.
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_and_si128, _mm_cmpeq_epi32, _mm_cmpeq_epi8, _mm_cvtsi128_si32,
+    __m128i, __m256i, _mm256_castsi256_si128, _mm256_cvtepu32_epi64, _mm256_extracti128_si256,
+    _mm256_loadu_si256, _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_set_epi64x,
+    _mm256_sllv_epi64, _mm256_sub_epi32, _mm256_sub_epi64, _mm256_xor_si256, _mm_add_epi32,
+    _mm_and_si128, _mm_cmpeq_epi32, _mm_cmpeq_epi8, _mm_cvtsi128_si32, _mm_cvtsi128_si64,
     _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_packs_epi32, _mm_packus_epi16,
     _mm_set1_epi32, _mm_set1_epi64x, _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_epi32,
     _mm_srai_epi32, _mm_srli_epi32, _mm_srli_epi64, _mm_storeu_si128, _mm_sub_epi32, _mm_sub_epi64,
-    _mm_xor_si128,
+    _mm_unpackhi_epi64, _mm_xor_si128,
 };
 
 use super::Lane;
@@ -246,6 +249,88 @@ fn put_lengths32_ssse3<T: Lane>(
     (done, pos)
 }
 
+/// Bit-packed offsets of at most 16 bits (`super::put_bits_grouped`'s
+/// layout) with AVX2: a group's eight offsets are taken from their keys,
+/// widened to 64-bit lanes and shifted into place four at a time, then
+/// or-ed together. `None` when the CPU or `T` has no kernel (whole 4 or
+/// 8-byte integers).
+#[inline]
+pub(super) fn put_bits_grouped<T: Lane>(
+    block: &[T],
+    lo: T::Key,
+    bits: u32,
+    out: &mut [u8],
+) -> Option<usize> {
+    use super::Key;
+    let size = core::mem::size_of::<T>();
+    let whole = T::WHOLE && size == core::mem::size_of::<T::Key>();
+    if !whole || !(size == 4 || size == 8) || bits > 16 || !std::is_x86_feature_detected!("avx2") {
+        return None;
+    }
+    #[allow(unsafe_code)]
+    // SAFETY: `put_bits_grouped_avx2` only needs AVX2, which the CPU was
+    // just found to support.
+    Some(unsafe { put_bits_grouped_avx2(block, lo.low64(), bits, out) })
+}
+
+#[target_feature(enable = "avx2")]
+fn put_bits_grouped_avx2<T: Lane>(block: &[T], lo: u64, bits: u32, out: &mut [u8]) -> usize {
+    let b = bits as usize;
+    let wide = core::mem::size_of::<T>() == 8;
+    // A signed type's key flips the sign bit (`Lane::key`).
+    let flip: u64 = match (T::ZIGZAG, wide) {
+        (false, _) => 0,
+        (true, true) => 1 << 63,
+        (true, false) => 1 << 31,
+    };
+    let shifts = _mm256_set_epi64x(3 * b as i64, 2 * b as i64, b as i64, 0);
+    // Or of the four lanes: one joined word.
+    let join = |v: __m256i| {
+        let x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        _mm_cvtsi128_si64(_mm_or_si128(x, _mm_unpackhi_epi64(x, x))) as u64
+    };
+    let mut done = 0;
+    for (g, group) in block.chunks_exact(8).enumerate() {
+        let Some(dst) = out.get_mut(g * b..g * b + 16) else {
+            break;
+        };
+        let (low, high) = if wide {
+            let (flip, lo) = (
+                _mm256_set1_epi64x(flip as i64),
+                _mm256_set1_epi64x(lo as i64),
+            );
+            #[allow(unsafe_code)]
+            // SAFETY: `group` is eight values of 8 bytes, 64 readable
+            // bytes; the loads are unaligned.
+            let (a, c) = unsafe {
+                let p = group.as_ptr().cast::<__m256i>();
+                (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1)))
+            };
+            (
+                _mm256_sub_epi64(_mm256_xor_si256(a, flip), lo),
+                _mm256_sub_epi64(_mm256_xor_si256(c, flip), lo),
+            )
+        } else {
+            let (flip, lo) = (_mm256_set1_epi32(flip as i32), _mm256_set1_epi32(lo as i32));
+            #[allow(unsafe_code)]
+            // SAFETY: `group` is eight values of 4 bytes, 32 readable
+            // bytes; the load is unaligned.
+            let v = unsafe { _mm256_loadu_si256(group.as_ptr().cast()) };
+            let off = _mm256_sub_epi32(_mm256_xor_si256(v, flip), lo);
+            (
+                _mm256_cvtepu32_epi64(_mm256_castsi256_si128(off)),
+                _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(off)),
+            )
+        };
+        let low = join(_mm256_sllv_epi64(low, shifts));
+        let high = join(_mm256_sllv_epi64(high, shifts));
+        let joined = u128::from(low) | (u128::from(high) << (4 * b));
+        dst.copy_from_slice(&joined.to_le_bytes());
+        done += 8;
+    }
+    done
+}
+
 #[cfg(test)]
 mod tests {
     //! The kernels against the portable loops, which Miri checks: the
@@ -342,6 +427,58 @@ mod tests {
             super::get_lengths(&codes, 2, &payloads, &mut [0u16; 256]).0,
             0
         );
+    }
+
+    #[test]
+    fn bit_kernel_matches_the_portable_writer() {
+        fn check<T: Lane + core::fmt::Debug>(block: &[T]) {
+            let lo = block.iter().map(|x| x.key()).min().unwrap();
+            let hi = block.iter().map(|x| x.key()).max().unwrap();
+            let bits = (128 - hi.wrapping_sub(lo).to_u128().leading_zeros()).max(1);
+            let len = super::super::layout::bits_len(block.len(), bits) + 16;
+            let (mut kernel, mut portable) = (vec![0u8; len], vec![0u8; len]);
+            let done = super::put_bits_grouped(block, lo, bits, &mut kernel);
+            let expected = super::super::put_bits_grouped(block, lo, bits, &mut portable);
+            if let Some(done) = done {
+                assert_eq!(done, expected);
+                assert_eq!(kernel, portable, "{bits} bits: {block:?}");
+            } else {
+                assert!(!std::is_x86_feature_detected!("avx2"));
+            }
+        }
+        for (n, seed) in [(256, 11), (64, 12), (15, 13)] {
+            let raw = mixed(n, seed);
+            for bits in 1..=16 {
+                let narrow: Vec<u64> = raw.iter().map(|&v| v >> (64 - bits)).collect();
+                check(&narrow);
+                check(&narrow.iter().map(|&v| v as u32).collect::<Vec<_>>());
+                // Signed values around zero and around a far base.
+                check(
+                    &narrow
+                        .iter()
+                        .map(|&v| v as i64 - (1 << (bits - 1)))
+                        .collect::<Vec<_>>(),
+                );
+                check(
+                    &narrow
+                        .iter()
+                        .map(|&v| v as i32 - (1 << (bits - 1)))
+                        .collect::<Vec<_>>(),
+                );
+                check(
+                    &narrow
+                        .iter()
+                        .map(|&v| v as i64 + i64::MIN)
+                        .collect::<Vec<_>>(),
+                );
+                check(
+                    &narrow
+                        .iter()
+                        .map(|&v| (v as u32).wrapping_add(u32::MAX - 70_000))
+                        .collect::<Vec<_>>(),
+                );
+            }
+        }
     }
 
     #[test]

@@ -345,6 +345,38 @@ fn scan_portable<T: Lane>(
     if best <= n * least_varint && best <= least_codes + n * least_bytes {
         return scan;
     }
+    // When offsets take nearly the key's width (a full range), count the
+    // payloads with their top byte set: each takes the full width in
+    // bytes and the longest varints, which for full-range values settles
+    // it in one compare a value (counting each value's lengths to learn
+    // the same cost more than the rest of the encode).
+    // The first chunk decides whether to look (mixed magnitudes span
+    // the full range too, but few of them fill the top byte).
+    let key_bytes = core::mem::size_of::<T::Key>();
+    let shift = 8 * key_bytes as u32 - 8;
+    let count_full = |values: &[T]| {
+        values
+            .iter()
+            .filter(|x| x.payload() >> shift != <T::Key as Key>::ZERO)
+            .count()
+    };
+    let (first, others) = block.split_at(n.min(SCAN_CHUNK));
+    let full_first = if best >= n * (key_bytes - 1) {
+        count_full(first)
+    } else {
+        0
+    };
+    if full_first * 2 > first.len() {
+        let full = full_first + count_full(others);
+        let top = T::Key::from_u128(1u128 << shift);
+        let (top_varint, top_bytes) = (top.varint_len() as usize, top.byte_len() as usize);
+        let rest = n - full;
+        if best <= rest * least_varint + full * top_varint
+            && best <= least_codes + rest * least_bytes + full * top_bytes
+        {
+            return scan;
+        }
+    }
     let (mut varints, mut bytes, mut any) = (0usize, 0usize, <T::Key as Key>::ZERO);
     let mut left = n;
     for chunk in block.chunks(SCAN_CHUNK) {

@@ -7,8 +7,9 @@
 //! ```
 //!
 //! Cases: `<model>-<de|ser>-<crate>` with model `ls` (large struct),
-//! `prim` (primitives), `sm` (small message), `ppl` (ten people) and crate
-//! `binform`, `speedy` or `wincode`.
+//! `prim` (primitives), `sm` (small message), `ppl` (ten people), `mk48`
+//! (100 updates), `mc` (50 players) and crate `binform`, `speedy`,
+//! `wincode` or `bitcode`.
 
 use std::hint::black_box;
 
@@ -18,7 +19,21 @@ mod models {
         speedy::Readable,
         speedy::Writable,
         wincode::SchemaWrite,
-        wincode::SchemaRead
+        wincode::SchemaRead,
+        bitcode::Encode,
+        bitcode::Decode
+    )]);
+}
+
+mod rsb {
+    binform_benches::define_rsb_models!(#[derive(
+        binform::Packable,
+        speedy::Readable,
+        speedy::Writable,
+        wincode::SchemaWrite,
+        wincode::SchemaRead,
+        bitcode::Encode,
+        bitcode::Decode
     )]);
 }
 
@@ -28,6 +43,8 @@ macro_rules! run {
         let bin = binform::to_vec(&value).unwrap();
         let spd = speedy::Writable::<speedy::LittleEndian>::write_to_vec(&value).unwrap();
         let win = wincode::serialize(&value).unwrap();
+        let bit = bitcode::encode(&value);
+        let mut bit_buf = bitcode::Buffer::new();
         let mut buf = Vec::with_capacity(1 << 16);
         for _ in 0..$n {
             match $case.strip_prefix(concat!($name, "-")) {
@@ -41,6 +58,12 @@ macro_rules! run {
                         )
                         .unwrap(),
                     );
+                }
+                Some("de-bitcode") => {
+                    black_box(bit_buf.decode::<$ty>(black_box(&bit)).unwrap());
+                }
+                Some("ser-bitcode") => {
+                    black_box(bit_buf.encode(black_box(&value)));
                 }
                 Some("de-wincode") => {
                     black_box(wincode::deserialize::<$ty>(black_box(&win)).unwrap());
@@ -83,4 +106,6 @@ fn main() {
     run!(case, n, "prim", primitives(), Primitives);
     run!(case, n, "sm", small_message(), SmallMessage);
     run!(case, n, "ppl", ten_people(), Vec<Person>);
+    run!(case, n, "mk48", rsb::updates(100), rsb::Updates);
+    run!(case, n, "mc", rsb::players(50), rsb::Players);
 }

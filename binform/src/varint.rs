@@ -33,6 +33,30 @@ pub(crate) enum VarintError {
     Invalid,
 }
 
+/// The least value of a varint with `extra` bytes after the first (a
+/// smaller one has a shorter form).
+pub(crate) const VARINT_MIN: [u64; 16] = {
+    let mut table = [0u64; 16];
+    let mut extra = 1;
+    while extra <= 8 {
+        table[extra] = 1 << (7 * extra);
+        extra += 1;
+    }
+    table
+};
+
+/// The mask of the low `len` bytes of a word (1 to 8; 0 and above 8:
+/// all of it): a varint's bytes, or a lengths-form payload.
+pub(crate) const LEN_MASK: [u64; 16] = {
+    let mut table = [u64::MAX; 16];
+    let mut len = 1;
+    while len < 8 {
+        table[len] = (1 << (8 * len)) - 1;
+        len += 1;
+    }
+    table
+};
+
 /// How many bytes follow the first for `v < 2^56` (0 to 7).
 #[inline(always)]
 pub(crate) const fn extra_bytes(v: u64) -> u32 {
@@ -275,6 +299,56 @@ mod tests {
             decode_u64(&[0xFF, 0, 0, 0, 0, 0, 0, 0, 0]),
             Err(VarintError::Invalid)
         );
+    }
+
+    /// `v` written with `extra` bytes after the first, minimal or not.
+    fn forced(v: u64, extra: u32) -> alloc::vec::Vec<u8> {
+        if extra == 8 {
+            let mut out = alloc::vec![0xFF];
+            out.extend_from_slice(&v.to_le_bytes());
+            return out;
+        }
+        let word = (v << (extra + 1)) | ((1 << extra) - 1);
+        word.to_le_bytes()[..extra as usize + 1].to_vec()
+    }
+
+    #[test]
+    fn the_reader_rejects_every_longer_form_and_nothing_else() {
+        // Through the reader's fast path (8 bytes left) and near the end,
+        // at each length: the largest value a shorter form holds is
+        // rejected, the least one this length needs is read.
+        for extra in 1..=8u32 {
+            let least = if extra == 8 {
+                1 << 56
+            } else {
+                1u64 << (7 * extra)
+            };
+            for (v, minimal) in [
+                (least - 1, false),
+                (least / 2, false),
+                (0, false),
+                (least, true),
+            ] {
+                for pad in [0usize, 8] {
+                    let mut bytes = forced(v, extra);
+                    let len = bytes.len();
+                    bytes.resize(len + pad, 0);
+                    let mut r = crate::Reader::new(&bytes, &crate::Options::new());
+                    let got = r.read_varint();
+                    if minimal {
+                        assert_eq!(got.ok(), Some(v), "{v} in {len} bytes");
+                        assert_eq!(r.position(), len);
+                    } else {
+                        let kind = got.err().map(|e| e.kind());
+                        assert_eq!(
+                            kind,
+                            Some(crate::ErrorKind::InvalidVarint),
+                            "{v} in {len} bytes"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -21,6 +21,7 @@
 
 use alloc::vec::Vec;
 
+use crate::varint::{LEN_MASK, VARINT_MIN};
 use crate::{ErrorKind, Reader, Result, Writer};
 
 pub(crate) use layout::BLOCK;
@@ -702,6 +703,15 @@ fn put<T: Lane, const W: usize>(block: &[T], lo: T::Key, out: &mut [u8]) {
 /// budget before anything is allocated.
 pub(crate) fn unpack_vec<T: Lane>(r: &mut Reader<'_>, len: usize) -> Result<Vec<T>> {
     let mut out: Vec<T> = r.vec_with_capacity(len)?;
+    if len < SHORT {
+        // One headerless block of varints: pushed one by one, without the
+        // block machinery (short vectors are common inside structs; the
+        // general path cost about 100 instructions more for 2 values).
+        for _ in 0..len {
+            out.push(T::read_scalar(r)?);
+        }
+        return Ok(out);
+    }
     let mut left = len;
     while left > 0 {
         let n = left.min(BLOCK);
@@ -1024,29 +1034,6 @@ fn get_varints_fast<T: Lane>(input: &[u8], out: &mut [T]) -> (usize, usize, bool
     }
     (done, pos, bad)
 }
-
-/// The least value of a varint with `extra` bytes after the first (a
-/// smaller one has a shorter form).
-const VARINT_MIN: [u64; 16] = {
-    let mut table = [0u64; 16];
-    let mut extra = 1;
-    while extra <= 8 {
-        table[extra] = 1 << (7 * extra);
-        extra += 1;
-    }
-    table
-};
-
-/// The mask of a payload of `len` bytes (1 to 8; 0 and above 8 unused).
-const LEN_MASK: [u64; 16] = {
-    let mut table = [u64::MAX; 16];
-    let mut len = 1;
-    while len < 8 {
-        table[len] = (1 << (8 * len)) - 1;
-        len += 1;
-    }
-    table
-};
 
 /// The least payload that needs `len` bytes (a shorter one has a zero top
 /// byte: not minimal).
@@ -1549,7 +1536,10 @@ mod tests {
                 assert_eq!(u128_len(v) as usize, crate::varint::encode_u128(v).1, "{v}");
             }
         }
-        assert_eq!(u128_len(u128::MAX) as usize, crate::varint::encode_u128(u128::MAX).1);
+        assert_eq!(
+            u128_len(u128::MAX) as usize,
+            crate::varint::encode_u128(u128::MAX).1
+        );
     }
 
     #[test]

@@ -70,6 +70,33 @@ fn zero_sized_elements_have_their_own_budget() {
 }
 
 #[test]
+fn a_bad_bool_in_a_vector_is_found_where_it_is() {
+    // Vectors of bools are checked and converted in bulk: every position
+    // is checked, and the error names the byte's offset.
+    let bools: Vec<bool> = (0..40).map(|i| i % 3 == 0).collect();
+    let bytes = binform::to_vec(&bools).unwrap();
+    assert_eq!(
+        bytes[1..],
+        bools.iter().map(|&b| b as u8).collect::<Vec<_>>()[..]
+    );
+    assert_eq!(binform::from_slice::<Vec<bool>>(&bytes).unwrap(), bools);
+    for at in 0..bools.len() {
+        for bad in [2u8, 0x80, 0xFF] {
+            let mut damaged = bytes.clone();
+            damaged[1 + at] = bad;
+            let err = binform::from_slice::<Vec<bool>>(&damaged).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidBool);
+            assert_eq!(err.offset(), Some(1 + at), "{bad:#x} at {at}");
+        }
+    }
+    // A short input is an end, not a bad bool.
+    assert_eq!(
+        kind::<Vec<bool>>(&bytes[..bytes.len() - 1]),
+        ErrorKind::UnexpectedEnd
+    );
+}
+
+#[test]
 fn invalid_scalars() {
     assert_eq!(kind::<bool>(&[2]), ErrorKind::InvalidBool);
     // 0xD800 is a surrogate, not a char.

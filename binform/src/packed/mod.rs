@@ -30,7 +30,7 @@ use layout::{
 };
 
 pub(crate) mod layout;
-#[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod x86;
 
 /// An unsigned key type: the arithmetic of offsets.
@@ -105,18 +105,12 @@ pub(crate) trait Lane: Copy + Default {
     const KEY_MAX: Self::Key;
     /// Whether payloads are zig-zagged (signed types). This and `WHOLE`
     /// are read by the vector kernels only.
-    #[cfg_attr(
-        not(all(feature = "std", target_arch = "x86_64", not(miri))),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
     const ZIGZAG: bool;
     /// Whether the type has its key's size and every payload of the key's
     /// width is one of its values: then a vector kernel may store decoded
     /// lanes straight into a block.
-    #[cfg_attr(
-        not(all(feature = "std", target_arch = "x86_64", not(miri))),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
     const WHOLE: bool;
     /// The value's key: order-preserving and invertible.
     fn key(self) -> Self::Key;
@@ -541,9 +535,9 @@ fn put_lengths_coded<T: Lane, const CB: usize>(block: &[T], total: usize, w: &mu
     let n_codes = codes_len(block.len(), CB as u32);
     let out = w.extend_zeroed(total + SLACK);
     let (codes, payloads) = out.split_at_mut(n_codes);
-    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
     let (done, mut pos) = x86::put_lengths(block, CB as u32, codes, payloads);
-    #[cfg(not(all(feature = "std", target_arch = "x86_64", not(miri))))]
+    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
     let (done, mut pos) = (0, 0);
     let codes = codes.get_mut(done / per_byte..).unwrap_or_default();
     let block = block.get(done..).unwrap_or_default();
@@ -603,7 +597,7 @@ const BITS_SLACK: usize = 16;
 /// one (it shifts a group's offsets in vector lanes).
 #[inline]
 fn put_bits_grouped_dispatch<T: Lane>(block: &[T], lo: T::Key, bits: u32, out: &mut [u8]) -> usize {
-    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
     if let Some(done) = x86::put_bits_grouped(block, lo, bits, out) {
         return done;
     }
@@ -907,7 +901,7 @@ fn unpack_lengths<T: Lane>(
 /// the codes announce.
 #[inline]
 fn get_lengths<T: Lane>(codes: &[u8], code_bits: u32, payloads: &[u8], out: &mut [T]) -> bool {
-    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
     let (codes, payloads, out, bad_vector) = {
         let (done, pos, bad) = x86::get_lengths(codes, code_bits, payloads, out);
         let (Some(codes), Some(payloads), Some(out)) = (
@@ -919,7 +913,7 @@ fn get_lengths<T: Lane>(codes: &[u8], code_bits: u32, payloads: &[u8], out: &mut
         };
         (codes, payloads, out, bad)
     };
-    #[cfg(not(all(feature = "std", target_arch = "x86_64", not(miri))))]
+    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
     let bad_vector = false;
     let (done, pos, mut bad) = if code_bits == 2 {
         get_lengths_fast::<T, 2>(codes, payloads, out)

@@ -191,12 +191,14 @@ impl Drop for Reader<'_> {
     /// message).
     #[inline(always)]
     fn drop(&mut self) {
-        if self.refs.is_some() {
-            self.drop_refs();
-        }
+        // The source first: its drop cannot panic, the shared values' (a
+        // user's `Drop`) can, and would skip what follows.
         #[cfg(feature = "bytes")]
         if self.source.is_some() {
             self.drop_source();
+        }
+        if self.refs.is_some() {
+            self.drop_refs();
         }
     }
 }

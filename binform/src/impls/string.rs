@@ -79,15 +79,18 @@ fn is_ascii(bytes: &[u8]) -> bool {
     // Two loads that overlap cover 4 to 16 bytes: fixed-size copies the
     // compiler keeps in registers (copying a variable length into a zeroed
     // word called `memcpy`).
+    // A missing slice (impossible: the lengths are matched below) reads as
+    // high bits, so that the check fails closed before the unchecked
+    // conversion it guards.
     let word = |b: Option<&[u8]>| {
-        let mut raw = [0u8; 8];
+        let mut raw = [0x80u8; 8];
         if let Some(b) = b {
             raw.copy_from_slice(b);
         }
         u64::from_le_bytes(raw)
     };
     let half = |b: Option<&[u8]>| {
-        let mut raw = [0u8; 4];
+        let mut raw = [0x80u8; 4];
         if let Some(b) = b {
             raw.copy_from_slice(b);
         }

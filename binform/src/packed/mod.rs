@@ -1106,6 +1106,22 @@ fn get_lengths_checked<T: Lane>(
 /// `64 / bits` values without a bounds check per value.
 #[inline]
 fn get_bits<T: Lane>(bytes: &[u8], bits: u32, base: T::Key, out: &mut [T]) -> bool {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    let (done, mut bad) = match x86::get_bits_grouped(bytes, bits, base, out) {
+        Some((done, bad)) => {
+            // The rest through the portable fast path, from the byte the
+            // kernel stopped at (`done` is a multiple of 8).
+            let (Some(bytes), Some(rest)) =
+                (bytes.get(done / 8 * bits as usize..), out.get_mut(done..))
+            else {
+                return true;
+            };
+            let (more, more_bad) = get_bits_fast_dispatch(bytes, bits, base, rest);
+            (done + more, bad | more_bad)
+        }
+        None => get_bits_fast_dispatch(bytes, bits, base, out),
+    };
+    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
     let (done, mut bad) = get_bits_fast_dispatch(bytes, bits, base, out);
     let Some(rest) = out.get_mut(done..) else {
         return true;

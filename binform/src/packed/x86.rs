@@ -273,6 +273,31 @@ fn put_lengths32_ssse3<T: Lane>(
     (done, pos)
 }
 
+/// Whether the bit-packing kernels serve `T` at `bits` bits on this CPU:
+/// whole 4 or 8-byte integers, offsets of at most 16 bits, AVX2.
+#[inline(always)]
+fn has_bit_kernel<T: Lane>(bits: u32) -> bool {
+    let size = core::mem::size_of::<T>();
+    let whole = T::WHOLE && size == core::mem::size_of::<T::Key>();
+    whole && (size == 4 || size == 8) && bits <= 16 && detected!("avx2")
+}
+
+/// What a key flips of its value: a signed type's sign bit (`Lane::key`).
+#[inline(always)]
+fn sign_flip<T: Lane>() -> u64 {
+    match (T::ZIGZAG, core::mem::size_of::<T>() == 8) {
+        (false, _) => 0,
+        (true, true) => 1 << 63,
+        (true, false) => 1 << 31,
+    }
+}
+
+/// The shifts of four offsets of `b` bits within a half group.
+#[target_feature(enable = "avx2")]
+fn group_shifts(b: usize) -> __m256i {
+    _mm256_set_epi64x(3 * b as i64, 2 * b as i64, b as i64, 0)
+}
+
 /// Bit-packed offsets of at most 16 bits (`super::put_bits_grouped`'s
 /// layout) with AVX2: a group's eight offsets are taken from their keys,
 /// widened to 64-bit lanes and shifted into place four at a time, then
@@ -286,9 +311,7 @@ pub(super) fn put_bits_grouped<T: Lane>(
     out: &mut [u8],
 ) -> Option<usize> {
     use super::Key;
-    let size = core::mem::size_of::<T>();
-    let whole = T::WHOLE && size == core::mem::size_of::<T::Key>();
-    if !whole || !(size == 4 || size == 8) || bits > 16 || !detected!("avx2") {
+    if !has_bit_kernel::<T>(bits) {
         return None;
     }
     #[allow(unsafe_code)]
@@ -301,13 +324,7 @@ pub(super) fn put_bits_grouped<T: Lane>(
 fn put_bits_grouped_avx2<T: Lane>(block: &[T], lo: u64, bits: u32, out: &mut [u8]) -> usize {
     let b = bits as usize;
     let wide = core::mem::size_of::<T>() == 8;
-    // A signed type's key flips the sign bit (`Lane::key`).
-    let flip: u64 = match (T::ZIGZAG, wide) {
-        (false, _) => 0,
-        (true, true) => 1 << 63,
-        (true, false) => 1 << 31,
-    };
-    let shifts = _mm256_set_epi64x(3 * b as i64, 2 * b as i64, b as i64, 0);
+    let (flip, shifts) = (sign_flip::<T>(), group_shifts(b));
     // Or of the four lanes: one joined word.
     let join = |v: __m256i| {
         let x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
@@ -369,9 +386,7 @@ pub(super) fn get_bits_grouped<T: Lane>(
     out: &mut [T],
 ) -> Option<(usize, bool)> {
     use super::Key;
-    let size = core::mem::size_of::<T>();
-    let whole = T::WHOLE && size == core::mem::size_of::<T::Key>();
-    if !whole || !(size == 4 || size == 8) || bits > 16 || !detected!("avx2") {
+    if !has_bit_kernel::<T>(bits) {
         return None;
     }
     #[allow(unsafe_code)]
@@ -389,12 +404,7 @@ fn get_bits_grouped_avx2<T: Lane>(
 ) -> (usize, bool) {
     let b = bits as usize;
     let wide = core::mem::size_of::<T>() == 8;
-    let flip: u64 = match (T::ZIGZAG, wide) {
-        (false, _) => 0,
-        (true, true) => 1 << 63,
-        (true, false) => 1 << 31,
-    };
-    let shifts = _mm256_set_epi64x(3 * b as i64, 2 * b as i64, b as i64, 0);
+    let (flip, shifts) = (sign_flip::<T>(), group_shifts(b));
     let mask = _mm256_set1_epi64x(((1u64 << b) - 1) as i64);
     let base_v = _mm256_set1_epi64x(base as i64);
     let flip_v = _mm256_set1_epi64x(flip as i64);

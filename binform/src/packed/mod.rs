@@ -904,11 +904,8 @@ fn get_lengths<T: Lane>(codes: &[u8], code_bits: u32, payloads: &[u8], out: &mut
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     let (codes, payloads, out, bad_vector) = {
         let (done, pos, bad) = x86::get_lengths(codes, code_bits, payloads, out);
-        let (Some(codes), Some(payloads), Some(out)) = (
-            codes.get(done / (8 / code_bits as usize)..),
-            payloads.get(pos..),
-            out.get_mut(done..),
-        ) else {
+        let Some((codes, payloads, out)) = lengths_rest(codes, code_bits, payloads, out, done, pos)
+        else {
             return true;
         };
         (codes, payloads, out, bad)
@@ -921,15 +918,30 @@ fn get_lengths<T: Lane>(codes: &[u8], code_bits: u32, payloads: &[u8], out: &mut
         get_lengths_fast::<T, 4>(codes, payloads, out)
     };
     bad |= bad_vector;
-    let (Some(codes), Some(payloads), Some(out)) = (
-        codes.get(done / (8 / code_bits as usize)..),
-        payloads.get(pos..),
-        out.get_mut(done..),
-    ) else {
+    let Some((codes, payloads, out)) = lengths_rest(codes, code_bits, payloads, out, done, pos)
+    else {
         return true;
     };
     bad |= get_lengths_checked(codes, code_bits, payloads, out);
     bad
+}
+
+/// What is left of a lengths-form block after `done` values (a multiple
+/// of the values a control byte holds) and `pos` payload bytes.
+#[inline(always)]
+fn lengths_rest<'a, 'b, T>(
+    codes: &'a [u8],
+    code_bits: u32,
+    payloads: &'a [u8],
+    out: &'b mut [T],
+    done: usize,
+    pos: usize,
+) -> Option<(&'a [u8], &'a [u8], &'b mut [T])> {
+    Some((
+        codes.get(done / (8 / code_bits as usize)..)?,
+        payloads.get(pos..)?,
+        out.get_mut(done..)?,
+    ))
 }
 
 /// The bulk of a lengths-form block: whole control bytes, while the

@@ -13,28 +13,27 @@
 
 use std::hint::black_box;
 
+/// Invokes a model-defining macro with the derives of every crate here.
+macro_rules! with_peer_derives {
+    ($define:path) => {
+        $define!(#[derive(
+            binform::Packable,
+            speedy::Readable,
+            speedy::Writable,
+            wincode::SchemaWrite,
+            wincode::SchemaRead,
+            bitcode::Encode,
+            bitcode::Decode
+        )]);
+    };
+}
+
 mod models {
-    binform_benches::define_models!(#[derive(
-        binform::Packable,
-        speedy::Readable,
-        speedy::Writable,
-        wincode::SchemaWrite,
-        wincode::SchemaRead,
-        bitcode::Encode,
-        bitcode::Decode
-    )]);
+    with_peer_derives!(binform_benches::define_models);
 }
 
 mod rsb {
-    binform_benches::define_rsb_models!(#[derive(
-        binform::Packable,
-        speedy::Readable,
-        speedy::Writable,
-        wincode::SchemaWrite,
-        wincode::SchemaRead,
-        bitcode::Encode,
-        bitcode::Decode
-    )]);
+    with_peer_derives!(binform_benches::define_rsb_models);
 }
 
 macro_rules! run {

@@ -138,7 +138,7 @@ fn decode_u64_multi(input: &[u8], first: u8) -> Result<(u64, usize), VarintError
         if len == 8 {
             w
         } else {
-            w & ((1u64 << (8 * len)) - 1)
+            w & LEN_MASK[len & 15]
         }
     } else {
         let Some(bytes) = input.get(..len) else {
@@ -149,10 +149,17 @@ fn decode_u64_multi(input: &[u8], first: u8) -> Result<(u64, usize), VarintError
         u64::from_le_bytes(raw)
     };
     let v = word >> (n + 1);
-    if v < 1u64 << (7 * n) {
+    if v < VARINT_MIN[n & 15] {
         return Err(VarintError::Invalid);
     }
     Ok((v, len))
+}
+
+/// The bytes after `0xFF` and the count byte in the long form of a
+/// `u128` (from 2^56): its value without leading zero bytes, 8 to 16.
+#[inline(always)]
+pub(crate) const fn long_u128_bytes(v: u128) -> usize {
+    16 - (v.leading_zeros() / 8) as usize
 }
 
 /// Encodes a `u128`; returns the buffer and how many of its bytes are used.
@@ -164,7 +171,7 @@ pub fn encode_u128(v: u128) -> ([u8; MAX_LEN_U128], usize) {
         out[..len].copy_from_slice(&small[..len]);
         return (out, len);
     }
-    let bytes = 16 - (v.leading_zeros() / 8) as usize; // 8..=16
+    let bytes = long_u128_bytes(v);
     out[0] = 0xFF;
     out[1] = bytes as u8;
     out[2..2 + bytes].copy_from_slice(&v.to_le_bytes()[..bytes]);

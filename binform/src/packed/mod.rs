@@ -1395,10 +1395,9 @@ fn u128_len(v: u128) -> u32 {
     if v < 1 << 56 {
         (v as u64).varint_len()
     } else {
-        // `0xFF`, a byte count, then 8 to 16 bytes (`varint::encode_u128`),
-        // counted without encoding: the encoder's scan asks this of every
-        // value of a block.
-        2 + 16 - v.leading_zeros() / 8
+        // `0xFF`, a byte count, then the value's bytes, counted without
+        // encoding: the encoder's scan asks this of every value of a block.
+        2 + crate::varint::long_u128_bytes(v) as u32
     }
 }
 

@@ -46,6 +46,12 @@ pub(crate) trait Key:
     /// The bytes the value takes without its leading zero bytes (at least
     /// one): its length in the lengths form.
     fn byte_len(self) -> u32;
+    /// 1 when the key reaches `2^shift` (`shift` below the width), else
+    /// 0: a count to add in a vector lane.
+    #[inline(always)]
+    fn reaches(self, shift: u32) -> Self {
+        Self::from_u64(u64::from(self >> shift != Self::ZERO))
+    }
     fn wrapping_sub(self, other: Self) -> Self;
     fn wrapping_add(self, other: Self) -> Self;
     /// The low 64 bits.
@@ -287,7 +293,7 @@ struct Scan<K> {
 /// work of this loop; measured: 100,000 full-range `i32` encode in
 /// 115 µs with SSE2 alone, see the closing note of issue 14).
 #[inline]
-fn scan<T: Lane>(block: &[T], offsets: impl FnOnce(T::Key, T::Key) -> usize) -> Scan<T::Key> {
+fn scan<T: Lane>(block: &[T], offsets: impl Fn(T::Key, T::Key) -> usize) -> Scan<T::Key> {
     #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
     if std::is_x86_feature_detected!("avx2") {
         #[allow(unsafe_code)]
@@ -300,15 +306,12 @@ fn scan<T: Lane>(block: &[T], offsets: impl FnOnce(T::Key, T::Key) -> usize) -> 
 
 #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
 #[target_feature(enable = "avx2")]
-fn scan_avx2<T: Lane>(block: &[T], offsets: impl FnOnce(T::Key, T::Key) -> usize) -> Scan<T::Key> {
+fn scan_avx2<T: Lane>(block: &[T], offsets: impl Fn(T::Key, T::Key) -> usize) -> Scan<T::Key> {
     scan_portable(block, offsets)
 }
 
 #[inline(always)]
-fn scan_portable<T: Lane>(
-    block: &[T],
-    offsets: impl FnOnce(T::Key, T::Key) -> usize,
-) -> Scan<T::Key> {
+fn scan_portable<T: Lane>(block: &[T], offsets: impl Fn(T::Key, T::Key) -> usize) -> Scan<T::Key> {
     if core::mem::size_of::<T::Key>() < 8 {
         return scan_narrow(block, offsets);
     }
@@ -391,44 +394,75 @@ fn scan_portable<T: Lane>(
     scan
 }
 
-/// [`scan_portable`] for keys of up to 32 bits, in one pass that
-/// vectorizes (AVX2 has unsigned 32-bit min, max and compares): the
-/// extrema, and how many payloads lie below each varint threshold and
-/// below 2^8, which gives the varints' size exactly and a bound on the
-/// lengths form's (every payload from 2^21 takes 3 bytes, from 2^28
-/// four). Only when that bound leaves the lengths form a chance does a
-/// second pass count its size exactly. Each count is its own lane-wide
-/// chain: a compare and a subtract a threshold.
+/// [`scan_portable`] for keys of up to 32 bits, in passes that vectorize
+/// (AVX2 has unsigned 32-bit min and max).
+///
+/// When most of the first values fill the key's top varint group (a full
+/// range), one pass of the extrema and a count of such payloads often
+/// settles it: each takes the longest varint and a full-width payload.
+/// Otherwise one pass finds the extrema and how many payloads reach each
+/// varint threshold and 2^8, which gives the varints' size exactly and a
+/// bound on the lengths form's (every payload from 2^21 takes 3 bytes,
+/// from 2^28 four). Only when that bound leaves the lengths form a chance
+/// does a second pass count its size exactly. Each count is its own
+/// lane-wide chain: a compare and a subtract a threshold.
 #[inline(always)]
-fn scan_narrow<T: Lane>(
-    block: &[T],
-    offsets: impl FnOnce(T::Key, T::Key) -> usize,
-) -> Scan<T::Key> {
+fn scan_narrow<T: Lane>(block: &[T], offsets: impl Fn(T::Key, T::Key) -> usize) -> Scan<T::Key> {
     let width = 8 * core::mem::size_of::<T::Key>() as u32;
     let zero = <T::Key as Key>::ZERO;
-    let one = |below: bool| <T::Key as Key>::from_u64(u64::from(below));
+    let n = block.len();
+    let codes = n.div_ceil(4);
+    // The top varint group: from 2^28 for 32-bit keys, 2^14 for 16-bit.
+    let top = 7 * ((width - 1) / 7);
+    let count_top = |values: &[T]| {
+        let mut count = zero;
+        for &x in values {
+            count = count.wrapping_add(x.payload().reaches(top));
+        }
+        count.low64() as usize
+    };
+    let (first, _) = block.split_at(n.min(SCAN_CHUNK));
+    if count_top(first) * 2 > first.len() {
+        let (mut lo, mut hi, mut full) = (T::KEY_MAX, zero, zero);
+        for &x in block {
+            let k = x.key();
+            lo = lo.min(k);
+            hi = hi.max(k);
+            full = full.wrapping_add(x.payload().reaches(top));
+        }
+        let full = full.low64() as usize;
+        let top_key = <T::Key as Key>::from_u64(1 << top);
+        let (top_varint, top_bytes) = (top_key.varint_len() as usize, top_key.byte_len() as usize);
+        let best = offsets(lo, hi);
+        if best <= n - full + full * top_varint && best <= codes + n - full + full * top_bytes {
+            return Scan {
+                lo,
+                hi,
+                varints: u32::MAX,
+                bytes: u32::MAX,
+                any: zero,
+            };
+        }
+    }
     let mut lo = T::KEY_MAX;
     let mut hi = zero;
-    // Payloads below 2^7, 2^8, 2^14, 2^21, 2^28 (those under the width).
-    let mut below = [zero; 5];
+    // Payloads reaching 2^7, 2^8, 2^14, 2^21, 2^28 (those under the width).
+    let mut reached = [zero; 5];
     for &x in block {
         let k = x.key();
         lo = lo.min(k);
         hi = hi.max(k);
         let z = x.payload();
-        for (count, shift) in below.iter_mut().zip([7, 8, 14, 21, 28]) {
+        for (count, shift) in reached.iter_mut().zip([7, 8, 14, 21, 28]) {
             if shift < width {
-                *count = count.wrapping_add(one(z >> shift == zero));
+                *count = count.wrapping_add(z.reaches(shift));
             }
         }
     }
-    let n = block.len();
-    let [b7, b8, b14, b21, b28] = below.map(|c| c.low64() as usize);
-    let reached = |count: usize, shift: u32| if shift < width { n - count } else { 0 };
-    let varints = n + reached(b7, 7) + reached(b14, 14) + reached(b21, 21) + reached(b28, 28);
+    let [r7, r8, r14, r21, r28] = reached.map(|c| c.low64() as usize);
+    let varints = n + r7 + r14 + r21 + r28;
     // From 2^8 a payload takes 2 bytes, from 2^21 at least 3, from 2^28 4.
-    let codes = n.div_ceil(4);
-    let least_lengths = codes + n + reached(b8, 8) + reached(b21, 21) + reached(b28, 28);
+    let least_lengths = codes + n + r8 + r21 + r28;
     let best = offsets(lo, hi);
     let mut scan = Scan {
         lo,
@@ -446,12 +480,12 @@ fn scan_narrow<T: Lane>(
         let z = x.payload();
         for (count, shift) in extra.iter_mut().zip([16, 24]) {
             if shift < width {
-                *count = count.wrapping_add(one(z >> shift != zero));
+                *count = count.wrapping_add(z.reaches(shift));
             }
         }
     }
-    let [r16, r24] = extra.map(|c| c.low64() as u32);
-    scan.bytes = (n + reached(b8, 8)) as u32 + r16 + r24;
+    let [r16, r24] = extra.map(|c| c.low64() as usize);
+    scan.bytes = (n + r8 + r16 + r24) as u32;
     scan
 }
 
@@ -464,13 +498,21 @@ const SCAN_CHUNK: usize = 64;
 fn lengths<T: Lane>(chunk: &[T]) -> (u32, u32, T::Key) {
     let (mut varints, mut bytes, mut any) = (0u32, 0u32, <T::Key as Key>::ZERO);
     if core::mem::size_of::<T::Key>() != 8 {
-        // u128 has no vector form anyway (narrower keys take
-        // `scan_narrow`).
+        // 128-bit keys (narrower ones take `scan_narrow`): the same
+        // lookups by the payload's leading zeros, counted in 128 bits
+        // without a branch (a per-value `varint_len` and `byte_len` took
+        // two thirds of a full-range `i128` encode; perf, issue 14).
         for &x in chunk {
-            let z = x.payload();
-            varints += z.varint_len();
-            bytes += z.byte_len();
-            any = any | z;
+            let z = x.payload().to_u128();
+            let (high, low) = ((z >> 64) as u64, z as u64);
+            let lz = if high != 0 {
+                high.leading_zeros()
+            } else {
+                64 + low.leading_zeros()
+            } as usize;
+            varints += u32::from(VARINT_LEN_128.get(lz).copied().unwrap_or(0));
+            bytes += u32::from(BYTE_LEN_128.get(lz).copied().unwrap_or(0));
+            any = any | x.payload();
         }
     } else {
         // 64-bit keys: from each payload's leading zeros through tables.
@@ -509,6 +551,38 @@ const BYTE_LEN: [u8; 65] = {
             1
         } else {
             (64 - lz as u8).div_ceil(8)
+        };
+        lz += 1;
+    }
+    table
+};
+
+/// The varint length of a `u128` by its leading zeros (index 128 is
+/// zero): a `u64`'s below 2^56, then `0xFF`, a count and the bytes.
+const VARINT_LEN_128: [u8; 129] = {
+    let mut table = [0u8; 129];
+    let mut lz = 0;
+    while lz <= 128 {
+        // Below 2^56 (72 leading zeros) the short forms.
+        table[lz] = if lz >= 72 {
+            VARINT_LEN[lz - 64]
+        } else {
+            2 + crate::varint::long_u128_bytes(u128::MAX >> lz) as u8
+        };
+        lz += 1;
+    }
+    table
+};
+
+/// The byte length (at least 1) of a `u128` by its leading zeros.
+const BYTE_LEN_128: [u8; 129] = {
+    let mut table = [0u8; 129];
+    let mut lz = 0;
+    while lz <= 128 {
+        table[lz] = if lz >= 64 {
+            BYTE_LEN[lz - 64]
+        } else {
+            (128 - lz as u8).div_ceil(8)
         };
         lz += 1;
     }
@@ -976,14 +1050,22 @@ fn get_lengths_fast<T: Lane, const CB: usize>(
                 let word = u64::from_le_bytes(raw) & LEN_MASK[len & 15];
                 (<T::Key as Key>::from_u64(word), word >= LEN_MIN[len & 15])
             } else {
-                // 16-byte keys: lengths of 1 to 16 bytes (checked).
+                // 16-byte keys: lengths of 1 to 16 bytes (checked), as
+                // two words masked through tables (a 128-bit variable
+                // mask and shift cost twice the instructions).
                 let mut raw = [0u8; 16];
                 if let Some(src) = window.get(at..at + 16) {
                     raw.copy_from_slice(src);
                 }
-                let word = u128::from_le_bytes(raw) & (u128::MAX >> (128 - 8 * len.min(16)));
-                let minimal = len == 1 || word >> (8 * (len - 1)) != 0;
-                (<T::Key as Key>::from_u128(word), minimal)
+                let raw = u128::from_le_bytes(raw);
+                let (low_mask, high_mask) = LEN_MASK_128[len & 31];
+                let low = raw as u64 & low_mask;
+                let high = (raw >> 64) as u64 & high_mask;
+                let word = (u128::from(high) << 64) | u128::from(low);
+                (
+                    <T::Key as Key>::from_u128(word),
+                    word >= LEN_MIN_128[len & 31],
+                )
             };
             bad |= !minimal;
             let (value, ok) = T::from_payload(payload);
@@ -1047,6 +1129,34 @@ const LEN_MIN: [u64; 16] = {
     let mut table = [0u64; 16];
     let mut len = 2;
     while len <= 8 {
+        table[len] = 1 << (8 * (len - 1));
+        len += 1;
+    }
+    table
+};
+
+/// The masks of a 16-byte payload of each length, as low and high words
+/// (lengths 1 to 16; the table is padded so a length masked to 5 bits
+/// indexes it without a check).
+const LEN_MASK_128: [(u64, u64); 32] = {
+    let mut table = [(0u64, 0u64); 32];
+    let mut len = 1;
+    while len <= 16 {
+        table[len] = if len <= 8 {
+            (LEN_MASK[len], 0)
+        } else {
+            (u64::MAX, LEN_MASK[len - 8])
+        };
+        len += 1;
+    }
+    table
+};
+
+/// The least 16-byte payload that needs each length.
+const LEN_MIN_128: [u128; 32] = {
+    let mut table = [0u128; 32];
+    let mut len = 2;
+    while len <= 16 {
         table[len] = 1 << (8 * (len - 1));
         len += 1;
     }
@@ -1592,6 +1702,15 @@ mod tests {
             check(&block.iter().map(|&v| v as u16).collect::<Vec<_>>());
             check(&block.iter().map(|&v| v as i16).collect::<Vec<_>>());
             check(&block.iter().map(|&v| v as i128 * -3).collect::<Vec<_>>());
+        }
+        let mut wide = alloc::vec::Vec::new();
+        for shift in 0..128 {
+            wide.extend([1u128 << shift, (1u128 << shift) - 1]);
+        }
+        wide.push(u128::MAX);
+        for block in wide.chunks(9) {
+            check(block);
+            check(&block.iter().map(|&v| v as i128).collect::<Vec<_>>());
         }
         check(&[u64::MAX; 256]);
         check(&[i16::MIN; 256]);

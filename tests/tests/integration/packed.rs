@@ -497,3 +497,49 @@ fn sets_of_integers_check_lengths_a_byte_each() {
     let err = binform::from_slice::<std::collections::HashSet<u64>>(&lying).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
 }
+
+/// 64 `u128` or `i128` in one lengths-form block with 4-bit codes: every
+/// payload the byte 5, except value `at`, whose payload is `payload`.
+fn wide_lengths_block(at: usize, payload: &[u8]) -> Vec<u8> {
+    let mut bytes = binform::to_vec(&64u64).unwrap();
+    bytes.push(9);
+    let mut codes = [0u8; 32];
+    codes[at / 2] = ((payload.len() - 1) as u8) << (4 * (at % 2));
+    bytes.extend_from_slice(&codes);
+    for i in 0..64 {
+        if i == at {
+            bytes.extend_from_slice(payload);
+        } else {
+            bytes.push(5);
+        }
+    }
+    bytes
+}
+
+#[test]
+fn wide_payloads_longer_than_they_need_are_rejected() {
+    // Value 10 decodes where whole words are loaded, value 63 where each
+    // load is checked; 2 and 16-byte payloads take each half of a word.
+    for at in [10, 63] {
+        let mut two = [7u8, 0];
+        let mut sixteen = [9u8; 16];
+        sixteen[15] = 0;
+        for bad in [&two[..], &sixteen[..]] {
+            let bytes = wide_lengths_block(at, bad);
+            let err = binform::from_slice::<Vec<u128>>(&bytes).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidValue, "at {at}: {bad:?}");
+            let err = binform::from_slice::<Vec<i128>>(&bytes).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidValue, "at {at}: {bad:?}");
+        }
+        two[1] = 1;
+        sixteen[15] = 0x80;
+        let back: Vec<u128> = binform::from_slice(&wide_lengths_block(at, &two)).unwrap();
+        assert_eq!((back[at], back[at ^ 1]), (0x107, 5));
+        let back: Vec<u128> = binform::from_slice(&wide_lengths_block(at, &sixteen)).unwrap();
+        assert_eq!(back[at], u128::from_le_bytes(sixteen));
+        let back: Vec<i128> = binform::from_slice(&wide_lengths_block(at, &sixteen)).unwrap();
+        // Zig-zag: an odd payload is negative.
+        assert_eq!(back[at], -((u128::from_le_bytes(sixteen) >> 1) as i128) - 1);
+        assert_eq!(back[at ^ 1], -3);
+    }
+}

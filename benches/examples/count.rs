@@ -10,7 +10,7 @@
 //!
 //! Cases: `lst`, `pt`, `ppl`, `ls`, `dag`, `i32f`, `i32s` encode (tolerant
 //! large struct, tolerant people, people, large struct, a DAG, `prim` the
-//! primitives struct, 100,000
+//! primitives struct, `s1k` a 1,000-character string, 100,000
 //! full-range and small `i32`), `sppl` (people through the serde bridge),
 //! `pcppl` (postcard on the same people);
 //! the same with `-de` decode.
@@ -39,6 +39,8 @@ fn main() {
     let bprim = binform::to_vec(&prim).unwrap();
     let sm = binform_benches::seed::small_message();
     let bsm = binform::to_vec(&sm).unwrap();
+    let text = binform_benches::models::plain::text(1000);
+    let btext = binform::to_vec(&text).unwrap();
     let mut buf = Vec::with_capacity(1 << 20);
     let blst = binform::to_vec(&lst).unwrap();
     let bpt = binform::to_vec(&pt).unwrap();
@@ -88,6 +90,10 @@ fn main() {
                 black_box(binform::from_slice::<Vec<i32>>(black_box(&bi32s)).unwrap());
             }
             "sm" => binform::to_vec_into(&mut buf, black_box(&sm)).unwrap(),
+            "s1k" => binform::to_vec_into(&mut buf, black_box(&text)).unwrap(),
+            "s1k-de" => {
+                black_box(binform::from_slice::<String>(black_box(&btext)).unwrap());
+            }
             "prim" => binform::to_vec_into(&mut buf, black_box(&prim)).unwrap(),
             "prim-de" => {
                 black_box(

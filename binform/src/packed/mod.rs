@@ -395,96 +395,68 @@ fn scan_portable<T: Lane>(block: &[T], offsets: impl Fn(T::Key, T::Key) -> usize
 }
 
 /// [`scan_portable`] for keys of up to 32 bits, in passes that vectorize
-/// (AVX2 has unsigned 32-bit min and max).
-///
-/// When most of the first values fill the key's top varint group (a full
-/// range), one pass of the extrema and a count of such payloads often
-/// settles it: each takes the longest varint and a full-width payload.
-/// Otherwise one pass finds the extrema and how many payloads reach each
-/// varint threshold and 2^8, which gives the varints' size exactly and a
-/// bound on the lengths form's (every payload from 2^21 takes 3 bytes,
-/// from 2^28 four). Only when that bound leaves the lengths form a chance
-/// does a second pass count its size exactly. Each count is its own
+/// (AVX2 has unsigned 32-bit min and max). Each count is its own
 /// lane-wide chain: a compare and a subtract a threshold.
+///
+/// The first pass finds the extrema and how many payloads reach 2^7, 2^8
+/// and the top varint group (2^28 for 32-bit keys, 2^14 for 16-bit):
+/// that bounds both the varints and the lengths form from below, and
+/// settles most blocks, small values (a narrow offset form beats a
+/// byte a value and more) and full ranges (each top payload takes the
+/// longest varint and a full-width payload) alike. Only when either form
+/// may still win does a second pass count the thresholds between, for
+/// both forms' exact sizes.
 #[inline(always)]
 fn scan_narrow<T: Lane>(block: &[T], offsets: impl Fn(T::Key, T::Key) -> usize) -> Scan<T::Key> {
     let width = 8 * core::mem::size_of::<T::Key>() as u32;
     let zero = <T::Key as Key>::ZERO;
     let n = block.len();
-    let codes = n.div_ceil(4);
-    // The top varint group: from 2^28 for 32-bit keys, 2^14 for 16-bit.
     let top = 7 * ((width - 1) / 7);
-    let count_top = |values: &[T]| {
-        let mut count = zero;
-        for &x in values {
-            count = count.wrapping_add(x.payload().reaches(top));
-        }
-        count.low64() as usize
-    };
-    let (first, _) = block.split_at(n.min(SCAN_CHUNK));
-    if count_top(first) * 2 > first.len() {
-        let (mut lo, mut hi, mut full) = (T::KEY_MAX, zero, zero);
-        for &x in block {
-            let k = x.key();
-            lo = lo.min(k);
-            hi = hi.max(k);
-            full = full.wrapping_add(x.payload().reaches(top));
-        }
-        let full = full.low64() as usize;
-        let top_key = <T::Key as Key>::from_u64(1 << top);
-        let (top_varint, top_bytes) = (top_key.varint_len() as usize, top_key.byte_len() as usize);
-        let best = offsets(lo, hi);
-        if best <= n - full + full * top_varint && best <= codes + n - full + full * top_bytes {
-            return Scan {
-                lo,
-                hi,
-                varints: u32::MAX,
-                bytes: u32::MAX,
-                any: zero,
-            };
-        }
-    }
-    let mut lo = T::KEY_MAX;
-    let mut hi = zero;
-    // Payloads reaching 2^7, 2^8, 2^14, 2^21, 2^28 (those under the width).
-    let mut reached = [zero; 5];
+    let (mut lo, mut hi) = (T::KEY_MAX, zero);
+    let mut first = [zero; 3];
     for &x in block {
         let k = x.key();
         lo = lo.min(k);
         hi = hi.max(k);
         let z = x.payload();
-        for (count, shift) in reached.iter_mut().zip([7, 8, 14, 21, 28]) {
-            if shift < width {
-                *count = count.wrapping_add(z.reaches(shift));
-            }
+        for (count, shift) in first.iter_mut().zip([7, 8, top]) {
+            *count = count.wrapping_add(z.reaches(shift));
         }
     }
-    let [r7, r8, r14, r21, r28] = reached.map(|c| c.low64() as usize);
-    let varints = n + r7 + r14 + r21 + r28;
-    // From 2^8 a payload takes 2 bytes, from 2^21 at least 3, from 2^28 4.
-    let least_lengths = codes + n + r8 + r21 + r28;
+    let [r7, r8, r_top] = first.map(|c| c.low64() as usize);
+    let top_key = <T::Key as Key>::from_u64(1 << top);
+    // A top payload takes this many bytes more than one from 2^7 (2^8).
+    let top_varint = top_key.varint_len() as usize - 2;
+    let top_bytes = top_key.byte_len() as usize - 2;
+    let codes = n.div_ceil(4);
+    let least_varints = n + r7 + r_top * top_varint;
+    let least_lengths = codes + n + r8 + r_top * top_bytes;
     let best = offsets(lo, hi);
     let mut scan = Scan {
         lo,
         hi,
-        varints: varints as u32,
+        varints: u32::MAX,
         bytes: u32::MAX,
         // Payloads of up to 32 bits fit 2-bit codes.
         any: zero,
     };
-    if least_lengths >= best || least_lengths > varints {
+    if best <= least_varints && best <= least_lengths {
         return scan;
     }
-    let mut extra = [zero; 2];
+    // The thresholds between: varints' 2^14 and 2^21 below the top,
+    // payloads' 2^16 and 2^24 below the width.
+    let mut between = [zero; 4];
     for &x in block {
         let z = x.payload();
-        for (count, shift) in extra.iter_mut().zip([16, 24]) {
-            if shift < width {
+        for (count, shift) in between.iter_mut().zip([14, 21, 16, 24]) {
+            let bound = if shift % 8 == 0 { width } else { top };
+            if shift < bound {
                 *count = count.wrapping_add(z.reaches(shift));
             }
         }
     }
-    let [r16, r24] = extra.map(|c| c.low64() as usize);
+    let [r14, r21, r16, r24] = between.map(|c| c.low64() as usize);
+    scan.varints = (n + r7 + r14 + r21 + r_top) as u32;
     scan.bytes = (n + r8 + r16 + r24) as u32;
     scan
 }

@@ -13,7 +13,9 @@
 //! primitives struct, `s1k` a 1,000-character string, 100,000
 //! full-range and small `i32`), `sppl` (people through the serde bridge),
 //! `pcppl` (postcard on the same people);
-//! the same with `-de` decode.
+//! the same with `-de` decode; `log-de`, `mk48-de`, `mc-de` and
+//! `cards-de` decode 100 logs, 100 mk48 updates, 10 players and Kate
+//! with 100 cards.
 
 use std::hint::black_box;
 fn main() {
@@ -41,6 +43,11 @@ fn main() {
     let bsm = binform::to_vec(&sm).unwrap();
     let text = binform_benches::models::plain::text(1000);
     let btext = binform::to_vec(&text).unwrap();
+    use binform_fixtures::rsb_seed as rsb;
+    let blog = binform::to_vec(&rsb::logs(100)).unwrap();
+    let bmk48 = binform::to_vec(&rsb::updates(100)).unwrap();
+    let bmc = binform::to_vec(&rsb::players(10)).unwrap();
+    let bcards = binform::to_vec(&binform_benches::seed::kate(100)).unwrap();
     let mut buf = Vec::with_capacity(1 << 20);
     let blst = binform::to_vec(&lst).unwrap();
     let bpt = binform::to_vec(&pt).unwrap();
@@ -129,6 +136,21 @@ fn main() {
             "dag" => binform::to_vec_into(&mut buf, black_box(&dag)).unwrap(),
             "dag-de" => {
                 black_box(binform::from_slice::<Vec<std::rc::Rc<binform_benches::models::graph::DagNode>>>(black_box(&bdag)).unwrap());
+            }
+            "log-de" => {
+                black_box(binform::from_slice::<rsb::Logs>(black_box(&blog)).unwrap());
+            }
+            "mk48-de" => {
+                black_box(binform::from_slice::<rsb::Updates>(black_box(&bmk48)).unwrap());
+            }
+            "mc-de" => {
+                black_box(binform::from_slice::<rsb::Players>(black_box(&bmc)).unwrap());
+            }
+            "cards-de" => {
+                black_box(
+                    binform::from_slice::<binform_benches::seed::CardHolder>(black_box(&bcards))
+                        .unwrap(),
+                );
             }
             _ => panic!(),
         }

@@ -6,7 +6,7 @@ use quote::quote;
 use syn::Lifetime;
 
 use crate::ast::{Field, Style, Variant};
-use crate::fields::{self, binding, pack_cursor_stmt, pack_variants, unpack_field, Out};
+use crate::fields::{self, binding, pack_cursor_stmt, pack_variants, unpack_cursor_field, Out};
 
 /// Statements that write each encoded field from its binding through the
 /// cursor `__c`.
@@ -60,12 +60,21 @@ fn construct(
     }
     let inits = fields.iter().map(|f| {
         let member = &f.member;
-        let value = unpack_field(krate, de, f);
+        let value = unpack_cursor_field(krate, de, f);
         quote!(#member: #value)
     });
     quote!(#path { #(#inits,)* })
 }
 
+/// `Unpack::unpack` of a compact type: its fields through a cursor, which
+/// keeps the input's position in registers from the first field to the
+/// last.
+pub fn unpack(krate: &TokenStream, de: &Lifetime) -> TokenStream {
+    quote!(__r.with_cursor(|__c| <Self as #krate::Unpack<#de>>::unpack_cursor(__c)))
+}
+
+/// `Unpack::unpack_cursor` of a compact struct (a compact type nested in
+/// another reads through its parent's cursor).
 pub fn unpack_struct(
     krate: &TokenStream,
     de: &Lifetime,
@@ -76,6 +85,8 @@ pub fn unpack_struct(
     quote!(::core::result::Result::Ok(#value))
 }
 
+/// `Unpack::unpack_cursor` of a compact enum: the variant's index, its
+/// fields.
 pub fn unpack_enum(
     krate: &TokenStream,
     de: &Lifetime,
@@ -89,10 +100,10 @@ pub fn unpack_enum(
         quote!(#tag => ::core::result::Result::Ok(#value),)
     });
     quote! {
-        let __tag = __r.read_tag()?;
+        let __tag = __c.read_tag()?;
         match __tag {
             #(#arms)*
-            _ => ::core::result::Result::Err(__r.unknown_variant(__tag, #name)),
+            _ => ::core::result::Result::Err(__c.fail(|__r| __r.unknown_variant(__tag, #name))),
         }
     }
 }

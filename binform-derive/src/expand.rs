@@ -146,15 +146,34 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
             }
         }
     });
+    // The decoder's mirror: `unpack` opens a cursor over the input and
+    // `unpack_cursor` reads the fields.
+    let unpack_cursor = match (&cont.body, cont.is_tolerant()) {
+        (Body::Struct(style, fields), false) => {
+            Some(compact::unpack_struct(&krate, &de, *style, fields))
+        }
+        (Body::Enum(variants), false) => Some(compact::unpack_enum(&krate, &de, &name, variants)),
+        (_, true) => None,
+    }
+    .map(|body| {
+        quote! {
+            #inline
+            fn unpack_cursor(
+                __c: &mut #krate::__private::ReadCursor<'_, #de>,
+            ) -> ::core::result::Result<Self, #krate::Error> {
+                #body
+            }
+        }
+    });
     let (pack_body, unpack_body, min_size) = match (&cont.body, cont.is_tolerant()) {
-        (Body::Struct(style, fields), false) => (
+        (Body::Struct(_, fields), false) => (
             compact::pack(&krate),
-            compact::unpack_struct(&krate, &de, *style, fields),
+            compact::unpack(&krate, &de),
             compact::min_size_of(&krate, &de, fields),
         ),
         (Body::Enum(variants), false) => (
             compact::pack(&krate),
-            compact::unpack_enum(&krate, &de, &name, variants),
+            compact::unpack(&krate, &de),
             compact::min_size_enum(&krate, &de, variants),
         ),
         (Body::Struct(style, fields), true) => (
@@ -209,6 +228,8 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
                 fn unpack(__r: &mut #krate::Reader<#de>) -> ::core::result::Result<Self, #krate::Error> {
                     #unpack_body
                 }
+
+                #unpack_cursor
 
                 #[inline]
                 fn placeholder(__work: &mut ::core::primitive::u32) -> ::core::option::Option<Self> {

@@ -148,6 +148,30 @@ pub fn unpack_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenS
     quote!(#func(__r)?)
 }
 
+/// The expression that produces one field's value when decoding through
+/// the cursor `__c` (the fields of a compact type): the type's own
+/// `unpack_cursor`, or a `with` module's `unpack` handed the reader.
+pub fn unpack_cursor_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStream {
+    if !field.is_encoded() {
+        return default_value(field);
+    }
+    match &field.attrs.with {
+        Some(_) => {
+            let func = unpack_fn(krate, de, field);
+            quote!(__c.reader(|__r| #func(__r))?)
+        }
+        None => {
+            let func = via(
+                krate,
+                field,
+                quote!(#krate::Unpack<#de>),
+                quote!(unpack_cursor),
+            );
+            quote!(#func(__c)?)
+        }
+    }
+}
+
 /// A struct's encoder: bind the encoded fields (`let Self { .. } = self`),
 /// then `body` writes them.
 pub fn pack_struct(style: Style, fields: &[Field], body: TokenStream) -> TokenStream {

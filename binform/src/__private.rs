@@ -10,6 +10,7 @@ pub use alloc::vec;
 pub use core;
 
 pub use crate::impls::SharedUnpack;
+pub use crate::read::ReadCursor;
 pub use crate::schema::hash::Unrolled;
 pub use crate::write::Cursor;
 
@@ -96,6 +97,8 @@ pub trait Field: Sized {
     fn write_field(&self, gap: u32, w: &mut crate::Writer<'_>) -> crate::Result<()>;
     /// [`Unpack::unpack`](crate::Unpack::unpack).
     fn unpack(r: &mut crate::Reader<'_>) -> crate::Result<Self>;
+    /// [`Unpack::unpack_cursor`](crate::Unpack::unpack_cursor).
+    fn unpack_cursor(c: &mut ReadCursor<'_, '_>) -> crate::Result<Self>;
     /// [`Unpack::unpack_field`](crate::Unpack::unpack_field).
     fn unpack_field(r: &mut crate::Reader<'_>, tag: u32, wire: crate::Wire) -> crate::Result<Self>;
     /// [`Unpack::placeholder`](crate::Unpack::placeholder).
@@ -146,6 +149,10 @@ impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     #[inline(always)]
     fn unpack(r: &mut crate::Reader<'_>) -> crate::Result<Self> {
         <T as crate::Unpack<'_>>::unpack(r)
+    }
+    #[inline(always)]
+    fn unpack_cursor(c: &mut ReadCursor<'_, '_>) -> crate::Result<Self> {
+        <T as crate::Unpack<'_>>::unpack_cursor(c)
     }
     #[inline(always)]
     fn unpack_field(r: &mut crate::Reader<'_>, tag: u32, wire: crate::Wire) -> crate::Result<Self> {

@@ -14,6 +14,9 @@ use crate::refs::{DecodeRefs, Slot, TAG_ID_BASE};
 use crate::varint::{self, VarintError};
 use crate::wire::Wire;
 
+pub(crate) mod cursor;
+pub use cursor::ReadCursor;
+
 /// A type that can be decoded from bytes that live for `'de`.
 ///
 /// Types that borrow from the input (`&'de str`, `&'de [u8]`,
@@ -46,6 +49,16 @@ pub trait Unpack<'de>: Encoding + Sized {
 
     /// Decodes one value.
     fn unpack(r: &mut Reader<'de>) -> Result<Self>;
+
+    /// Decodes one value through a [`ReadCursor`]: the fields of a derived
+    /// compact type, so that their reads keep the input's position in
+    /// registers. Scalars read through the cursor; anything else through
+    /// the reader.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+        c.reader(Self::unpack)
+    }
 
     /// A cheap stand-in value (zeros, empty collections, `None`) used while
     /// a shared value that refers back to itself is being decoded; `None`
@@ -454,32 +467,13 @@ impl<'de> Reader<'de> {
     /// Reads an unsigned varint.
     #[inline(always)]
     pub fn read_varint(&mut self) -> Result<u64> {
-        // Fast path: 8 bytes are available, so one load covers every form
-        // but the 9-byte one, and the length comes from the first byte with
-        // no branch on it.
-        if let Some(chunk) = self.input.get(self.pos..self.pos.wrapping_add(8)) {
-            let mut raw = [0u8; 8];
-            raw.copy_from_slice(chunk);
-            let word = u64::from_le_bytes(raw);
-            // 0 to 8 bytes after the first; the 9-byte form (8) finds a
-            // value below its least and takes the slow path.
-            let extra = ((!word) | 0x100).trailing_zeros() as usize;
-            let v = (word & varint::LEN_MASK[(extra + 1) & 15]) >> (extra + 1);
-            // Minimal form: with `extra` bytes the value is at least
-            // 2^(7 extra). Both from tables: the shifts they replace cost
-            // a third of a varint's instructions.
-            if v >= varint::VARINT_MIN[extra & 15] {
-                self.pos += extra + 1;
-                return Ok(v);
+        match varint::fast_at(self.input, self.pos) {
+            Some((v, len)) => {
+                self.pos += len;
+                Ok(v)
             }
-        } else if let Some(&b) = self.input.get(self.pos) {
-            // Near the end of the input: one-byte values still take no detour.
-            if b & 1 == 0 {
-                self.pos += 1;
-                return Ok((b >> 1) as u64);
-            }
+            None => self.read_varint_slow(),
         }
-        self.read_varint_slow()
     }
 
     #[cold]
@@ -503,8 +497,7 @@ impl<'de> Reader<'de> {
     /// Reads a `u128` varint.
     #[inline(always)]
     pub fn read_varint_u128(&mut self) -> Result<u128> {
-        if self.input.get(self.pos).is_some_and(|&b| b != 0xFF) {
-            // Below 2^56 the forms are those of `u64`.
+        if varint::short_u128_at(self.input, self.pos) {
             return self.read_varint().map(u128::from);
         }
         self.read_varint_u128_long()
@@ -519,20 +512,6 @@ impl<'de> Reader<'de> {
             }
             Err(e) => Err(self.varint_error(e)),
         }
-    }
-
-    /// Reads an enum variant tag.
-    #[inline]
-    pub fn read_tag(&mut self) -> Result<u32> {
-        let start = self.pos;
-        let v = self.read_varint()?;
-        u32::try_from(v).map_err(|_| {
-            Error::new(
-                ErrorKind::UnknownVariant,
-                format!("variant tag {v} is too large"),
-            )
-            .at(start)
-        })
     }
 
     /// The error for a `#[binform(required)]` field that a tolerant
@@ -558,18 +537,6 @@ impl<'de> Reader<'de> {
             ErrorKind::UnknownVariant,
             format!("{type_name} has no variant with tag {tag}"),
         )
-    }
-
-    /// Reads a length prefix and checks it against [`Options::max_len`].
-    #[inline(always)]
-    pub fn read_len(&mut self) -> Result<usize> {
-        let start = self.pos;
-        let v = self.read_varint()?;
-        if v <= self.max_len as u64 {
-            Ok(v as usize)
-        } else {
-            Err(self.len_error(v, start))
-        }
     }
 
     #[cold]

@@ -235,6 +235,44 @@ pub const fn unzigzag_i128(v: u128) -> i128 {
     ((v >> 1) as i128) ^ -((v & 1) as i128)
 }
 
+/// The varint at `pos` and its length, when the fast paths can read it:
+/// 8 bytes remain, so that one load covers every form but the 9-byte one
+/// and the length comes from the first byte with no branch on it; or,
+/// near the end of the input, a one-byte value. `None` for everything
+/// else (the input's end, the 9-byte form, a non-minimal form), which the
+/// reader's slow path decodes or reports. The one home of the varint fast
+/// path, for the reader and the cursor alike.
+#[inline(always)]
+pub(crate) fn fast_at(input: &[u8], pos: usize) -> Option<(u64, usize)> {
+    // Sliced to `pos + 8` with a wrapping add, the bounds check is a
+    // compare and a carry (`get(pos..)` first cost two conditional moves).
+    if let Some(chunk) = input.get(pos..pos.wrapping_add(8)) {
+        let mut raw = [0u8; 8];
+        raw.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(raw);
+        // 0 to 8 bytes after the first; the 9-byte form (8) finds a value
+        // below its least and takes the slow path.
+        let extra = ((!word) | 0x100).trailing_zeros() as usize;
+        let v = (word & LEN_MASK[(extra + 1) & 15]) >> (extra + 1);
+        // Minimal form: with `extra` bytes the value is at least
+        // 2^(7 extra). Both from tables: the shifts they replace cost a
+        // third of a varint's instructions.
+        return (v >= VARINT_MIN[extra & 15]).then_some((v, extra + 1));
+    }
+    // Near the end of the input: one-byte values still take no detour.
+    match input.get(pos) {
+        Some(&b) if b & 1 == 0 => Some(((b >> 1) as u64, 1)),
+        _ => None,
+    }
+}
+
+/// Whether the `u128` varint at `pos` is below 2^56, where its forms are
+/// those of `u64` (its first byte is not `0xFF`).
+#[inline(always)]
+pub(crate) fn short_u128_at(input: &[u8], pos: usize) -> bool {
+    input.get(pos).is_some_and(|&b| b != 0xFF)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! `Option` and `Result`: a tag byte (0 = `None`/`Ok`, 1 = `Some`/`Err`),
 //! then the payload if any.
 
+use crate::read::ReadCursor;
 use crate::wire::Wire;
 use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
@@ -81,6 +82,16 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
             0 => Ok(None),
             1 => T::unpack(r).map(Some),
             tag => Err(bad_tag(r, tag, "Option")),
+        }
+    }
+
+    /// The reader's decoder, with the contents through the cursor too.
+    #[inline(always)]
+    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+        match c.read_u8()? {
+            0 => Ok(None),
+            1 => T::unpack_cursor(c).map(Some),
+            tag => Err(c.fail(|r| bad_tag(r, tag, "Option"))),
         }
     }
 

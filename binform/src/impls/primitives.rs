@@ -6,6 +6,8 @@ use core::num::{
     NonZeroU16, NonZeroU32, NonZeroU64, NonZeroU8, NonZeroUsize,
 };
 
+use crate::read::cursor::Source;
+use crate::read::ReadCursor;
 use crate::wire::Wire;
 use crate::{Encoding, Error, ErrorKind, Pack, Plain, Reader, Result, Unpack, Writer};
 
@@ -43,9 +45,14 @@ impl Pack for u8 {
 impl<'de> Unpack<'de> for u8 {
     const MIN_SIZE: usize = 1;
 
-    #[inline]
+    #[inline(always)]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         r.read_u8()
+    }
+
+    #[inline(always)]
+    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+        c.read_u8()
     }
 
     #[inline]
@@ -84,9 +91,14 @@ impl Pack for i8 {
 impl<'de> Unpack<'de> for i8 {
     const MIN_SIZE: usize = 1;
 
-    #[inline]
+    #[inline(always)]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         r.read_u8().map(|b| b as i8)
+    }
+
+    #[inline(always)]
+    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+        c.read_u8().map(|b| b as i8)
     }
 
     #[inline]
@@ -148,6 +160,16 @@ fn bad_bool_at(r: &Reader<'_>, at: usize, b: u8) -> crate::Error {
     )
 }
 
+/// A `bool`'s decoder, for the reader and the cursor alike.
+#[inline(always)]
+fn unpack_bool<'de>(s: &mut impl Source<'de>) -> Result<bool> {
+    match s.read_u8()? {
+        0 => Ok(false),
+        1 => Ok(true),
+        b => Err(s.fail(|r| bad_bool(r, b))),
+    }
+}
+
 impl<'de> Unpack<'de> for bool {
     const MIN_SIZE: usize = 1;
 
@@ -172,11 +194,12 @@ impl<'de> Unpack<'de> for bool {
 
     #[inline(always)]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        match r.read_u8()? {
-            0 => Ok(false),
-            1 => Ok(true),
-            b => Err(bad_bool(r, b)),
-        }
+        unpack_bool(r)
+    }
+
+    #[inline(always)]
+    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+        unpack_bool(c)
     }
 
     #[inline]
@@ -231,6 +254,21 @@ fn overflow(r: &Reader<'_>, v: impl core::fmt::Display, ty: &str) -> Error {
     )
 }
 
+/// An unsigned integer's decoder, for the reader and the cursor alike.
+#[inline(always)]
+fn unsigned<'de, T: TryFrom<u64>>(s: &mut impl Source<'de>, name: &str) -> Result<T> {
+    let v = s.read_varint()?;
+    T::try_from(v).map_err(|_| s.fail(|r| overflow(r, v, name)))
+}
+
+/// A signed integer's decoder (zig-zag), for the reader and the cursor
+/// alike.
+#[inline(always)]
+fn signed<'de, T: TryFrom<i64>>(s: &mut impl Source<'de>, name: &str) -> Result<T> {
+    let v = crate::varint::unzigzag_i64(s.read_varint()?);
+    T::try_from(v).map_err(|_| s.fail(|r| overflow(r, v, name)))
+}
+
 macro_rules! unsigned_varint {
     ($($ty:ty),*) => {$(
         impl Encoding for $ty {
@@ -267,8 +305,12 @@ macro_rules! unsigned_varint {
 
             #[inline(always)]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-                let v = r.read_varint()?;
-                <$ty>::try_from(v).map_err(|_| overflow(r, v, stringify!($ty)))
+                unsigned(r, stringify!($ty))
+            }
+
+            #[inline(always)]
+            fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+                unsigned(c, stringify!($ty))
             }
 
             #[inline]
@@ -317,8 +359,12 @@ macro_rules! signed_varint {
 
             #[inline(always)]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-                let v = r.read_varint_signed()?;
-                <$ty>::try_from(v).map_err(|_| overflow(r, v, stringify!($ty)))
+                signed(r, stringify!($ty))
+            }
+
+            #[inline(always)]
+            fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+                signed(c, stringify!($ty))
             }
 
             #[inline]
@@ -356,9 +402,14 @@ impl<'de> Unpack<'de> for u128 {
     const MIN_SIZE: usize = 1;
     unpacked_hooks!();
 
-    #[inline]
+    #[inline(always)]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         r.read_varint_u128()
+    }
+
+    #[inline(always)]
+    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+        c.read_varint_u128()
     }
 
     #[inline]
@@ -392,9 +443,14 @@ impl<'de> Unpack<'de> for i128 {
     const MIN_SIZE: usize = 1;
     unpacked_hooks!();
 
-    #[inline]
+    #[inline(always)]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         r.read_varint_u128().map(crate::varint::unzigzag_i128)
+    }
+
+    #[inline(always)]
+    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+        c.read_varint_u128().map(crate::varint::unzigzag_i128)
     }
 
     #[inline]
@@ -438,8 +494,13 @@ macro_rules! float {
 
             #[inline(always)]
             fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-                // Bits, not value: NaN payloads and signed zeros survive.
                 r.read_array().map(|b| <$ty>::from_bits(<$bits>::from_le_bytes(b)))
+            }
+
+            #[inline(always)]
+            fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+                // Bits, not value: NaN payloads and signed zeros survive.
+                c.read_array().map(|b| <$ty>::from_bits(<$bits>::from_le_bytes(b)))
             }
 
             #[inline]
@@ -481,17 +542,28 @@ fn bad_char(r: &Reader<'_>, start: usize, v: u64) -> crate::Error {
     )
 }
 
+/// A `char`'s decoder, for the reader and the cursor alike.
+#[inline(always)]
+fn unpack_char<'de>(s: &mut impl Source<'de>) -> Result<char> {
+    let start = s.position();
+    let v = s.read_varint()?;
+    match u32::try_from(v).ok().and_then(char::from_u32) {
+        Some(ch) => Ok(ch),
+        None => Err(s.fail(|r| bad_char(r, start, v))),
+    }
+}
+
 impl<'de> Unpack<'de> for char {
     const MIN_SIZE: usize = 1;
 
     #[inline(always)]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        let start = r.position();
-        let v = r.read_varint()?;
-        match u32::try_from(v).ok().and_then(char::from_u32) {
-            Some(c) => Ok(c),
-            None => Err(bad_char(r, start, v)),
-        }
+        unpack_char(r)
+    }
+
+    #[inline(always)]
+    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+        unpack_char(c)
     }
     #[inline]
     fn placeholder(_: &mut u32) -> Option<Self> {

@@ -3,6 +3,8 @@
 use alloc::boxed::Box;
 use alloc::string::String;
 
+use crate::read::cursor::Source;
+use crate::read::ReadCursor;
 use crate::wire::Wire;
 use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
@@ -59,15 +61,22 @@ impl Pack for String {
 /// Reads a length-prefixed UTF-8 string borrowed from the input.
 #[inline]
 pub(crate) fn read_str<'de>(r: &mut Reader<'de>) -> Result<&'de str> {
-    let len = r.read_len()?;
-    let start = r.position();
-    let bytes = r.read_bytes(len)?;
+    str_from(r)
+}
+
+/// [`read_str`] from the reader or a cursor (a string field of a derived
+/// type).
+#[inline(always)]
+fn str_from<'de>(s: &mut impl Source<'de>) -> Result<&'de str> {
+    let len = s.read_len()?;
+    let start = s.position();
+    let bytes = s.read_bytes(len)?;
     if is_ascii(bytes) {
         #[allow(unsafe_code)]
         // SAFETY: every byte is below 0x80, and ASCII is valid UTF-8.
         return Ok(unsafe { core::str::from_utf8_unchecked(bytes) });
     }
-    utf8(r, bytes, start)
+    s.with_reader(|r| utf8(r, bytes, start))
 }
 
 /// Whether every byte is ASCII: names, keys and words, the common case,
@@ -131,6 +140,16 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a str {
     }
 }
 
+/// A large string's copy, through the fallible allocation (its length was
+/// declared by the input).
+fn owned(r: &Reader<'_>, s: &str) -> Result<String> {
+    let mut out = String::new();
+    out.try_reserve_exact(s.len())
+        .map_err(|_| r.alloc_error(s.len()))?;
+    out.push_str(s);
+    Ok(out)
+}
+
 impl<'de> Unpack<'de> for String {
     #[inline]
     fn placeholder(_: &mut u32) -> Option<Self> {
@@ -147,11 +166,18 @@ impl<'de> Unpack<'de> for String {
             // small one cannot meaningfully fail.
             return Ok(String::from(s));
         }
-        let mut out = String::new();
-        out.try_reserve_exact(s.len())
-            .map_err(|_| r.alloc_error(s.len()))?;
-        out.push_str(s);
-        Ok(out)
+        owned(r, s)
+    }
+
+    /// A field's string: read without syncing the cursor (the allocation
+    /// is a call, but not one that takes the reader).
+    #[inline(always)]
+    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+        let s = str_from(c)?;
+        if s.len() <= crate::read::SMALL_ALLOCATION {
+            return Ok(String::from(s));
+        }
+        c.reader(|r| owned(r, s))
     }
 }
 

@@ -53,3 +53,134 @@ fn borrowed_payload() {
         assert!(binform::from_slice::<(Cow<'_, str>, Vec<&str>)>(&bytes[..cut]).is_err());
     }
 }
+
+/// Fields of every kind a derived type reads through its cursor (and a
+/// `Vec` and a `with` field, which it hands to the reader mid-struct).
+#[derive(binform::Packable, Debug, PartialEq)]
+struct CursorFields {
+    a: u8,
+    b: bool,
+    c: i16,
+    d: u32,
+    e: i64,
+    f: f32,
+    g: char,
+    h: String,
+    i: Option<u64>,
+    j: CursorInner,
+    k: Vec<u16>,
+    #[binform(with = "fixed_u64")]
+    l: u64,
+    m: i8,
+}
+
+/// A `u64` as its 8 little-endian bytes.
+mod fixed_u64 {
+    use binform::{Reader, Result, Writer};
+
+    pub fn pack(v: &u64, w: &mut Writer<'_>) -> Result<()> {
+        w.write_bytes(&v.to_le_bytes());
+        Ok(())
+    }
+
+    pub fn unpack(r: &mut Reader<'_>) -> Result<u64> {
+        r.read_array::<8>().map(u64::from_le_bytes)
+    }
+}
+
+#[derive(binform::Packable, Debug, PartialEq)]
+struct CursorInner {
+    x: i128,
+    y: u128,
+    z: f64,
+}
+
+/// The same bytes decoded field by field through the reader: a tuple.
+/// (Tuples print with `Debug` up to 12 elements, hence two.)
+type ReaderFields = (
+    (u8, bool, i16, u32, i64, f32),
+    (
+        char,
+        String,
+        Option<u64>,
+        (i128, u128, f64),
+        Vec<u16>,
+        // Read as 8 bytes at once, as `fixed_u64` reads.
+        f64,
+        i8,
+    ),
+);
+
+/// What a decode produced, comparable across the two decoders.
+fn outcome<T: std::fmt::Debug>(r: binform::Result<T>) -> String {
+    match r {
+        Ok(v) => format!("{v:?}"),
+        Err(e) => format!("{:?} at {:?}: {e}", e.kind(), e.offset()),
+    }
+}
+
+#[test]
+fn a_derived_cursor_decodes_and_fails_exactly_as_the_reader() {
+    let values = [
+        CursorFields {
+            a: 7,
+            b: true,
+            c: -300,
+            d: 1 << 30,
+            e: i64::MIN,
+            f: 1.5,
+            g: 'é',
+            h: "a name".into(),
+            i: Some(u64::MAX),
+            j: CursorInner {
+                x: -(1 << 100),
+                y: u128::MAX,
+                z: -0.25,
+            },
+            k: vec![1, 2, 60000],
+            l: 0x0102_0304_0506_0708,
+            m: -1,
+        },
+        CursorFields {
+            a: 0,
+            b: false,
+            c: 0,
+            d: 0,
+            e: 0,
+            f: 0.0,
+            g: 'a',
+            h: String::new(),
+            i: None,
+            j: CursorInner { x: 0, y: 0, z: 0.0 },
+            k: vec![],
+            l: 0,
+            m: 0,
+        },
+    ];
+    for value in &values {
+        let bytes = binform::to_vec(value).unwrap();
+        assert_eq!(binform::from_slice::<CursorFields>(&bytes).unwrap(), *value);
+        // Every prefix, so that each field is read both with 8 bytes to
+        // spare (the fast path) and near the end; then every byte damaged,
+        // so that each error a field can raise is raised mid-struct.
+        let mut cases: Vec<Vec<u8>> = (0..bytes.len()).map(|cut| bytes[..cut].to_vec()).collect();
+        for at in 0..bytes.len() {
+            for flip in [0x01, 0x80, 0xFF] {
+                let mut damaged = bytes.clone();
+                damaged[at] ^= flip;
+                cases.push(damaged);
+            }
+        }
+        for case in &cases {
+            let derived = outcome(binform::from_slice::<CursorFields>(case));
+            let tuple = outcome(binform::from_slice::<ReaderFields>(case));
+            // The tuple prints its values differently; compare errors, and
+            // that both succeed or fail together.
+            if derived.starts_with("CursorFields") {
+                assert!(!tuple.contains(" at "), "{case:?}: {tuple}");
+            } else {
+                assert_eq!(derived, tuple, "{case:?}");
+            }
+        }
+    }
+}

@@ -6,7 +6,7 @@
 //! `cards-de`, `small-de`, `prim-ser`, `ls-ser`, the rust_serialization_benchmark
 //! shapes `mc-*`, `mk48-*`, `log-*`, the suite's integer distributions
 //! (`i32f`, `i32s`, `i32m`, `u64f`, `u64s`, `u64m`, `i128f`, `i128s`,
-//! `i128m`, `ids`, each `-ser`/`-de`), or `speople-ser`/`speople-de` (the
+//! `i128m`, `ids`, each `-ser`/`-de`), `f64` (100,000) and `bytes` (1 MiB), or `speople-ser`/`speople-de` (the
 //! serde bridge).
 
 use std::hint::black_box;
@@ -65,6 +65,8 @@ fn main() {
         case!(case, budget, "log", rsb::logs(10_000), rsb::Logs);
     }
     case!(case, budget, "ls", large_struct(), LargeStruct);
+    case!(case, budget, "f64", plain::floats(100_000), Vec<f64>);
+    case!(case, budget, "bytes", plain::bytes(1 << 20), Vec<u8>);
     case!(case, budget, "cards", kate(10_000), CardHolder);
     case!(case, budget, "large", large_object(), LargeObject);
     case!(case, budget, "i32", plain::ints(100_000), Vec<i32>);

@@ -57,7 +57,8 @@ impl<'de> Reader<'de> {
         Source::read_tag(self)
     }
 
-    /// Reads a length prefix and checks it against [`Options::max_len`].
+    /// Reads a length prefix and checks it against
+    /// [`Options::max_len`](crate::Options::max_len).
     #[inline(always)]
     pub fn read_len(&mut self) -> Result<usize> {
         Source::read_len(self)
@@ -84,12 +85,6 @@ impl<'de> ReadCursor<'_, 'de> {
     #[inline(always)]
     pub fn fail(&mut self, f: impl FnOnce(&Reader<'de>) -> Error) -> Error {
         fail_at(self.r, self.pos, f)
-    }
-
-    /// The offset of the next byte in the input.
-    #[inline(always)]
-    pub fn position(&self) -> usize {
-        self.pos
     }
 
     /// Reads one raw byte.
@@ -147,12 +142,6 @@ impl<'de> ReadCursor<'_, 'de> {
         }
     }
 
-    /// Reads a zig-zag signed varint.
-    #[inline(always)]
-    pub fn read_varint_signed(&mut self) -> Result<i64> {
-        self.read_varint().map(varint::unzigzag_i64)
-    }
-
     /// Reads a `u128` varint.
     #[inline(always)]
     pub fn read_varint_u128(&mut self) -> Result<u128> {
@@ -168,12 +157,6 @@ impl<'de> ReadCursor<'_, 'de> {
         Source::read_tag(self)
     }
 
-    /// Reads a length prefix and checks it against
-    /// [`Options::max_len`](crate::Options::max_len).
-    #[inline(always)]
-    pub fn read_len(&mut self) -> Result<usize> {
-        Source::read_len(self)
-    }
 }
 
 /// What the scalars' and strings' decoders need of their input: the

@@ -156,7 +156,6 @@ impl<'de> ReadCursor<'_, 'de> {
     pub fn read_tag(&mut self) -> Result<u32> {
         Source::read_tag(self)
     }
-
 }
 
 /// What the scalars' and strings' decoders need of their input: the

@@ -57,6 +57,44 @@ pub(crate) const LEN_MASK: [u64; 16] = {
     table
 };
 
+/// How many bytes follow a varint's first for each position of its top
+/// set bit (0 to 63; from 56 the value takes the 9-byte form, which
+/// [`prefix_word`] is not for).
+const EXTRA_BY_TOP_BIT: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut bit = 0;
+    while bit < 64 {
+        table[bit] = (bit / 7) as u8;
+        bit += 1;
+    }
+    table
+};
+
+/// The low `n` bits set, for `n` of 0 to 7: the length marker of a varint
+/// with `n` bytes after the first.
+const LOW_ONES: [u64; 8] = {
+    let mut table = [0u64; 8];
+    let mut n = 0;
+    while n < 8 {
+        table[n] = (1 << n) - 1;
+        n += 1;
+    }
+    table
+};
+
+/// The varint of `v < 2^56` as the low bytes of one little-endian word,
+/// and how many bytes it takes (1 to 8): the value shifted past its
+/// length marker, the marker's ones below. Both from tables indexed by
+/// the top bit: the divide by 7 and the shift that made the marker were
+/// a third of the instructions of writing a varint field. The one home
+/// of the varint's layout for every encoder.
+#[inline(always)]
+pub(crate) fn prefix_word(v: u64) -> (u64, usize) {
+    let top = (63 - (v | 1).leading_zeros()) as usize;
+    let n = EXTRA_BY_TOP_BIT[top & 63] as usize;
+    ((v << (n + 1)) | LOW_ONES[n & 7], n + 1)
+}
+
 /// How many bytes follow the first for `v < 2^56` (0 to 7).
 #[inline(always)]
 pub(crate) const fn extra_bytes(v: u64) -> u32 {
@@ -78,10 +116,9 @@ pub fn encode_u64(v: u64) -> ([u8; MAX_LEN_U64], usize) {
         return (out, 9);
     }
     // 8..=56 significant bits: n extra bytes, n = ceil(bits / 7) - 1.
-    let n = extra_bytes(v); // 1..=7
-    let word = (v << (n + 1)) | ((1u64 << n) - 1);
+    let (word, len) = prefix_word(v);
     out[..8].copy_from_slice(&word.to_le_bytes());
-    (out, n as usize + 1)
+    (out, len)
 }
 
 /// The encoded length of `v` without encoding it.

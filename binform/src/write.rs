@@ -445,9 +445,8 @@ impl<'a> Writer<'a> {
         if v < 1 << 56 {
             // One 8-byte store, then keep only the varint's bytes: no branch
             // on the length, which real data makes unpredictable.
-            let n = varint::extra_bytes(v);
-            let word = (v << (n + 1)) | ((1u64 << n) - 1);
-            self.write_word_prefix(word, n as usize + 1);
+            let (word, len) = varint::prefix_word(v);
+            self.write_word_prefix(word, len);
         } else {
             self.buf.push(0xFF);
             self.buf.extend_from_slice(&v.to_le_bytes());
@@ -501,12 +500,11 @@ impl<'a> Writer<'a> {
         let mut pos = start;
         for v in values {
             if v < 1 << 56 {
-                let n = varint::extra_bytes(v);
-                let word = (v << (n + 1)) | ((1u64 << n) - 1);
+                let (word, len) = varint::prefix_word(v);
                 if let Some(slot) = out.get_mut(pos..pos + 8) {
                     slot.copy_from_slice(&word.to_le_bytes());
                 }
-                pos += n as usize + 1;
+                pos += len;
             } else {
                 if let Some(slot) = out.get_mut(pos..pos + 9) {
                     slot[0] = 0xFF;
@@ -605,9 +603,8 @@ impl<'a> Writer<'a> {
     #[inline(always)]
     pub(crate) fn write_keyed_varint(&mut self, key: u64, v: u64) {
         if key < 0x80 && v < 1 << 49 {
-            let n = varint::extra_bytes(v);
-            let value = (v << (n + 1)) | ((1u64 << n) - 1);
-            self.write_word_prefix((value << 8) | (key << 1), n as usize + 2);
+            let (value, len) = varint::prefix_word(v);
+            self.write_word_prefix((value << 8) | (key << 1), len + 1);
         } else {
             self.write_varint(key);
             self.write_varint(v);

@@ -120,9 +120,8 @@ impl<'a> Cursor<'_, 'a> {
             // given field the branch goes the same way nearly always.
             self.write_u8((v as u8) << 1);
         } else if v < 1 << 56 {
-            let n = crate::varint::extra_bytes(v);
-            let word = (v << (n + 1)) | ((1u64 << n) - 1);
-            self.write_prefix(word.to_le_bytes(), n as usize + 1);
+            let (word, len) = crate::varint::prefix_word(v);
+            self.write_prefix(word.to_le_bytes(), len);
         } else {
             let mut block = [0xFF; 9];
             if let Some(rest) = block.get_mut(1..) {

@@ -143,6 +143,23 @@ pub trait Unpack<'de>: Encoding + Sized {
     }
 }
 
+/// The `n` bytes at `pos`, if the input holds them: the bounds check of
+/// the reader's and the cursor's byte reads alike.
+#[inline(always)]
+fn bytes_at(input: &[u8], pos: usize, n: usize) -> Option<&[u8]> {
+    pos.checked_add(n).and_then(|end| input.get(pos..end))
+}
+
+/// The `N` bytes at `pos` as an array, if the input holds them (sliced to
+/// `pos + N` with a wrapping add: the check is a compare and a carry).
+#[inline(always)]
+fn array_at<const N: usize>(input: &[u8], pos: usize) -> Option<[u8; N]> {
+    let bytes = input.get(pos..pos.wrapping_add(N))?;
+    let mut out = [0u8; N];
+    out.copy_from_slice(bytes);
+    Some(out)
+}
+
 /// A type that can be decoded from input of any lifetime: it borrows nothing.
 /// Needed where the input does not outlive the call, as in
 /// [`from_reader`](crate::from_reader).
@@ -436,12 +453,7 @@ impl<'de> Reader<'de> {
     /// Reads `n` raw bytes, borrowed from the input.
     #[inline]
     pub fn read_bytes(&mut self, n: usize) -> Result<&'de [u8]> {
-        let input: &'de [u8] = self.input;
-        match self
-            .pos
-            .checked_add(n)
-            .and_then(|end| input.get(self.pos..end))
-        {
+        match bytes_at(self.input, self.pos, n) {
             Some(bytes) => {
                 self.pos += n;
                 Ok(bytes)
@@ -453,10 +465,8 @@ impl<'de> Reader<'de> {
     /// Reads exactly `N` raw bytes into an array.
     #[inline(always)]
     pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        match self.input.get(self.pos..self.pos.wrapping_add(N)) {
-            Some(bytes) => {
-                let mut out = [0u8; N];
-                out.copy_from_slice(bytes);
+        match array_at(self.input, self.pos) {
+            Some(out) => {
                 self.pos += N;
                 Ok(out)
             }

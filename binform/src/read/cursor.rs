@@ -102,10 +102,8 @@ impl<'de> ReadCursor<'_, 'de> {
     /// Reads `N` raw bytes.
     #[inline(always)]
     pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        match self.input.get(self.pos..self.pos.wrapping_add(N)) {
-            Some(bytes) => {
-                let mut out = [0u8; N];
-                out.copy_from_slice(bytes);
+        match super::array_at(self.input, self.pos) {
+            Some(out) => {
                 self.pos += N;
                 Ok(out)
             }
@@ -116,12 +114,7 @@ impl<'de> ReadCursor<'_, 'de> {
     /// Reads `n` raw bytes, borrowed from the input.
     #[inline(always)]
     pub fn read_bytes(&mut self, n: usize) -> Result<&'de [u8]> {
-        let input: &'de [u8] = self.input;
-        match self
-            .pos
-            .checked_add(n)
-            .and_then(|end| input.get(self.pos..end))
-        {
+        match super::bytes_at(self.input, self.pos, n) {
             Some(bytes) => {
                 self.pos += n;
                 Ok(bytes)

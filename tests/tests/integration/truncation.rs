@@ -172,15 +172,13 @@ fn a_derived_cursor_decodes_and_fails_exactly_as_the_reader() {
             }
         }
         for case in &cases {
-            let derived = outcome(binform::from_slice::<CursorFields>(case));
-            let tuple = outcome(binform::from_slice::<ReaderFields>(case));
-            // The tuple prints its values differently; compare errors, and
-            // that both succeed or fail together.
-            if derived.starts_with("CursorFields") {
-                assert!(!tuple.contains(" at "), "{case:?}: {tuple}");
-            } else {
-                assert_eq!(derived, tuple, "{case:?}");
-            }
+            // Values compared by their encodings (the two types encode
+            // alike), errors by kind, offset and message.
+            let derived = binform::from_slice::<CursorFields>(case)
+                .map(|v| binform::to_vec(&v).expect("re-encode"));
+            let tuple = binform::from_slice::<ReaderFields>(case)
+                .map(|v| binform::to_vec(&v).expect("re-encode"));
+            assert_eq!(outcome(derived), outcome(tuple), "{case:?}");
         }
     }
 }

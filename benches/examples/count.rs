@@ -33,6 +33,43 @@ fn main() {
             .map(|v| v as i32)
             .collect()
     };
+    // `<type><f|s|m>-<ser|de>` below: the suite's integer distributions.
+    let dist = |name: &str| {
+        use binform_benches::models::plain::IntDist;
+        let (bits, signed, d) = match name {
+            "i32m" => (32, true, IntDist::Mixed),
+            "u64f" => (64, false, IntDist::Full),
+            "u64s" => (64, false, IntDist::Small),
+            "u64m" => (64, false, IntDist::Mixed),
+            "i128f" => (128, true, IntDist::Full),
+            "i128s" => (128, true, IntDist::Small),
+            "i128m" => (128, true, IntDist::Mixed),
+            _ => return None,
+        };
+        Some(binform_benches::models::plain::int_values(
+            d, bits, signed, 100_000,
+        ))
+    };
+    let base = which.split('-').next().unwrap_or_default();
+    let wide = dist(base);
+    let u64v: Vec<u64> = match (&wide, bits_of(base)) {
+        (Some(v), 64) => v.iter().map(|&x| x as u64).collect(),
+        _ if base == "ids" => binform_benches::models::plain::sorted_ids(100_000),
+        _ => Vec::new(),
+    };
+    let i32v: Vec<i32> = match (&wide, bits_of(base)) {
+        (Some(v), 32) => v.iter().map(|&x| x as i32).collect(),
+        _ => Vec::new(),
+    };
+    let i128v: Vec<i128> = match (&wide, bits_of(base)) {
+        (Some(v), 128) => v.clone(),
+        _ => Vec::new(),
+    };
+    let (bu64, bi32, bi128) = (
+        binform::to_vec(&u64v).unwrap(),
+        binform::to_vec(&i32v).unwrap(),
+        binform::to_vec(&i128v).unwrap(),
+    );
     let i32f = ints(binform_benches::models::plain::IntDist::Full);
     let i32s = ints(binform_benches::models::plain::IntDist::Small);
     let bi32f = binform::to_vec(&i32f).unwrap();
@@ -87,6 +124,22 @@ fn main() {
                     binform::from_slice::<binform_benches::seed::LargeStruct>(black_box(&bls))
                         .unwrap(),
                 );
+            }
+            "i32m" => binform::to_vec_into(&mut buf, black_box(&i32v)).unwrap(),
+            "u64f" | "u64s" | "u64m" | "ids" => {
+                binform::to_vec_into(&mut buf, black_box(&u64v)).unwrap()
+            }
+            "i128f" | "i128s" | "i128m" => {
+                binform::to_vec_into(&mut buf, black_box(&i128v)).unwrap()
+            }
+            "i32m-de" => {
+                black_box(binform::from_slice::<Vec<i32>>(black_box(&bi32)).unwrap());
+            }
+            "u64f-de" | "u64s-de" | "u64m-de" | "ids-de" => {
+                black_box(binform::from_slice::<Vec<u64>>(black_box(&bu64)).unwrap());
+            }
+            "i128f-de" | "i128s-de" | "i128m-de" => {
+                black_box(binform::from_slice::<Vec<i128>>(black_box(&bi128)).unwrap());
             }
             "i32f" => binform::to_vec_into(&mut buf, black_box(&i32f)).unwrap(),
             "i32s" => binform::to_vec_into(&mut buf, black_box(&i32s)).unwrap(),
@@ -155,5 +208,15 @@ fn main() {
             _ => panic!(),
         }
         black_box(&buf);
+    }
+}
+
+/// The key width of a `count` integer case's name.
+fn bits_of(name: &str) -> u32 {
+    match name.get(..3) {
+        Some("i32") => 32,
+        Some("u64") | Some("ids") => 64,
+        Some("i12") => 128,
+        _ => 0,
     }
 }

@@ -159,6 +159,28 @@ fn narrowest<K: Key>(range: K) -> (u8, usize) {
 /// Writes `items` as packed blocks.
 #[inline]
 pub(crate) fn pack_slice<T: Lane>(items: &[T], w: &mut Writer<'_>) {
+    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    if x86::has_v3() {
+        #[allow(unsafe_code)]
+        // SAFETY: `pack_slice_v3` only needs the features `has_v3` just
+        // found on the CPU.
+        return unsafe { pack_slice_v3(items, w) };
+    }
+    pack_blocks(items, w)
+}
+
+/// [`pack_blocks`] compiled for x86-64-v3 (AVX2, BMI1/2, LZCNT): the
+/// block writer inlines into it, so every leading-zero count is one
+/// `lzcnt` (plain x86-64 has only `bsr`, which needs a branch-free fixup
+/// for zero) and the scan's loops use AVX2.
+#[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
+fn pack_slice_v3<T: Lane>(items: &[T], w: &mut Writer<'_>) {
+    pack_blocks(items, w)
+}
+
+#[inline(always)]
+fn pack_blocks<T: Lane>(items: &[T], w: &mut Writer<'_>) {
     for block in items.chunks(BLOCK) {
         pack_block(block, w);
     }
@@ -191,7 +213,7 @@ pub(crate) fn pack_iter<T: crate::Pack + Copy + Default>(
 /// Writes one block (1 to [`BLOCK`] values) in its smallest form; ties go
 /// to whole-byte offsets, then to bits, then to lengths, in the order they
 /// decode fastest (`docs/format.md` §22).
-#[inline]
+#[inline(always)]
 fn pack_block<T: Lane>(block: &[T], w: &mut Writer<'_>) {
     if block.len() < SHORT {
         T::write_scalars(block, w);
@@ -288,30 +310,13 @@ struct Scan<K> {
 }
 
 /// A block's extrema and the sizes of its varint and lengths forms: the
-/// encoder's one pass over the values, with AVX2 where the CPU has it
-/// (SSE2 has no unsigned 32-bit min, max or compare, which doubles the
-/// work of this loop; measured: 100,000 full-range `i32` encode in
-/// 115 µs with SSE2 alone, see the closing note of issue 14).
-#[inline]
-fn scan<T: Lane>(block: &[T], offsets: impl Fn(T::Key, T::Key) -> usize) -> Scan<T::Key> {
-    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
-    if std::is_x86_feature_detected!("avx2") {
-        #[allow(unsafe_code)]
-        // SAFETY: `scan_avx2` only needs AVX2, which the CPU was just found
-        // to support.
-        return unsafe { scan_avx2(block, offsets) };
-    }
-    scan_portable(block, offsets)
-}
-
-#[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
-#[target_feature(enable = "avx2")]
-fn scan_avx2<T: Lane>(block: &[T], offsets: impl Fn(T::Key, T::Key) -> usize) -> Scan<T::Key> {
-    scan_portable(block, offsets)
-}
-
+/// encoder's one pass over the values. On x86 it runs inside
+/// [`pack_slice_v3`], with AVX2 (SSE2 has no unsigned 32-bit min, max or
+/// compare, which doubles the work of this loop; measured: 100,000
+/// full-range `i32` encode in 115 µs with SSE2 alone, see the closing
+/// note of issue 14) and `lzcnt`.
 #[inline(always)]
-fn scan_portable<T: Lane>(block: &[T], offsets: impl Fn(T::Key, T::Key) -> usize) -> Scan<T::Key> {
+fn scan<T: Lane>(block: &[T], offsets: impl Fn(T::Key, T::Key) -> usize) -> Scan<T::Key> {
     if core::mem::size_of::<T::Key>() < 8 {
         return scan_narrow(block, offsets);
     }
@@ -394,7 +399,7 @@ fn scan_portable<T: Lane>(block: &[T], offsets: impl Fn(T::Key, T::Key) -> usize
     scan
 }
 
-/// [`scan_portable`] for keys of up to 32 bits, in passes that vectorize
+/// [`scan`] for keys of up to 32 bits, in passes that vectorize
 /// (AVX2 has unsigned 32-bit min and max). Each count is its own
 /// lane-wide chain: a compare and a subtract a threshold.
 ///
@@ -491,13 +496,16 @@ fn lengths<T: Lane>(chunk: &[T]) -> (u32, u32, T::Key) {
         // AVX2 has no unsigned 64-bit compare: counting the thresholds in
         // vectors took 8 emulated compares a value, 2 ns (perf, issue 14);
         // this scalar pass takes about a third.
+        // Both lengths from one lookup, summed side by side in one word
+        // (at most 9 * 64 each a chunk: no carry between the halves).
+        let mut both = 0u32;
         for &x in chunk {
             let z = x.payload();
-            let lz = z.low64().leading_zeros() as usize;
-            varints += u32::from(VARINT_LEN[lz]);
-            bytes += u32::from(BYTE_LEN[lz]);
+            both += LENGTHS_64[z.low64().leading_zeros() as usize];
             any = any | z;
         }
+        varints = both & 0xFFFF;
+        bytes = both >> 16;
     }
     (varints, bytes, any)
 }
@@ -509,6 +517,18 @@ const VARINT_LEN: [u8; 65] = {
     while lz <= 64 {
         let v = if lz == 64 { 0 } else { u64::MAX >> lz };
         table[lz] = crate::varint::len_u64(v) as u8;
+        lz += 1;
+    }
+    table
+};
+
+/// A `u64`'s varint length (low half) and byte length (high half) by its
+/// leading zeros.
+const LENGTHS_64: [u32; 65] = {
+    let mut table = [0u32; 65];
+    let mut lz = 0;
+    while lz <= 64 {
+        table[lz] = VARINT_LEN[lz] as u32 | (BYTE_LEN[lz] as u32) << 16;
         lz += 1;
     }
     table
@@ -566,6 +586,7 @@ const BYTE_LEN_128: [u8; 129] = {
 /// payload in that many little-endian bytes. Every payload is stored as a
 /// whole word into slack past the end, then the cursor moves by its
 /// length: no branch on the length.
+#[inline(always)]
 fn put_lengths<T: Lane>(block: &[T], code_bits: u32, total: usize, w: &mut Writer<'_>) {
     if code_bits == 2 {
         put_lengths_coded::<T, 2>(block, total, w)
@@ -589,22 +610,35 @@ fn put_lengths_coded<T: Lane, const CB: usize>(block: &[T], total: usize, w: &mu
     let block = block.get(done..).unwrap_or_default();
     // Each code byte is gathered in a register and stored once: or-ing
     // codes into memory one by one chained every value to the last store.
-    for (code, group) in codes.iter_mut().zip(block.chunks(per_byte)) {
+    // Whole groups first, so that the inner loop has a fixed count and
+    // unrolls (a loop of two values a byte cost a branch a value).
+    let mut group_code = |group: &[T], pos: &mut usize| {
         let mut byte = 0u8;
         for (j, &x) in group.iter().enumerate() {
             let z = x.payload();
             let len = z.byte_len() as usize;
             byte |= ((len - 1) as u8) << (j * CB);
             if core::mem::size_of::<T::Key>() <= 8 {
-                if let Some(dst) = payloads.get_mut(pos..pos + 8) {
+                if let Some(dst) = payloads.get_mut(*pos..*pos + 8) {
                     dst.copy_from_slice(&z.low64().to_le_bytes());
                 }
-            } else if let Some(dst) = payloads.get_mut(pos..pos + 16) {
+            } else if let Some(dst) = payloads.get_mut(*pos..*pos + 16) {
                 dst.copy_from_slice(&z.to_u128().to_le_bytes());
             }
-            pos += len;
+            *pos += len;
         }
-        *code = byte;
+        byte
+    };
+    let groups = block.chunks_exact(per_byte);
+    let rest = groups.remainder();
+    let mut codes = codes.iter_mut();
+    // Groups first: `zip` takes from its left side first, and a code
+    // taken as the groups run out would be lost to the rest.
+    for (group, code) in groups.zip(codes.by_ref()) {
+        *code = group_code(group, &mut pos);
+    }
+    if let Some(code) = codes.next() {
+        *code = group_code(rest, &mut pos);
     }
     w.unextend(SLACK);
 }
@@ -614,6 +648,7 @@ fn put_lengths_coded<T: Lane, const CB: usize>(block: &[T], total: usize, w: &mu
 /// first joined `K` at a time into one word of up to 64 bits (independent
 /// work for each group), so the accumulator that carries bits across
 /// words takes a step per group, not per value.
+#[inline(always)]
 fn put_bits<T: Lane>(block: &[T], lo: T::Key, bits: u32, out: &mut [u8]) {
     if bits > 16 {
         return match bits {
@@ -1648,7 +1683,7 @@ mod tests {
     #[test]
     fn scan_counts_every_varint_and_payload_byte() {
         fn check<T: Lane + core::fmt::Debug>(block: &[T]) {
-            let scan = scan_portable(block, |_, _| usize::MAX);
+            let scan = scan(block, |_, _| usize::MAX);
             let expected: u32 = block.iter().map(|x| x.scalar_len()).sum();
             assert_eq!(scan.varints, expected, "{block:?}");
             let bytes = |x: &T| {

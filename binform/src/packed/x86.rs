@@ -49,6 +49,13 @@ macro_rules! detected {
     };
 }
 
+/// Whether the CPU is x86-64-v3 for the encoder's purposes: AVX2, BMI1,
+/// BMI2 and LZCNT (every AVX2 CPU so far has the others).
+#[inline]
+pub(super) fn has_v3() -> bool {
+    detected!("avx2") && detected!("bmi1") && detected!("bmi2") && detected!("lzcnt")
+}
+
 /// What one control byte says of its group, as vectors: where each
 /// payload byte goes, which bytes must not be zero, and how many payload
 /// bytes the group takes.

@@ -483,37 +483,22 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// Writes many varints at once: room for the longest encodings is made
-    /// once, then each value is one 8-byte store into it, with no capacity
-    /// check or length update per value. `max_len` bounds one encoding.
+    /// Writes many varints at once (see [`Cursor::write_varints`]).
     #[inline]
     pub(crate) fn write_varints(
         &mut self,
         max_len: usize,
         values: impl ExactSizeIterator<Item = u64>,
     ) {
-        let start = self.buf.len();
-        // The longest forms, plus slack so that every 8- or 9-byte store fits.
-        let room = values.len().saturating_mul(max_len).saturating_add(9);
-        self.buf.resize(start.saturating_add(room), 0);
-        let out = self.buf.as_mut_slice();
-        let mut pos = start;
-        for v in values {
-            if v < 1 << 56 {
-                let (word, len) = varint::prefix_word(v);
-                if let Some(slot) = out.get_mut(pos..pos + 8) {
-                    slot.copy_from_slice(&word.to_le_bytes());
-                }
-                pos += len;
-            } else {
-                if let Some(slot) = out.get_mut(pos..pos + 9) {
-                    slot[0] = 0xFF;
-                    slot[1..].copy_from_slice(&v.to_le_bytes());
-                }
-                pos += 9;
-            }
-        }
-        self.buf.truncate(pos);
+        self.with_cursor(|c| c.write_varints(max_len, values));
+    }
+
+    /// Appends one byte for each of `bytes`, written once (no zero fill
+    /// first): `Vec::extend` of a slice's map reserves once and stores
+    /// through a pointer, which vectorizes.
+    #[inline]
+    pub(crate) fn extend_mapped<T: Copy>(&mut self, items: &[T], f: impl Fn(T) -> u8) {
+        self.buf.extend(items.iter().map(|&x| f(x)));
     }
 
     /// Writes a signed integer zig-zag encoded as a varint.

@@ -134,10 +134,7 @@ impl Pack for bool {
     /// A byte a value, converted in one pass that vectorizes.
     #[inline]
     fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
-        let out = w.extend_zeroed(items.len());
-        for (byte, &b) in out.iter_mut().zip(items) {
-            *byte = u8::from(b);
-        }
+        w.extend_mapped(items, u8::from);
         Ok(())
     }
 }

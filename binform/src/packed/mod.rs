@@ -159,6 +159,11 @@ fn narrowest<K: Key>(range: K) -> (u8, usize) {
 /// Writes `items` as packed blocks.
 #[inline]
 pub(crate) fn pack_slice<T: Lane>(items: &[T], w: &mut Writer<'_>) {
+    // A short block (common inside structs) has nothing to scan: its
+    // varints, without the feature checks and the call.
+    if items.len() < SHORT {
+        return T::write_scalars(items, w);
+    }
     #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
     if x86::has_v3() {
         #[allow(unsafe_code)]

@@ -325,7 +325,7 @@ mod tests {
     /// Miri, which checks the unaligned stores.
     #[test]
     fn bulk_varints_write_what_single_ones_do() {
-        let values: Vec<u64> = (0..70).map(|i| (1u64 << i % 64) | i).collect();
+        let values: Vec<u64> = (0..70).map(|i| (1u64 << (i % 64)) | i).collect();
         for (max_len, lead) in [(9, 0), (9, 3), (1, 0), (2, 7)] {
             let mut bulk = Vec::with_capacity(lead);
             bulk.extend((0..lead).map(|i| i as u8));

@@ -396,14 +396,24 @@ pub(super) fn get_bits_grouped<T: Lane>(
     if !has_bit_kernel::<T>(bits) {
         return None;
     }
+    // No value can leave the range when the base leaves room above it
+    // for the widest offset: no compares then (as `get_bits_fast`).
+    let widest = T::Key::from_u64((1u64 << bits) - 1);
+    let check = base > T::KEY_MAX || T::KEY_MAX.wrapping_sub(base) < widest;
     #[allow(unsafe_code)]
     // SAFETY: `get_bits_grouped_avx2` only needs AVX2, which the CPU was
     // just found to support.
-    Some(unsafe { get_bits_grouped_avx2(bytes, bits, base.low64(), out) })
+    Some(unsafe {
+        if check {
+            get_bits_grouped_avx2::<T, true>(bytes, bits, base.low64(), out)
+        } else {
+            get_bits_grouped_avx2::<T, false>(bytes, bits, base.low64(), out)
+        }
+    })
 }
 
 #[target_feature(enable = "avx2")]
-fn get_bits_grouped_avx2<T: Lane>(
+fn get_bits_grouped_avx2<T: Lane, const CHECK: bool>(
     bytes: &[u8],
     bits: u32,
     base: u64,
@@ -449,7 +459,9 @@ fn get_bits_grouped_avx2<T: Lane>(
         let group_mask = u128::MAX >> (128 - 8 * b);
         let word = word & group_mask;
         let (k0, k1) = (keys(word as u64), keys((word >> (4 * b)) as u64));
-        bad = _mm256_or_si256(bad, _mm256_or_si256(over(k0), over(k1)));
+        if CHECK {
+            bad = _mm256_or_si256(bad, _mm256_or_si256(over(k0), over(k1)));
+        }
         let (v0, v1) = (_mm256_xor_si256(k0, flip_v), _mm256_xor_si256(k1, flip_v));
         if wide {
             #[allow(unsafe_code)]

@@ -543,3 +543,62 @@ fn wide_payloads_longer_than_they_need_are_rejected() {
         assert_eq!(back[at ^ 1], -3);
     }
 }
+
+/// A 64-value bit-packed block (`bits` bits an offset) from `base`, every
+/// offset 0 but `offset` at `at`.
+fn bit_block<T: Pack>(base: T, bits: u32, at: usize, offset: u64) -> Vec<u8> {
+    let mut bytes = binform::to_vec(&64u64).unwrap();
+    bytes.extend_from_slice(&[7, bits as u8]);
+    bytes.extend(binform::to_vec(&base).unwrap());
+    let mut packed = vec![0u8; (64 * bits as usize).div_ceil(8)];
+    for bit in 0..bits as usize {
+        if offset >> bit & 1 == 1 {
+            let i = at * bits as usize + bit;
+            packed[i / 8] |= 1 << (i % 8);
+        }
+    }
+    bytes.extend(packed);
+    bytes
+}
+
+/// A base that leaves no room for the widest offset is checked value by
+/// value, wherever the value is (the vector kernels' groups, the scalar
+/// groups, the block's tail): one past the type's top is an overflow,
+/// the top itself is decoded. The decoders skip the per-value check only
+/// when the base leaves room for every offset, so this pins that choice.
+#[test]
+fn bit_packed_offsets_past_the_top_overflow_in_every_path() {
+    fn check<T: Pack + UnpackOwned + PartialEq + Debug + Copy>(top: T, below_top: T, gap: u64) {
+        // 20 bits: past the vector kernels (16 at most); not for a `u16`.
+        let widths = if core::mem::size_of::<T>() == 2 {
+            &[10, 16][..]
+        } else {
+            &[10, 20]
+        };
+        for &bits in widths {
+            for at in [0, 5, 20, 43, 63] {
+                let past = bit_block(below_top, bits, at, gap + 1);
+                let err = binform::from_slice::<Vec<T>>(&past).unwrap_err();
+                assert_eq!(
+                    err.kind(),
+                    ErrorKind::IntegerOverflow,
+                    "bits {bits}, at {at}"
+                );
+                let exact = bit_block(below_top, bits, at, gap);
+                let back: Vec<T> = binform::from_slice(&exact).unwrap();
+                assert_eq!(back[at], top, "bits {bits}, at {at}");
+                assert!(back
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &v)| i == at || v == below_top));
+            }
+        }
+    }
+    check(u16::MAX, u16::MAX - 5, 5);
+    check(u32::MAX, u32::MAX - 5, 5);
+    check(i32::MAX, i32::MAX - 5, 5);
+    check(u64::MAX, u64::MAX - 5, 5);
+    check(i64::MAX, i64::MAX - 5, 5);
+    check(u128::MAX, u128::MAX - 5, 5);
+    check(i128::MAX, i128::MAX - 5, 5);
+}

@@ -1074,10 +1074,10 @@ fn get_lengths_fast<T: Lane, const CB: usize>(
                 let low = raw as u64 & low_mask;
                 let high = (raw >> 64) as u64 & high_mask;
                 let word = (u128::from(high) << 64) | u128::from(low);
-                (
-                    <T::Key as Key>::from_u128(word),
-                    word >= LEN_MIN_128[len & 31],
-                )
+                // Minimal: one byte, or a top byte that is not zero (a
+                // byte test, where comparing 128-bit words took two).
+                let top = window.get(at + len - 1).copied().unwrap_or(0);
+                (<T::Key as Key>::from_u128(word), (top != 0) | (len == 1))
             };
             bad |= !minimal;
             let (value, ok) = T::from_payload(payload);
@@ -1159,17 +1159,6 @@ const LEN_MASK_128: [(u64, u64); 32] = {
         } else {
             (u64::MAX, LEN_MASK[len - 8])
         };
-        len += 1;
-    }
-    table
-};
-
-/// The least 16-byte payload that needs each length.
-const LEN_MIN_128: [u128; 32] = {
-    let mut table = [0u128; 32];
-    let mut len = 2;
-    while len <= 16 {
-        table[len] = 1 << (8 * (len - 1));
         len += 1;
     }
     table

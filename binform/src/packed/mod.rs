@@ -385,10 +385,16 @@ fn scan<T: Lane>(block: &[T], offsets: impl Fn(T::Key, T::Key) -> usize) -> Scan
             return scan;
         }
     }
+    // 128-bit values whose payloads all stay below 2^56 (those of the
+    // extremes do: a payload grows with the value's magnitude) have the
+    // lengths of their low 64 bits, counted as 64-bit values.
+    let narrow = core::mem::size_of::<T::Key>() == 16
+        && T::from_key(lo).payload().to_u128() >> 56 == 0
+        && T::from_key(hi).payload().to_u128() >> 56 == 0;
     let (mut varints, mut bytes, mut any) = (0usize, 0usize, <T::Key as Key>::ZERO);
     let mut left = n;
     for chunk in block.chunks(SCAN_CHUNK) {
-        let (v, b, a) = lengths(chunk);
+        let (v, b, a) = lengths(chunk, narrow);
         varints += v as usize;
         bytes += b as usize;
         any = any | a;
@@ -477,8 +483,25 @@ const SCAN_CHUNK: usize = 64;
 
 /// The varint and payload bytes of `chunk`, and its payloads or-ed.
 #[inline(always)]
-fn lengths<T: Lane>(chunk: &[T]) -> (u32, u32, T::Key) {
+fn lengths<T: Lane>(chunk: &[T], narrow: bool) -> (u32, u32, T::Key) {
     let (mut varints, mut bytes, mut any) = (0u32, 0u32, <T::Key as Key>::ZERO);
+    if narrow {
+        // Every payload below 2^56: each value's low 64 bits are its own
+        // (a key flips only the top bit), zig-zagged in 64 bits, and the
+        // tables below 2^56 are the 128-bit ones'.
+        let (mut both, mut all) = (0u32, 0u64);
+        for &x in chunk {
+            let v = x.key().low64();
+            let z = if T::ZIGZAG {
+                (v << 1) ^ ((v as i64 >> 63) as u64)
+            } else {
+                v
+            };
+            both += LENGTHS_64[z.leading_zeros() as usize];
+            all |= z;
+        }
+        return (both & 0xFFFF, both >> 16, <T::Key as Key>::from_u64(all));
+    }
     if core::mem::size_of::<T::Key>() != 8 {
         // 128-bit keys (narrower ones take `scan_narrow`): the same
         // lookups by the payload's leading zeros, counted in 128 bits

@@ -8,7 +8,8 @@
 //!   Stream VByte (Lemire, Kurz, Rupp 2017).
 //! - AVX2, bit-packed offsets of up to 16 bits: a group of eight values
 //!   shifted into place in vector lanes to encode, shifted apart and added
-//!   to the base to decode.
+//!   to the base to decode (4-byte keys in 32-bit lanes, each lane's bytes
+//!   gathered by a shuffle: 100,000 small `i32` decode in 109 -> 72 µs).
 //!
 //! Measured in alternating runs on this project's 2-core VM, 100,000
 //! values (best of 3): mixed magnitudes, `i32` decode 233 -> 166 µs and
@@ -21,17 +22,18 @@
 //! with the features on.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_castsi256_si128,
-    _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, _mm256_cvtepu32_epi64, _mm256_extracti128_si256,
-    _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_permutevar8x32_epi32,
+    __m128i, __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_castsi128_si256,
+    _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64,
+    _mm256_cvtepu32_epi64, _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256,
+    _mm256_max_epu32, _mm256_movemask_epi8, _mm256_or_si256, _mm256_permutevar8x32_epi32,
     _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_set_epi64x, _mm256_setr_epi32,
-    _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_srli_epi64, _mm256_srlv_epi64,
-    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64, _mm256_xor_si256, _mm_add_epi32,
-    _mm_and_si128, _mm_cmpeq_epi32, _mm_cmpeq_epi8, _mm_cvtsi128_si32, _mm_cvtsi128_si64,
-    _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_packs_epi32, _mm_packus_epi16,
-    _mm_set1_epi32, _mm_set1_epi64x, _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_epi32,
-    _mm_srai_epi32, _mm_srli_epi32, _mm_srli_epi64, _mm_storeu_si128, _mm_sub_epi32, _mm_sub_epi64,
-    _mm_unpackhi_epi64, _mm_xor_si128,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi64,
+    _mm256_srlv_epi32, _mm256_srlv_epi64, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
+    _mm256_xor_si256, _mm_add_epi32, _mm_and_si128, _mm_cmpeq_epi32, _mm_cmpeq_epi8,
+    _mm_cvtsi128_si32, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+    _mm_packs_epi32, _mm_packus_epi16, _mm_set1_epi32, _mm_set1_epi64x, _mm_setzero_si128,
+    _mm_shuffle_epi8, _mm_slli_epi32, _mm_srai_epi32, _mm_srli_epi32, _mm_srli_epi64,
+    _mm_storeu_si128, _mm_sub_epi32, _mm_sub_epi64, _mm_unpackhi_epi64, _mm_xor_si128,
 };
 
 use super::Lane;
@@ -401,15 +403,101 @@ pub(super) fn get_bits_grouped<T: Lane>(
     let widest = T::Key::from_u64((1u64 << bits) - 1);
     let check = base > T::KEY_MAX || T::KEY_MAX.wrapping_sub(base) < widest;
     #[allow(unsafe_code)]
-    // SAFETY: `get_bits_grouped_avx2` only needs AVX2, which the CPU was
-    // just found to support.
+    // SAFETY: the kernels only need AVX2, which the CPU was just found to
+    // support.
     Some(unsafe {
-        if check {
+        if core::mem::size_of::<T>() == 4 {
+            let base = base.low64() as u32;
+            if check {
+                get_bits32_avx2::<T, true>(bytes, bits, base, out)
+            } else {
+                get_bits32_avx2::<T, false>(bytes, bits, base, out)
+            }
+        } else if check {
             get_bits_grouped_avx2::<T, true>(bytes, bits, base.low64(), out)
         } else {
             get_bits_grouped_avx2::<T, false>(bytes, bits, base.low64(), out)
         }
     })
+}
+
+/// [`get_bits_grouped`] for 4-byte keys in 32-bit lanes: each group's
+/// eight offsets (of at most 16 bits, `b` bytes a group) are gathered by
+/// one byte shuffle, each lane's four bytes from the byte its offset
+/// starts in (the low half from the group's first byte, the high half
+/// from its byte `b / 2`), then shifted by their own bit, masked and added
+/// to the base. Half the lanes of the 64-bit kernel, and no cross-lane
+/// permute to narrow them (Zen 1 splits that into eight operations).
+#[target_feature(enable = "avx2")]
+fn get_bits32_avx2<T: Lane, const CHECK: bool>(
+    bytes: &[u8],
+    bits: u32,
+    base: u32,
+    out: &mut [T],
+) -> (usize, bool) {
+    let b = bits as usize;
+    let high = b / 2;
+    // Lane j's first byte within its half (the shuffle's source) and the
+    // bit its offset starts at within that byte.
+    let mut gather = [0x80u8; 32];
+    let mut shifts = [0i32; 8];
+    for j in 0..8 {
+        let (half, from) = if j < 4 { (0, 0) } else { (16, 8 * high) };
+        let bit = j * b - from;
+        for k in 0..4 {
+            if let Some(slot) = gather.get_mut(half + 4 * (j % 4) + k) {
+                *slot = (bit / 8 + k) as u8;
+            }
+        }
+        if let Some(shift) = shifts.get_mut(j) {
+            *shift = (bit % 8) as i32;
+        }
+    }
+    #[allow(unsafe_code)]
+    // SAFETY: both arrays are 32 readable bytes; the loads are unaligned.
+    let (gather, shifts) = unsafe {
+        (
+            _mm256_loadu_si256(gather.as_ptr().cast()),
+            _mm256_loadu_si256(shifts.as_ptr().cast()),
+        )
+    };
+    let mask = _mm256_set1_epi32(((1u32 << b) - 1) as i32);
+    let base_v = _mm256_set1_epi32(base as i32);
+    let flip = _mm256_set1_epi32(sign_flip::<T>() as u32 as i32);
+    let mut bad = _mm256_setzero_si256();
+    let mut done = 0;
+    for (g, slots) in out.chunks_exact_mut(8).enumerate() {
+        let Some(src) = bytes.get(g * b..g * b + high + 16) else {
+            break;
+        };
+        #[allow(unsafe_code)]
+        // SAFETY: `src` holds `high + 16` bytes, so both 16-byte loads (at
+        // 0 and at `high`) are inside it; they are unaligned.
+        let data = unsafe {
+            let low = _mm_loadu_si128(src.as_ptr().cast());
+            let top = _mm_loadu_si128(src.as_ptr().add(high).cast());
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(low), top)
+        };
+        let offsets = _mm256_and_si256(
+            _mm256_srlv_epi32(_mm256_shuffle_epi8(data, gather), shifts),
+            mask,
+        );
+        let keys = _mm256_add_epi32(base_v, offsets);
+        if CHECK {
+            // A sum that wrapped is below the base.
+            let kept = _mm256_cmpeq_epi32(_mm256_max_epu32(keys, base_v), keys);
+            bad = _mm256_or_si256(bad, _mm256_xor_si256(kept, _mm256_set1_epi32(-1)));
+        }
+        #[allow(unsafe_code)]
+        // SAFETY: `slots` is eight values of 4 bytes, 32 writable bytes;
+        // `T` is a primitive integer (`T::WHOLE`), valid for every bit
+        // pattern. The store is unaligned.
+        unsafe {
+            _mm256_storeu_si256(slots.as_mut_ptr().cast(), _mm256_xor_si256(keys, flip))
+        };
+        done += 8;
+    }
+    (done, _mm256_movemask_epi8(bad) != 0)
 }
 
 #[target_feature(enable = "avx2")]

@@ -22,18 +22,19 @@
 //! with the features on.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_castsi128_si256,
-    _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64,
-    _mm256_cvtepu32_epi64, _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256,
+    __m128i, __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_bsrli_epi128,
+    _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cmpeq_epi64,
+    _mm256_cmpgt_epi64, _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256,
     _mm256_max_epu32, _mm256_movemask_epi8, _mm256_or_si256, _mm256_permutevar8x32_epi32,
     _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_set_epi64x, _mm256_setr_epi32,
-    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi64,
-    _mm256_srlv_epi32, _mm256_srlv_epi64, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
-    _mm256_xor_si256, _mm_add_epi32, _mm_and_si128, _mm_cmpeq_epi32, _mm_cmpeq_epi8,
-    _mm_cvtsi128_si32, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
-    _mm_packs_epi32, _mm_packus_epi16, _mm_set1_epi32, _mm_set1_epi64x, _mm_setzero_si128,
-    _mm_shuffle_epi8, _mm_slli_epi32, _mm_srai_epi32, _mm_srli_epi32, _mm_srli_epi64,
-    _mm_storeu_si128, _mm_sub_epi32, _mm_sub_epi64, _mm_unpackhi_epi64, _mm_xor_si128,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_sllv_epi32, _mm256_sllv_epi64,
+    _mm256_srli_epi64, _mm256_srlv_epi32, _mm256_srlv_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
+    _mm256_sub_epi64, _mm256_xor_si256, _mm_add_epi32, _mm_and_si128, _mm_cmpeq_epi32,
+    _mm_cmpeq_epi8, _mm_cvtsi128_si32, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_movemask_epi8,
+    _mm_or_si128, _mm_packs_epi32, _mm_packus_epi16, _mm_set1_epi32, _mm_set1_epi64x,
+    _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_epi32, _mm_srai_epi32, _mm_srli_epi32,
+    _mm_srli_epi64, _mm_storeu_si128, _mm_sub_epi32, _mm_sub_epi64, _mm_unpackhi_epi64,
+    _mm_xor_si128,
 };
 
 use super::Lane;
@@ -334,6 +335,9 @@ fn put_bits_grouped_avx2<T: Lane>(block: &[T], lo: u64, bits: u32, out: &mut [u8
     let b = bits as usize;
     let wide = core::mem::size_of::<T>() == 8;
     let (flip, shifts) = (sign_flip::<T>(), group_shifts(b));
+    let bi = b as i32;
+    let pair_shifts = _mm256_setr_epi32(0, bi, 0, bi, 0, bi, 0, bi);
+    let quad_shifts = _mm256_set_epi64x(2 * b as i64, 0, 2 * b as i64, 0);
     // Or of the four lanes: one joined word.
     let join = |v: __m256i| {
         let x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
@@ -356,9 +360,13 @@ fn put_bits_grouped_avx2<T: Lane>(block: &[T], lo: u64, bits: u32, out: &mut [u8
                 let p = group.as_ptr().cast::<__m256i>();
                 (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1)))
             };
-            (
+            let (a, c) = (
                 _mm256_sub_epi64(_mm256_xor_si256(a, flip), lo),
                 _mm256_sub_epi64(_mm256_xor_si256(c, flip), lo),
+            );
+            (
+                join(_mm256_sllv_epi64(a, shifts)),
+                join(_mm256_sllv_epi64(c, shifts)),
             )
         } else {
             let (flip, lo) = (_mm256_set1_epi32(flip as i32), _mm256_set1_epi32(lo as i32));
@@ -367,15 +375,28 @@ fn put_bits_grouped_avx2<T: Lane>(block: &[T], lo: u64, bits: u32, out: &mut [u8
             // bytes; the load is unaligned.
             let v = unsafe { _mm256_loadu_si256(group.as_ptr().cast()) };
             let off = _mm256_sub_epi32(_mm256_xor_si256(v, flip), lo);
+            // Pairs in 32 bits (2b <= 32), then pairs of pairs in each
+            // half's low 64 bits (4b <= 64), all within 128-bit halves:
+            // no widening to 64-bit lanes, no cross-half permute.
+            let y = _mm256_sllv_epi32(off, pair_shifts);
+            let pairs = _mm256_and_si256(
+                _mm256_or_si256(y, _mm256_srli_epi64::<32>(y)),
+                _mm256_set1_epi64x(0xFFFF_FFFF),
+            );
+            let q = _mm256_sllv_epi64(pairs, quad_shifts);
+            let quads = _mm256_or_si256(q, _mm256_bsrli_epi128::<8>(q));
             (
-                _mm256_cvtepu32_epi64(_mm256_castsi256_si128(off)),
-                _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(off)),
+                _mm_cvtsi128_si64(_mm256_castsi256_si128(quads)) as u64,
+                _mm_cvtsi128_si64(_mm256_extracti128_si256::<1>(quads)) as u64,
             )
         };
-        let low = join(_mm256_sllv_epi64(low, shifts));
-        let high = join(_mm256_sllv_epi64(high, shifts));
-        let joined = u128::from(low) | (u128::from(high) << (4 * b));
-        dst.copy_from_slice(&joined.to_le_bytes());
+        // The high four at bit 4b of the 16 bytes, as two words by 64-bit
+        // shifts (a 128-bit shift by a variable took a quarter of the
+        // kernel); 1 <= 4b <= 64, so neither shift reaches 64.
+        let first = low | ((high << (4 * b - 1)) << 1);
+        let second = high >> (64 - 4 * b);
+        dst[..8].copy_from_slice(&first.to_le_bytes());
+        dst[8..].copy_from_slice(&second.to_le_bytes());
         done += 8;
     }
     done

@@ -180,6 +180,7 @@ fn main() {
         Vec<binform_benches::models::tolerant::Person>
     );
     case!(case, budget, "smap", plain::string_map(100_000), std::collections::HashMap<String, i32>);
+    case!(case, budget, "imap", plain::int_map(100_000), std::collections::HashMap<i32, i32>);
     // The serde bridge on the people workload.
     {
         let value = ten_people();

@@ -6,7 +6,8 @@
 //! `cards-de`, `small-de`, `prim-ser`, `ls-ser`, the rust_serialization_benchmark
 //! shapes `mc-*`, `mk48-*`, `log-*`, the suite's integer distributions
 //! (`i32f`, `i32s`, `i32m`, `u64f`, `u64s`, `u64m`, `i128f`, `i128s`,
-//! `i128m`, `ids`, each `-ser`/`-de`), `f64` (100,000) and `bytes` (1 MiB), or `speople-ser`/`speople-de` (the
+//! `i128m`, `ids`, each `-ser`/`-de`), `f64` (100,000), `bytes` (1 MiB),
+//! `smap`/`imap` (100,000-entry maps), or `speople-ser`/`speople-de` (the
 //! serde bridge).
 
 use std::hint::black_box;

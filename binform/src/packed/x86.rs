@@ -23,18 +23,17 @@
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_bsrli_epi128,
-    _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cmpeq_epi64,
-    _mm256_cmpgt_epi64, _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256,
-    _mm256_max_epu32, _mm256_movemask_epi8, _mm256_or_si256, _mm256_permutevar8x32_epi32,
-    _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_set_epi64x, _mm256_setr_epi32,
-    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_sllv_epi32, _mm256_sllv_epi64,
-    _mm256_srli_epi64, _mm256_srlv_epi32, _mm256_srlv_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
-    _mm256_sub_epi64, _mm256_xor_si256, _mm_add_epi32, _mm_and_si128, _mm_cmpeq_epi32,
-    _mm_cmpeq_epi8, _mm_cvtsi128_si32, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_movemask_epi8,
-    _mm_or_si128, _mm_packs_epi32, _mm_packus_epi16, _mm_set1_epi32, _mm_set1_epi64x,
-    _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_epi32, _mm_srai_epi32, _mm_srli_epi32,
-    _mm_srli_epi64, _mm_storeu_si128, _mm_sub_epi32, _mm_sub_epi64, _mm_unpackhi_epi64,
-    _mm_xor_si128,
+    _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cmpgt_epi64,
+    _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_max_epu32,
+    _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi32, _mm256_set1_epi64x,
+    _mm256_set_epi64x, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
+    _mm256_sllv_epi32, _mm256_sllv_epi64, _mm256_srli_epi64, _mm256_srlv_epi32, _mm256_srlv_epi64,
+    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64, _mm256_xor_si256, _mm_add_epi32,
+    _mm_and_si128, _mm_cmpeq_epi32, _mm_cmpeq_epi8, _mm_cvtsi128_si32, _mm_cvtsi128_si64,
+    _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_packs_epi32, _mm_packus_epi16,
+    _mm_set1_epi32, _mm_set1_epi64x, _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_epi32,
+    _mm_srai_epi32, _mm_srli_epi32, _mm_srli_epi64, _mm_storeu_si128, _mm_sub_epi32, _mm_sub_epi64,
+    _mm_unpackhi_epi64, _mm_xor_si128,
 };
 
 use super::Lane;
@@ -528,8 +527,12 @@ fn get_bits_grouped_avx2<T: Lane, const CHECK: bool>(
     base: u64,
     out: &mut [T],
 ) -> (usize, bool) {
+    // 8-byte keys only (4-byte keys take `get_bits32_avx2`): a constant
+    // test, which keeps the stores below sound for any caller.
+    if core::mem::size_of::<T>() != 8 {
+        return (0, false);
+    }
     let b = bits as usize;
-    let wide = core::mem::size_of::<T>() == 8;
     let (flip, shifts) = (sign_flip::<T>(), group_shifts(b));
     let mask = _mm256_set1_epi64x(((1u64 << b) - 1) as i64);
     let base_v = _mm256_set1_epi64x(base as i64);
@@ -544,18 +547,10 @@ fn get_bits_grouped_avx2<T: Lane, const CHECK: bool>(
         );
         _mm256_add_epi64(base_v, lanes)
     };
-    // Out of range: a 4-byte key past 32 bits, an 8-byte key that
-    // wrapped (below the base, compared as signed after a flip).
-    let over = |k: __m256i| {
-        if wide {
-            _mm256_cmpgt_epi64(_mm256_xor_si256(base_v, top), _mm256_xor_si256(k, top))
-        } else {
-            _mm256_xor_si256(
-                _mm256_cmpeq_epi64(_mm256_srli_epi64::<32>(k), zero),
-                _mm256_set1_epi64x(-1),
-            )
-        }
-    };
+    // Out of range: a key that wrapped (below the base, compared as
+    // signed after a flip).
+    let over =
+        |k: __m256i| _mm256_cmpgt_epi64(_mm256_xor_si256(base_v, top), _mm256_xor_si256(k, top));
     let mut bad = zero;
     let mut done = 0;
     for (g, slots) in out.chunks_exact_mut(8).enumerate() {
@@ -572,30 +567,14 @@ fn get_bits_grouped_avx2<T: Lane, const CHECK: bool>(
             bad = _mm256_or_si256(bad, _mm256_or_si256(over(k0), over(k1)));
         }
         let (v0, v1) = (_mm256_xor_si256(k0, flip_v), _mm256_xor_si256(k1, flip_v));
-        if wide {
-            #[allow(unsafe_code)]
-            // SAFETY: `slots` is eight values of 8 bytes, 64 writable
-            // bytes; `T` is a primitive integer (`T::WHOLE`), valid for
-            // every bit pattern. The stores are unaligned.
-            unsafe {
-                let p = slots.as_mut_ptr().cast::<__m256i>();
-                _mm256_storeu_si256(p, v0);
-                _mm256_storeu_si256(p.add(1), v1);
-            }
-        } else {
-            // The low 32 bits of each lane, in order.
-            let pick = _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0);
-            let lo = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v0, pick));
-            let hi = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v1, pick));
-            #[allow(unsafe_code)]
-            // SAFETY: `slots` is eight values of 4 bytes, 32 writable
-            // bytes; `T` is a primitive integer (`T::WHOLE`), valid for
-            // every bit pattern. The stores are unaligned.
-            unsafe {
-                let p = slots.as_mut_ptr().cast::<__m128i>();
-                _mm_storeu_si128(p, lo);
-                _mm_storeu_si128(p.add(1), hi);
-            }
+        #[allow(unsafe_code)]
+        // SAFETY: `slots` is eight values of 8 bytes (checked above), 64
+        // writable bytes; `T` is a primitive integer (`T::WHOLE`), valid for every
+        // bit pattern. The stores are unaligned.
+        unsafe {
+            let p = slots.as_mut_ptr().cast::<__m256i>();
+            _mm256_storeu_si256(p, v0);
+            _mm256_storeu_si256(p.add(1), v1);
         }
         done += 8;
     }

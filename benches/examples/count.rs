@@ -46,23 +46,22 @@ fn main() {
             "i128m" => (128, true, IntDist::Mixed),
             _ => return None,
         };
-        Some(binform_benches::models::plain::int_values(
-            d, bits, signed, 100_000,
-        ))
+        let values = binform_benches::models::plain::int_values(d, bits, signed, 100_000);
+        Some((bits, values))
     };
     let base = which.split('-').next().unwrap_or_default();
     let wide = dist(base);
-    let u64v: Vec<u64> = match (&wide, bits_of(base)) {
-        (Some(v), 64) => v.iter().map(|&x| x as u64).collect(),
+    let u64v: Vec<u64> = match &wide {
+        Some((64, v)) => v.iter().map(|&x| x as u64).collect(),
         _ if base == "ids" => binform_benches::models::plain::sorted_ids(100_000),
         _ => Vec::new(),
     };
-    let i32v: Vec<i32> = match (&wide, bits_of(base)) {
-        (Some(v), 32) => v.iter().map(|&x| x as i32).collect(),
+    let i32v: Vec<i32> = match &wide {
+        Some((32, v)) => v.iter().map(|&x| x as i32).collect(),
         _ => Vec::new(),
     };
-    let i128v: Vec<i128> = match (&wide, bits_of(base)) {
-        (Some(v), 128) => v.clone(),
+    let i128v: Vec<i128> = match &wide {
+        Some((128, v)) => v.clone(),
         _ => Vec::new(),
     };
     let (bu64, bi32, bi128) = (
@@ -208,15 +207,5 @@ fn main() {
             _ => panic!(),
         }
         black_box(&buf);
-    }
-}
-
-/// The key width of a `count` integer case's name.
-fn bits_of(name: &str) -> u32 {
-    match name.get(..3) {
-        Some("i32") => 32,
-        Some("u64") | Some("ids") => 64,
-        Some("i12") => 128,
-        _ => 0,
     }
 }

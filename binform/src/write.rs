@@ -493,7 +493,7 @@ impl<'a> Writer<'a> {
         self.with_cursor(|c| c.write_varints(max_len, values));
     }
 
-    /// Appends one byte for each of `bytes`, written once (no zero fill
+    /// Appends `f` of each of `items`, each byte written once (no zero fill
     /// first): `Vec::extend` of a slice's map reserves once and stores
     /// through a pointer, which vectorizes.
     #[inline]

@@ -1320,15 +1320,23 @@ fn get_bits_avx2<T: Lane>(bytes: &[u8], bits: u32, base: T::Key, out: &mut [T]) 
 /// and whether any left the type's range.
 #[inline(always)]
 fn get_bits_fast<T: Lane>(bytes: &[u8], bits: u32, base: T::Key, out: &mut [T]) -> (usize, bool) {
-    // When the base leaves room above it for the widest offset, no value
-    // can leave the range: the loop then has no compare a value (for
-    // 128-bit keys, whose compares cost most, a 12% faster decode).
-    let widest = <T::Key as Key>::from_u64((1u64 << bits) - 1);
-    if base <= T::KEY_MAX && T::KEY_MAX.wrapping_sub(base) >= widest {
+    // No compare a value when none can leave the range (for 128-bit
+    // keys, whose compares cost most, a 12% faster decode).
+    if !bits_may_overflow::<T>(base, bits) {
         get_bits_groups::<T, false>(bytes, bits, base, out)
     } else {
         get_bits_groups::<T, true>(bytes, bits, base, out)
     }
+}
+
+/// Whether a bit-packed block from `base` with `bits`-bit offsets can hold
+/// a value out of the type's range: only when the base leaves less room
+/// above it than the widest offset (or is out of range itself). The
+/// decoders check each value only then.
+#[inline(always)]
+fn bits_may_overflow<T: Lane>(base: T::Key, bits: u32) -> bool {
+    let widest = <T::Key as Key>::from_u64((1u64 << bits) - 1);
+    base > T::KEY_MAX || T::KEY_MAX.wrapping_sub(base) < widest
 }
 
 /// [`get_bits_fast`]'s loop, each value checked against the range if

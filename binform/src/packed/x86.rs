@@ -418,10 +418,7 @@ pub(super) fn get_bits_grouped<T: Lane>(
     if !has_bit_kernel::<T>(bits) {
         return None;
     }
-    // No value can leave the range when the base leaves room above it
-    // for the widest offset: no compares then (as `get_bits_fast`).
-    let widest = T::Key::from_u64((1u64 << bits) - 1);
-    let check = base > T::KEY_MAX || T::KEY_MAX.wrapping_sub(base) < widest;
+    let check = super::bits_may_overflow::<T>(base, bits);
     #[allow(unsafe_code)]
     // SAFETY: the kernels only need AVX2, which the CPU was just found to
     // support.

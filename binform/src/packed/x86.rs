@@ -36,6 +36,8 @@ use core::arch::x86_64::{
     _mm_unpackhi_epi64, _mm_xor_si128,
 };
 
+use core::mem::MaybeUninit;
+
 use super::Lane;
 
 /// Whether the CPU has `feature`. Under Miri (which cannot run `cpuid`)
@@ -150,7 +152,7 @@ pub(super) fn get_lengths<T: Lane>(
     codes: &[u8],
     code_bits: u32,
     payloads: &[u8],
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
 ) -> (usize, usize, bool) {
     match tables_for::<T>(code_bits) {
         Some(t) if detected!("ssse3") => {
@@ -170,7 +172,7 @@ fn get_lengths_ssse3<T: Lane>(
     t: &Tables,
     codes: &[u8],
     payloads: &[u8],
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
 ) -> (usize, usize, bool) {
     let lanes = 16 / core::mem::size_of::<T>();
     let zero = _mm_setzero_si128();
@@ -412,7 +414,7 @@ pub(super) fn get_bits_grouped<T: Lane>(
     bytes: &[u8],
     bits: u32,
     base: T::Key,
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
 ) -> Option<(usize, bool)> {
     use super::Key;
     if !has_bit_kernel::<T>(bits) {
@@ -450,7 +452,7 @@ fn get_bits32_avx2<T: Lane, const CHECK: bool>(
     bytes: &[u8],
     bits: u32,
     base: u32,
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
 ) -> (usize, bool) {
     let b = bits as usize;
     let high = b / 2;
@@ -522,7 +524,7 @@ fn get_bits_grouped_avx2<T: Lane, const CHECK: bool>(
     bytes: &[u8],
     bits: u32,
     base: u64,
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
 ) -> (usize, bool) {
     // 8-byte keys only (4-byte keys take `get_bits32_avx2`): a constant
     // test, which keeps the stores below sound for any caller.
@@ -586,7 +588,7 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
 
-    use super::super::{get_lengths_checked, layout::codes_len, Key, Lane};
+    use super::super::{get_lengths_checked, layout::codes_len, slots, Key, Lane};
 
     /// Values of random byte lengths: each a random word cut to a random
     /// number of bytes, so every code appears in every lane.
@@ -632,13 +634,13 @@ mod tests {
         assert_eq!(&out_payloads[..pos], &payloads[..pos]);
         // Decoder: the kernel's values, then the checked loop's.
         let mut back = vec![T::default(); block.len()];
-        let (done, pos, bad) = super::get_lengths(&codes, code_bits, &payloads, &mut back);
+        let (done, pos, bad) = super::get_lengths(&codes, code_bits, &payloads, slots(&mut back));
         assert!(!bad);
         assert!(!get_lengths_checked(
             &codes[done / per_byte..],
             code_bits,
             &payloads[pos..],
-            &mut back[done..]
+            slots(&mut back[done..])
         ));
         assert_eq!(back, block);
     }
@@ -661,7 +663,7 @@ mod tests {
         let block: Vec<i32> = mixed(256, 9).iter().map(|&v| v as i32).collect();
         let (codes, payloads) = reference(&block, 2);
         let mut back = vec![0i32; 256];
-        let (done, _, _) = super::get_lengths(&codes, 2, &payloads, &mut back);
+        let (done, _, _) = super::get_lengths(&codes, 2, &payloads, slots(&mut back));
         let mut out_codes = vec![0u8; codes.len()];
         let mut out_payloads = vec![0u8; payloads.len() + 16];
         let (put, _) = super::put_lengths(&block, 2, &mut out_codes, &mut out_payloads);
@@ -669,9 +671,12 @@ mod tests {
             assert!(done >= 200 && put >= 200, "{done} {put}");
         }
         // Other shapes have no kernel.
-        assert_eq!(super::get_lengths(&codes, 4, &payloads, &mut back).0, 0);
         assert_eq!(
-            super::get_lengths(&codes, 2, &payloads, &mut [0u16; 256]).0,
+            super::get_lengths(&codes, 4, &payloads, slots(&mut back)).0,
+            0
+        );
+        assert_eq!(
+            super::get_lengths(&codes, 2, &payloads, slots(&mut [0u16; 256])).0,
             0
         );
     }
@@ -736,7 +741,8 @@ mod tests {
         fn check<T: Lane + PartialEq + core::fmt::Debug>(bytes: &[u8], bits: u32, base: T::Key) {
             let n = bytes.len() * 8 / bits as usize;
             let mut kernel = vec![T::default(); n];
-            let Some((done, bad)) = super::get_bits_grouped(bytes, bits, base, &mut kernel) else {
+            let Some((done, bad)) = super::get_bits_grouped(bytes, bits, base, slots(&mut kernel))
+            else {
                 assert!(!detected!("avx2"));
                 return;
             };
@@ -745,7 +751,7 @@ mod tests {
                 "{done} of {n}"
             );
             let mut serial = vec![T::default(); done];
-            let expected = super::super::get_bits_serial(bytes, bits, base, &mut serial);
+            let expected = super::super::get_bits_serial(bytes, bits, base, slots(&mut serial));
             assert_eq!(bad, expected, "{bits} bits, base {:?}", base.to_u128());
             if !bad {
                 assert_eq!(&kernel[..done], &serial[..], "{bits} bits");
@@ -786,13 +792,13 @@ mod tests {
                     }
                     let mut out = vec![T::default(); n];
                     let (done, pos, bad) =
-                        super::get_lengths(&codes, code_bits, &payloads, &mut out);
+                        super::get_lengths(&codes, code_bits, &payloads, slots(&mut out));
                     let per_byte = 8 / code_bits as usize;
                     let bad_rest = get_lengths_checked(
                         &codes[done / per_byte..],
                         code_bits,
                         &payloads[pos..],
-                        &mut out[done..],
+                        slots(&mut out[done..]),
                     );
                     assert!(bad || bad_rest, "value {at} in {len} bytes");
                     assert!(

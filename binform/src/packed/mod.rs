@@ -1076,19 +1076,47 @@ fn get_lengths<T: Lane>(
     };
     #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
     let bad_vector = false;
-    let (done, pos, mut bad) = if code_bits == 2 {
-        get_lengths_fast::<T, 2>(codes, payloads, out)
-    } else {
-        get_lengths_fast::<T, 4>(codes, payloads, out)
+    let fast = |codes: &[u8], payloads: &[u8], out: &mut [MaybeUninit<T>]| {
+        if code_bits == 2 {
+            get_lengths_fast::<T, 2>(codes, payloads, out)
+        } else {
+            get_lengths_fast::<T, 4>(codes, payloads, out)
+        }
     };
+    let (done, pos, mut bad) = fast(codes, payloads, out);
     bad |= bad_vector;
     let Some((codes, payloads, out)) = lengths_rest(codes, code_bits, payloads, out, done, pos)
     else {
         return true;
     };
+    // The last whole control bytes, whose whole-word loads would pass the
+    // payloads' end: the same fast path over a zero-padded copy (value by
+    // value they were a fifth of a mixed `i32` decode). The codes were
+    // checked against the payloads' length, so no value reads padding.
+    let (codes, payloads, out) = match payloads.len() {
+        0 => (codes, payloads, out),
+        len @ ..=LENGTHS_TAIL => {
+            let mut padded = [0u8; 2 * LENGTHS_TAIL];
+            if let Some(dst) = padded.get_mut(..len) {
+                dst.copy_from_slice(payloads);
+            }
+            let (done, pos, tail_bad) = fast(codes, &padded, out);
+            bad |= tail_bad;
+            let Some(rest) = lengths_rest(codes, code_bits, payloads, out, done, pos) else {
+                return true;
+            };
+            rest
+        }
+        _ => (codes, payloads, out),
+    };
     bad |= get_lengths_checked(codes, code_bits, payloads, out);
     bad
 }
+
+/// The payload bytes a lengths-form block can have left when the fast
+/// path stops: less than its window, at most two 16-byte payloads a code
+/// byte and a word of slack.
+const LENGTHS_TAIL: usize = 64;
 
 /// What is left of a lengths-form block after `done` values (a multiple
 /// of the values a control byte holds) and `pos` payload bytes.

@@ -1415,11 +1415,19 @@ fn get_bits_fast<T: Lane>(
 ) -> (usize, bool) {
     // No compare a value when none can leave the range (for 128-bit
     // keys, whose compares cost most, a 12% faster decode).
-    if !bits_may_overflow::<T>(base, bits) {
-        get_bits_groups::<T, false>(bytes, bits, base, out)
-    } else {
-        get_bits_groups::<T, true>(bytes, bits, base, out)
+    let plain = |off: u64| base.wrapping_add(<T::Key as Key>::from_u64(off));
+    if bits_may_overflow::<T>(base, bits) {
+        return get_bits_groups::<T, true>(bytes, bits, base, out, plain);
     }
+    // A 128-bit base whose low half leaves room for the widest offset
+    // (small values, ids): every key is the base's high half over a
+    // 64-bit sum, with no carry chain between the halves.
+    let (low, high) = (base.low64(), base.to_u128() >> 64);
+    if core::mem::size_of::<T::Key>() == 16 && low.checked_add((1u64 << bits) - 1).is_some() {
+        let flat = |off: u64| <T::Key as Key>::from_u128(high << 64 | u128::from(low + off));
+        return get_bits_groups::<T, false>(bytes, bits, base, out, flat);
+    }
+    get_bits_groups::<T, false>(bytes, bits, base, out, plain)
 }
 
 /// Whether a bit-packed block from `base` with `bits`-bit offsets can hold
@@ -1432,14 +1440,15 @@ fn bits_may_overflow<T: Lane>(base: T::Key, bits: u32) -> bool {
     base > T::KEY_MAX || T::KEY_MAX.wrapping_sub(base) < widest
 }
 
-/// [`get_bits_fast`]'s loop, each value checked against the range if
-/// `CHECK`.
+/// [`get_bits_fast`]'s loop: each offset's key by `key` (the base plus
+/// the offset), checked against the range if `CHECK`.
 #[inline(always)]
 fn get_bits_groups<T: Lane, const CHECK: bool>(
     bytes: &[u8],
     bits: u32,
     base: T::Key,
     out: &mut [MaybeUninit<T>],
+    key: impl Fn(u64) -> T::Key,
 ) -> (usize, bool) {
     let mask = (1u64 << bits) - 1;
     let step = bits as usize; // bytes per eight values
@@ -1457,8 +1466,7 @@ fn get_bits_groups<T: Lane, const CHECK: bool>(
             if let Some(src) = window.get(bit / 8..bit / 8 + 8) {
                 raw.copy_from_slice(src);
             }
-            let off = (u64::from_le_bytes(raw) >> (bit % 8)) & mask;
-            let key = base.wrapping_add(<T::Key as Key>::from_u64(off));
+            let key = key((u64::from_le_bytes(raw) >> (bit % 8)) & mask);
             if CHECK {
                 bad |= (key < base) | (key > T::KEY_MAX);
             }
@@ -2057,6 +2065,32 @@ mod tests {
             &mut forms,
         );
         assert_eq!(forms, [true; 10], "forms seen (by header)");
+    }
+
+    #[test]
+    fn wide_bit_blocks_carry_into_the_high_half_only_when_they_must() {
+        // 128-bit bit-packed blocks whose base's low half leaves exactly
+        // room for the widest offset (one 64-bit add a value) and one
+        // short of it (the carry into the high half is needed).
+        for bits in [1u32, 9, 20, 56] {
+            let widest = (1u64 << bits) - 1;
+            for room in [widest, widest - 1] {
+                let base = (5u128 << 64) | u128::from(u64::MAX - room);
+                let values: Vec<u128> = [base, base + u128::from(widest)]
+                    .into_iter()
+                    .chain(
+                        (2..BLOCK as u64)
+                            .map(|i| base + u128::from(i.wrapping_mul(0x9E37_79B9) % widest)),
+                    )
+                    .collect();
+                let mut buf = Vec::new();
+                pack_slice(&values, &mut Writer::new(&mut buf));
+                assert_eq!(buf[0], BITS, "{bits} bits");
+                let options = crate::Options::new();
+                let back = unpack_vec::<u128>(&mut Reader::new(&buf, &options), values.len());
+                assert_eq!(back.expect("decodes"), values, "{bits} bits, room {room}");
+            }
+        }
     }
 
     #[test]

@@ -28,9 +28,8 @@ use core::arch::x86_64::{
     _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi32, _mm256_set1_epi64x,
     _mm256_set_epi64x, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
     _mm256_sllv_epi32, _mm256_sllv_epi64, _mm256_srli_epi64, _mm256_srlv_epi32, _mm256_srlv_epi64,
-    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64, _mm256_xor_si256, _mm_add_epi32,
-    _mm_and_si128, _mm_cmpeq_epi32, _mm_cmpeq_epi8, _mm_cvtsi128_si32, _mm_cvtsi128_si64,
-    _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_packs_epi32, _mm_packus_epi16,
+    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64, _mm256_xor_si256, _mm_and_si128,
+    _mm_cmpeq_epi8, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
     _mm_set1_epi32, _mm_set1_epi64x, _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_epi32,
     _mm_srai_epi32, _mm_srli_epi32, _mm_srli_epi64, _mm_storeu_si128, _mm_sub_epi32, _mm_sub_epi64,
     _mm_unpackhi_epi64, _mm_xor_si128,
@@ -111,6 +110,29 @@ const fn tables(lanes: usize, lane: usize, code_bits: usize) -> Tables {
         c += 1;
     }
     t
+}
+
+/// The 2-bit codes of two 32-bit lanes side by side, from the mask of
+/// their bytes that are not zero (lane 0 in bits 0-3): each code is the
+/// index of its lane's highest such byte (0 for a zero lane).
+static CODES_OF_NONZERO: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        table[mask] = (highest_byte(mask & 15) | highest_byte(mask >> 4) << 2) as u8;
+        mask += 1;
+    }
+    table
+};
+
+/// The index of the highest set bit of a 4-bit mask (0 for none).
+const fn highest_byte(nibble: usize) -> usize {
+    match nibble {
+        0..=1 => 0,
+        2..=3 => 1,
+        4..=7 => 2,
+        _ => 3,
+    }
 }
 
 /// Four 32-bit values a control byte, 2-bit codes.
@@ -256,20 +278,13 @@ fn put_lengths32_ssse3<T: Lane>(
         } else {
             v
         };
-        // Each lane's length less one: 3, less one for each of its top
-        // three bytes' runs that is zero.
-        let short = _mm_add_epi32(
-            _mm_add_epi32(
-                _mm_cmpeq_epi32(_mm_srli_epi32::<8>(z), zero),
-                _mm_cmpeq_epi32(_mm_srli_epi32::<16>(z), zero),
-            ),
-            _mm_cmpeq_epi32(_mm_srli_epi32::<24>(z), zero),
-        );
-        let lens = _mm_add_epi32(_mm_set1_epi32(3), short);
-        // Lane j's code in byte j, then the four codes side by side.
-        let bytes = _mm_packus_epi16(_mm_packs_epi32(lens, lens), zero);
-        let x = _mm_cvtsi128_si32(bytes) as u32;
-        let c = ((x | (x >> 6) | (x >> 12) | (x >> 18)) & 0xFF) as usize;
+        // Each lane's length less one is the index of its highest byte
+        // that is not zero: from the mask of those bytes, two lanes a
+        // table lookup (shifts and compares a lane cost twice the
+        // instructions).
+        let nonzero = !(_mm_movemask_epi8(_mm_cmpeq_epi8(z, zero)) as u32);
+        let c = usize::from(CODES_OF_NONZERO[(nonzero & 0xFF) as usize])
+            | usize::from(CODES_OF_NONZERO[((nonzero >> 8) & 0xFF) as usize]) << 4;
         *code = c as u8;
         let packed = _mm_shuffle_epi8(z, load(&T32.scatter[c]));
         #[allow(unsafe_code)]

@@ -511,6 +511,7 @@ impl<'a> Writer<'a> {
         items: &[T],
         f: impl Fn(T) -> [u8; W],
     ) {
+        const { assert!(W > 0, "chunks of no bytes") };
         let start = self.buf.len();
         self.buf.reserve(items.len() * W);
         let mut written = 0;

@@ -1091,8 +1091,9 @@ fn get_lengths<T: Lane>(
     };
     // The last whole control bytes, whose whole-word loads would pass the
     // payloads' end: the same fast path over a zero-padded copy (value by
-    // value they were a fifth of a mixed `i32` decode). The codes were
-    // checked against the payloads' length, so no value reads padding.
+    // value, with a `memcpy` call a word, they cost 4% of a mixed `i32`
+    // decode's instructions). The codes were checked against the
+    // payloads' length, so no value reads padding.
     let (codes, payloads, out) = match payloads.len() {
         0 => (codes, payloads, out),
         len @ ..=LENGTHS_TAIL => {

@@ -2038,32 +2038,20 @@ mod tests {
             }
         }
         let mut forms = [false; 10];
+        // The shapes in each integer width, signed and unsigned.
+        macro_rules! check_as {
+            ($($map:expr),*) => {$(
+                check(&raw.iter().map($map).collect::<Vec<_>>(), &mut forms);
+            )*};
+        }
         check(&raw, &mut forms);
-        check(
-            &raw.iter().map(|&v| v as i64).collect::<Vec<_>>(),
-            &mut forms,
-        );
-        check(
-            &raw.iter().map(|&v| (v >> 32) as u32).collect::<Vec<_>>(),
-            &mut forms,
-        );
-        check(
-            &raw.iter().map(|&v| v as i32).collect::<Vec<_>>(),
-            &mut forms,
-        );
-        check(
-            &raw.iter().map(|&v| (v >> 48) as i16).collect::<Vec<_>>(),
-            &mut forms,
-        );
-        check(
-            &raw.iter().map(|&v| v as u16).collect::<Vec<_>>(),
-            &mut forms,
-        );
-        check(
-            &raw.iter()
-                .map(|&v| (i128::from(v) << 64) ^ i128::from(v.rotate_left(17)))
-                .collect::<Vec<_>>(),
-            &mut forms,
+        check_as!(
+            |&v| v as i64,
+            |&v| (v >> 32) as u32,
+            |&v| v as i32,
+            |&v| (v >> 48) as i16,
+            |&v| v as u16,
+            |&v| (i128::from(v) << 64) ^ i128::from(v.rotate_left(17))
         );
         assert_eq!(forms, [true; 10], "forms seen (by header)");
     }

@@ -1380,7 +1380,8 @@ fn get_bits<T: Lane>(bytes: &[u8], bits: u32, base: T::Key, out: &mut [MaybeUnin
 }
 
 /// The bytes a bit-packed block can have left when the AVX2 kernel stops:
-/// less than its window of a group and 24 bytes.
+/// less than a group and its load window (at most 40 bytes, for 16-bit
+/// offsets of 4-byte keys).
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 const BITS_TAIL: usize = 64;
 

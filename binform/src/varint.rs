@@ -275,10 +275,11 @@ pub const fn unzigzag_i128(v: u128) -> i128 {
 /// The varint at `pos` and its length, when the fast paths can read it:
 /// 8 bytes remain, so that one load covers every form but the 9-byte one
 /// and the length comes from the first byte with no branch on it; or,
-/// near the end of the input, a one-byte value. `None` for everything
-/// else (the input's end, the 9-byte form, a non-minimal form), which the
-/// reader's slow path decodes or reports. The one home of the varint fast
-/// path, for the reader and the cursor alike.
+/// near the end of the input, any whole form that fits in what remains.
+/// `None` for everything else (a form running past the end, the 9-byte
+/// form, a non-minimal form), which the reader's slow path decodes or
+/// reports. The one home of the varint fast path, for the reader and the
+/// cursor alike.
 #[inline(always)]
 pub(crate) fn fast_at(input: &[u8], pos: usize) -> Option<(u64, usize)> {
     // Sliced to `pos + 8` with a wrapping add, the bounds check is a
@@ -376,6 +377,11 @@ mod tests {
                         assert_eq!(Some(fast), full, "{input:x?}");
                         decoded += 1;
                     }
+                    // The same after bytes before it, and never past the end.
+                    let mut led = alloc::vec![0xFF, 0x00, 0x03];
+                    led.extend_from_slice(input);
+                    assert_eq!(fast_at(&led, 3), fast_at(input, 0), "{input:x?}");
+                    assert_eq!(fast_at(input, cut + 1), None);
                     // Whole forms of up to 8 bytes never need the slow path.
                     if bytes.len() <= 8 && cut >= bytes.len() && full.is_some() {
                         assert_eq!(fast_at(input, 0), full, "{input:x?}");

@@ -129,7 +129,7 @@ pub(crate) trait Lane: Copy + Default {
     /// The value its varint holds (zig-zagged for signed types), in the
     /// key's width.
     fn payload(self) -> Self::Key;
-    /// The top byte of the payload, in the key's width.
+    /// The top byte of the key-width payload.
     #[inline(always)]
     fn payload_top(self) -> u64 {
         (self.payload() >> (8 * core::mem::size_of::<Self::Key>() as u32 - 8)).low64()
@@ -1827,7 +1827,8 @@ impl Lane for i128 {
         crate::varint::zigzag_i128(self)
     }
     /// From the high half alone: the zig-zag shift brings in one bit of
-    /// the low half, at the bottom of the high half.
+    /// the low half, at the bottom of the high half, which the top byte
+    /// does not reach.
     #[inline(always)]
     fn payload_top(self) -> u64 {
         let high = (self >> 64) as i64;
@@ -2208,18 +2209,25 @@ mod tests {
             let plain = (crate::varint::zigzag_i128(v) >> 120) as u64;
             assert_eq!(v.payload_top(), plain, "{v}");
         }
-        // Every window of the edges, so that the extrema share high
-        // halves in some and not in others.
+        // Every window of the edges, in order, reversed and rotated (so
+        // that keys sharing a high half come in every order), so that the
+        // extrema share high halves in some and not in others.
         for start in 0..edges.len() {
             for end in start + 1..=edges.len() {
-                let block = &edges[start..end];
-                let keys = block.iter().map(|v| v.key());
-                let plain = (keys.clone().min().unwrap(), keys.max().unwrap());
-                assert_eq!(extrema_by_halves(block), plain, "{block:?}");
-                let unsigned: Vec<u128> = block.iter().map(|&v| v as u128).collect();
-                let plain = (unsigned.iter().min(), unsigned.iter().max());
-                let (lo, hi) = extrema_by_halves(&unsigned);
-                assert_eq!((Some(&lo), Some(&hi)), plain, "{unsigned:?}");
+                let window = &edges[start..end];
+                let mut reversed = window.to_vec();
+                reversed.reverse();
+                let mut rotated = window.to_vec();
+                rotated.rotate_left(window.len() / 2);
+                for block in [window, &reversed, &rotated] {
+                    let keys = block.iter().map(|v| v.key());
+                    let plain = (keys.clone().min().unwrap(), keys.max().unwrap());
+                    assert_eq!(extrema_by_halves(block), plain, "{block:?}");
+                    let unsigned: Vec<u128> = block.iter().map(|&v| v as u128).collect();
+                    let plain = (unsigned.iter().min(), unsigned.iter().max());
+                    let (lo, hi) = extrema_by_halves(&unsigned);
+                    assert_eq!((Some(&lo), Some(&hi)), plain, "{unsigned:?}");
+                }
             }
         }
     }

@@ -29,7 +29,9 @@ use crate::varint;
 #[doc(hidden)]
 pub struct ReadCursor<'c, 'de> {
     r: &'c mut Reader<'de>,
-    /// The reader's input as of the last sync.
+    /// The reader's input as of [`Reader::with_cursor`]; never reloaded
+    /// (`wide_end` is computed from it, and reads check against it, not
+    /// against the reader's).
     input: &'de [u8],
     /// The reader's position, ahead of it since the last sync.
     pos: usize,
@@ -73,9 +75,11 @@ impl<'de> Reader<'de> {
 
 impl<'de> ReadCursor<'_, 'de> {
     /// Runs `f` on the reader itself (for anything the cursor does not
-    /// read): synced before, the position reloaded after. The input needs
-    /// no reload: a reader's methods leave it as they found it
-    /// ([`Reader::read_within`] narrows it only while its closure runs).
+    /// read): synced before, the position reloaded after. The input is
+    /// not reloaded: a reader's methods leave it as they found it
+    /// ([`Reader::read_within`] narrows it only while its closure runs),
+    /// and were it left otherwise (a panic caught inside `read_within`),
+    /// the cursor's reads still check against its own input.
     #[inline(always)]
     pub fn reader<R>(&mut self, f: impl FnOnce(&mut Reader<'de>) -> R) -> R {
         self.r.pos = self.pos;
@@ -325,58 +329,66 @@ mod tests {
     }
 
     /// Varints and arrays read through a cursor from every position of
-    /// inputs of every length up to 20 bytes (so each read starts with 8
-    /// bytes to spare, with fewer, and at the end) give what the reader
-    /// gives. Under Miri this checks the cursor's unchecked word load.
+    /// every window of up to 12 bytes of a stream of varints of every
+    /// length (so each read starts with 8 bytes to spare, with fewer, and
+    /// at the end, and whole forms of every length end exactly at the
+    /// input's end) give what the reader gives. Under Miri this checks
+    /// the cursor's unchecked word load.
     #[test]
     fn a_cursor_reads_what_the_reader_reads_at_every_distance_from_the_end() {
         let options = Options::new();
-        // Varints of every length, back to back, then bytes that start
-        // forms running past the end.
         let mut stream = Vec::new();
         for v in [
             5u64,
             300,
             1 << 20,
+            1 << 22,
             1 << 30,
             1 << 40,
             1 << 50,
-            1 << 55,
-            u64::MAX,
+            1 << 56,
+            9,
         ] {
             let (bytes, len) = crate::varint::encode_u64(v);
             stream.extend_from_slice(&bytes[..len]);
         }
-        stream.extend_from_slice(&[0x03, 0x81, 0x01]);
-        for len in 0..=20.min(stream.len()) {
-            let input = &stream[stream.len() - len..];
-            for start in 0..=len {
-                let via_reader = |read: &dyn Fn(&mut Reader<'_>) -> String| {
-                    let mut r = Reader::new(input, &options);
-                    r.pos = start;
-                    read(&mut r)
-                };
-                let via_cursor = |read: &dyn Fn(&mut super::ReadCursor<'_, '_>) -> String| {
-                    let mut r = Reader::new(input, &options);
-                    r.pos = start;
-                    r.with_cursor(|c| read(c))
-                };
-                assert_eq!(
-                    via_cursor(&|c| outcome(c.read_varint(), c.pos)),
-                    via_reader(&|r| outcome(r.read_varint(), r.pos)),
-                    "varint at {start} of {input:x?}"
-                );
-                assert_eq!(
-                    via_cursor(&|c| outcome(c.read_array::<4>(), c.pos)),
-                    via_reader(&|r| outcome(r.read_array::<4>(), r.pos)),
-                    "4 bytes at {start} of {input:x?}"
-                );
-                assert_eq!(
-                    via_cursor(&|c| outcome(c.read_array::<8>(), c.pos)),
-                    via_reader(&|r| outcome(r.read_array::<8>(), r.pos)),
-                    "8 bytes at {start} of {input:x?}"
-                );
+        // A form longer than it needs (0 in two bytes), then 1 << 9.
+        stream.extend_from_slice(&[0x01, 0x00, 0x01, 0x08]);
+        let mut near_end = 0;
+        for from in 0..stream.len() {
+            for to in from..=stream.len().min(from + 12) {
+                let input = &stream[from..to];
+                for start in 0..=input.len() {
+                    let reader = || {
+                        let mut r = Reader::new(input, &options);
+                        r.pos = start;
+                        r
+                    };
+                    let (mut r, mut c) = (reader(), reader());
+                    let varint = outcome(r.read_varint(), r.pos);
+                    assert_eq!(
+                        c.with_cursor(|c| outcome(c.read_varint(), c.pos)),
+                        varint,
+                        "varint at {start} of {input:x?}"
+                    );
+                    if input.len() - start < 8 && varint.contains("then") {
+                        near_end += 1;
+                    }
+                    let (mut r, mut c) = (reader(), reader());
+                    assert_eq!(
+                        c.with_cursor(|c| outcome(c.read_array::<4>(), c.pos)),
+                        outcome(r.read_array::<4>(), r.pos),
+                        "4 bytes at {start} of {input:x?}"
+                    );
+                    let (mut r, mut c) = (reader(), reader());
+                    assert_eq!(
+                        c.with_cursor(|c| outcome(c.read_array::<8>(), c.pos)),
+                        outcome(r.read_array::<8>(), r.pos),
+                        "8 bytes at {start} of {input:x?}"
+                    );
+                }
             }
         }
+        assert!(near_end > 100, "{near_end} varints decoded near the end");
     }
 }

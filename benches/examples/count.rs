@@ -13,9 +13,9 @@
 //! primitives struct, `s1k` a 1,000-character string, 100,000
 //! full-range and small `i32`), `sppl` (people through the serde bridge),
 //! `pcppl` (postcard on the same people);
-//! the same with `-de` decode; `log-de`, `mk48-de`, `mc-de` and
-//! `cards-de` decode 100 logs, 100 mk48 updates, 10 players and Kate
-//! with 100 cards.
+//! the same with `-de` decode; `log`, `mk48` and `mc` encode 100
+//! logs, 100 mk48 updates and 10 players, and `log-de`, `mk48-de`,
+//! `mc-de` and `cards-de` decode them and Kate with 100 cards.
 
 use std::hint::black_box;
 fn main() {
@@ -80,9 +80,10 @@ fn main() {
     let text = binform_benches::models::plain::text(1000);
     let btext = binform::to_vec(&text).unwrap();
     use binform_fixtures::rsb_seed as rsb;
-    let blog = binform::to_vec(&rsb::logs(100)).unwrap();
-    let bmk48 = binform::to_vec(&rsb::updates(100)).unwrap();
-    let bmc = binform::to_vec(&rsb::players(10)).unwrap();
+    let (logs, updates, players) = (rsb::logs(100), rsb::updates(100), rsb::players(10));
+    let blog = binform::to_vec(&logs).unwrap();
+    let bmk48 = binform::to_vec(&updates).unwrap();
+    let bmc = binform::to_vec(&players).unwrap();
     let bcards = binform::to_vec(&binform_benches::seed::kate(100)).unwrap();
     let mut buf = Vec::with_capacity(1 << 20);
     let blst = binform::to_vec(&lst).unwrap();
@@ -189,6 +190,9 @@ fn main() {
             "dag-de" => {
                 black_box(binform::from_slice::<Vec<std::rc::Rc<binform_benches::models::graph::DagNode>>>(black_box(&bdag)).unwrap());
             }
+            "log" => binform::to_vec_into(&mut buf, black_box(&logs)).unwrap(),
+            "mk48" => binform::to_vec_into(&mut buf, black_box(&updates)).unwrap(),
+            "mc" => binform::to_vec_into(&mut buf, black_box(&players)).unwrap(),
             "log-de" => {
                 black_box(binform::from_slice::<rsb::Logs>(black_box(&blog)).unwrap());
             }

@@ -2,24 +2,136 @@
 //! lengths, an enum as its variant index and the variant's fields.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 use syn::Lifetime;
 
 use crate::ast::{Field, Style, Variant};
 use crate::fields::{self, binding, pack_cursor_stmt, pack_variants, unpack_cursor_field, Out};
 
 /// Statements that write each encoded field from its binding through the
-/// cursor `__c`.
-fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
-    let stmts = fields
+/// cursor `__c`, with one room check for all the bounded ones: room is
+/// made up front for the sum of their `MAX_SIZE`s (and the slack of their
+/// stores), and each is written by `pack_reserved`, with no check of its
+/// own. A field with no bound (a string, a vector, a `with` field) is
+/// written with checks, and the next bounded field makes room again for
+/// the bounded fields still to come. Which fields are bounded is known only once the types
+/// are, so each field's choice is an `if` on constants, which folds away.
+///
+/// `reserve`: whether the statements make the first room themselves (an
+/// enum's variant), or their caller has (a struct's `pack_cursor`, or the
+/// parent whose room covers it, through `pack_reserved`).
+fn pack_fields(krate: &TokenStream, fields: &[Field], reserve: bool) -> TokenStream {
+    let encoded: Vec<(usize, &Field)> = fields
         .iter()
         .enumerate()
         .filter(|(_, f)| f.is_encoded())
+        .collect();
+    // The room still needed before each field: `__room{k}` covers the
+    // bounded fields from the k-th on, computed from the last backwards.
+    let room = |k: usize| format_ident!("__room{}", k);
+    let n = encoded.len();
+    let last = room(n);
+    let mut rooms =
+        vec![quote!(let #last: ::core::primitive::usize = #krate::__private::RESERVE_SLACK;)];
+    let first_needed = usize::from(!reserve);
+    for (k, (_, f)) in encoded.iter().enumerate().skip(first_needed).rev() {
+        let (this, next) = (room(k), room(k + 1));
+        let share = share(krate, f);
+        rooms.push(quote!(let #this: ::core::primitive::usize = #next + #share;));
+    }
+    let first = reserve.then(|| {
+        let first = room(0);
+        quote!(__c.reserve(#first);)
+    });
+    // Whether each field is unbounded: a constant once the types are known.
+    let unbounded = |f: &Field| match &f.attrs.with {
+        Some(_) => quote!(true),
+        None => {
+            let max = fields::via(krate, f, quote!(#krate::Pack), quote!(MAX_SIZE));
+            quote!((#max == ::core::primitive::usize::MAX))
+        }
+    };
+    let stmts = encoded.iter().enumerate().map(|(k, (i, f))| {
+        let b = binding(*i);
         // Only the function path carries the user's span (so a missing
         // impl is reported at the field); identifiers stay call-site so
         // that hygiene resolves them inside `macro_rules!` expansions too.
-        .map(|(i, f)| pack_cursor_stmt(krate, f, &binding(i)));
-    quote!(#(#stmts)*)
+        let checked = pack_cursor_stmt(krate, f, &b);
+        if f.attrs.with.is_some() {
+            return checked;
+        }
+        // After an unbounded field, the room left is unknown: the first
+        // bounded field of a run makes it again, for itself and all the
+        // bounded fields after it (one check a run, none after a string
+        // followed by another string).
+        let this = room(k);
+        let remake = match k.checked_sub(1).and_then(|p| encoded.get(p)) {
+            Some((_, prev)) => {
+                let prev = unbounded(prev);
+                quote!(if #prev { __c.reserve(#this); })
+            }
+            None => quote!(),
+        };
+        let bounded = unbounded(f);
+        let reserved = fields::via(krate, f, quote!(#krate::Pack), quote!(pack_reserved));
+        quote! {
+            if #bounded {
+                #checked
+            } else {
+                #remake
+                // SAFETY: room was made for this field's `MAX_SIZE` and
+                // every bounded field after it, and the slack (up front, or
+                // just above after an unbounded field); each bounded field
+                // since wrote at most its own `MAX_SIZE`.
+                unsafe { #reserved(#b, __c)? };
+            }
+        }
+    });
+    quote! {
+        #(#rooms)*
+        #first
+        #(#stmts)*
+    }
+}
+
+/// A field's share of its type's room: its `MAX_SIZE` if bounded, else 0
+/// (a `with` field has no bound).
+fn share(krate: &TokenStream, f: &Field) -> TokenStream {
+    match &f.attrs.with {
+        Some(_) => quote!(0),
+        None => {
+            let max = fields::via(krate, f, quote!(#krate::Pack), quote!(MAX_SIZE));
+            quote!(#krate::__private::bounded(#max))
+        }
+    }
+}
+
+/// `Pack::MAX_SIZE` of a compact struct: its fields' sum (a `with` field
+/// has no bound).
+pub fn max_size_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
+    let sizes = field_max_sizes(krate, fields);
+    quote!(#krate::__private::max_size_sum(&[#(#sizes),*]))
+}
+
+/// `Pack::MAX_SIZE` of a compact enum: its tag and its largest variant.
+pub fn max_size_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
+    let sums = variants.iter().map(|v| {
+        let sizes = field_max_sizes(krate, &v.fields);
+        quote!(#krate::__private::max_size_sum(&[#(#sizes),*]))
+    });
+    quote!(#krate::__private::max_size_enum(&[#(#sums),*]))
+}
+
+/// Each encoded field's `MAX_SIZE`.
+fn field_max_sizes(krate: &TokenStream, fields: &[Field]) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .filter(|f| f.is_encoded())
+        .map(|f| match &f.attrs.with {
+            Some(_) => quote!(::core::primitive::usize::MAX),
+            None => fields::via(krate, f, quote!(#krate::Pack), quote!(MAX_SIZE)),
+        })
+        .collect()
 }
 
 /// `Pack::pack` of a compact type: its fields through a cursor, which
@@ -29,9 +141,29 @@ pub fn pack(krate: &TokenStream) -> TokenStream {
 }
 
 /// `Pack::pack_cursor` of a compact struct (a compact type nested in
-/// another writes through its parent's cursor).
-pub fn pack_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
-    fields::pack_struct(style, fields, pack_fields(krate, fields))
+/// another writes through its parent's cursor): room for its bounded
+/// fields, then its `pack_reserved`.
+pub fn pack_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
+    let shares = fields
+        .iter()
+        .filter(|f| f.is_encoded())
+        .map(|f| share(krate, f));
+    quote! {
+        __c.reserve(#krate::__private::RESERVE_SLACK #(+ #shares)*);
+        // SAFETY: the room just made is what the fields need: the
+        // bounded ones' `MAX_SIZE`s and the slack (for a struct with an
+        // unbounded field, less than its `MAX_SIZE`, but all its own
+        // `pack_reserved` counts on: each unbounded field makes room for
+        // those after it).
+        unsafe { <Self as #krate::Pack>::pack_reserved(self, __c) }
+    }
+}
+
+/// `Pack::pack_reserved` of a compact struct: its fields, with room made
+/// by its caller (its own `pack_cursor`, or a parent's room, which counts
+/// this struct's `MAX_SIZE`).
+pub fn pack_reserved_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
+    fields::pack_struct(style, fields, pack_fields(krate, fields, false))
 }
 
 /// `Pack::pack_cursor` of a compact enum: the variant's index, its fields.
@@ -41,7 +173,7 @@ pub fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
         variants
             .iter()
             .zip(tags)
-            .map(|(v, tag)| (v, tag, pack_fields(krate, &v.fields))),
+            .map(|(v, tag)| (v, tag, pack_fields(krate, &v.fields, true))),
         Out::Cursor,
     )
 }

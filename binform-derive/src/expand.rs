@@ -122,7 +122,7 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
     // `pack_cursor` writes the fields (tolerant ones frame each field and
     // keep the writer).
     let cursor_body = match (&cont.body, cont.is_tolerant()) {
-        (Body::Struct(style, fields), false) => Some(compact::pack_struct(&krate, *style, fields)),
+        (Body::Struct(_, fields), false) => Some(compact::pack_struct(&krate, fields)),
         (Body::Enum(variants), false) => Some(compact::pack_enum(&krate, variants)),
         (_, true) => None,
     };
@@ -135,8 +135,31 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
     } else {
         quote!(#[inline])
     };
+    let max_size = match (&cont.body, cont.is_tolerant()) {
+        (Body::Struct(_, fields), false) => Some(compact::max_size_struct(&krate, fields)),
+        (Body::Enum(variants), false) => Some(compact::max_size_enum(&krate, variants)),
+        (_, true) => None,
+    };
+    let pack_reserved = match (&cont.body, cont.is_tolerant()) {
+        (Body::Struct(style, fields), false) => {
+            let body = compact::pack_reserved_struct(&krate, *style, fields);
+            Some(quote! {
+                #inline
+                unsafe fn pack_reserved(
+                    &self,
+                    __c: &mut #krate::__private::Cursor<'_, '_>,
+                ) -> ::core::result::Result<(), #krate::Error> {
+                    #body
+                }
+            })
+        }
+        _ => None,
+    };
     let pack_cursor = cursor_body.map(|body| {
         quote! {
+            const MAX_SIZE: ::core::primitive::usize = #max_size;
+            #pack_reserved
+
             #inline
             fn pack_cursor(
                 &self,

@@ -12,7 +12,7 @@ pub use core;
 pub use crate::impls::SharedUnpack;
 pub use crate::read::ReadCursor;
 pub use crate::schema::hash::Unrolled;
-pub use crate::write::Cursor;
+pub use crate::write::{Cursor, RESERVE_SLACK};
 
 /// The smaller of two sizes, usable in `const` context (an enum's `MIN_SIZE`
 /// is its tag plus the smallest variant).
@@ -93,6 +93,14 @@ pub trait Field: Sized {
     fn pack(&self, w: &mut crate::Writer<'_>) -> crate::Result<()>;
     /// [`Pack::pack_cursor`](crate::Pack::pack_cursor).
     fn pack_cursor(&self, c: &mut Cursor<'_, '_>) -> crate::Result<()>;
+    /// [`Pack::MAX_SIZE`](crate::Pack::MAX_SIZE).
+    const MAX_SIZE: usize;
+    /// [`Pack::pack_reserved`](crate::Pack::pack_reserved).
+    ///
+    /// # Safety
+    /// As `Pack::pack_reserved`'s.
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> crate::Result<()>;
     /// [`Writer::write_field`](crate::Writer::write_field) of the value.
     fn write_field(&self, gap: u32, w: &mut crate::Writer<'_>) -> crate::Result<()>;
     /// [`Unpack::unpack`](crate::Unpack::unpack).
@@ -113,6 +121,7 @@ impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     const PLAIN: bool = <T as crate::Encoding>::PLAIN.get();
     const WIRE: crate::Wire = <T as crate::Encoding>::WIRE;
     const MIN_SIZE: usize = <T as crate::Unpack<'static>>::MIN_SIZE;
+    const MAX_SIZE: usize = <T as crate::Pack>::MAX_SIZE;
     const UNROLLED_0: Unrolled = <T as crate::Encoding>::UNROLLED_0;
     const UNROLLED_1: Unrolled = <T as crate::Encoding>::UNROLLED_1;
     const UNROLLED_2: Unrolled = <T as crate::Encoding>::UNROLLED_2;
@@ -143,6 +152,12 @@ impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
         crate::Pack::pack_cursor(self, c)
     }
     #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> crate::Result<()> {
+        // SAFETY: the caller's room is `Pack::pack_reserved`'s.
+        unsafe { crate::Pack::pack_reserved(self, c) }
+    }
+    #[inline(always)]
     fn write_field(&self, gap: u32, w: &mut crate::Writer<'_>) -> crate::Result<()> {
         w.write_field(gap, self)
     }
@@ -161,5 +176,63 @@ impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     #[inline(always)]
     fn placeholder(work: &mut u32) -> Option<Self> {
         <T as crate::Unpack<'static>>::placeholder(work)
+    }
+}
+
+/// A field's share of a derived type's room: its `MAX_SIZE`, or 0 for an
+/// unbounded field (which makes room for itself, and for the fields
+/// after it, when it is written).
+#[inline(always)]
+pub const fn bounded(max_size: usize) -> usize {
+    if max_size == usize::MAX {
+        0
+    } else {
+        max_size
+    }
+}
+
+/// The largest encoding a derived type counts as bounded: above it, room
+/// made up front could be most of a small value's allocation.
+pub const MAX_RESERVED: usize = 1024;
+
+/// A derived struct's `MAX_SIZE` from its fields': their sum, unless one
+/// is unbounded or the sum passes [`MAX_RESERVED`].
+pub const fn max_size_sum(fields: &[usize]) -> usize {
+    let mut sum = 0usize;
+    let mut i = 0;
+    while i < fields.len() {
+        if fields[i] == usize::MAX {
+            return usize::MAX;
+        }
+        sum = sum.saturating_add(fields[i]);
+        i += 1;
+    }
+    if sum > MAX_RESERVED {
+        usize::MAX
+    } else {
+        sum
+    }
+}
+
+/// A derived enum's `MAX_SIZE` from its variants' (each a
+/// [`max_size_sum`]): its tag's varint and the largest, unless one is
+/// unbounded.
+pub const fn max_size_enum(variants: &[usize]) -> usize {
+    let tag = crate::varint::len_u64(variants.len() as u64);
+    let mut largest = 0usize;
+    let mut i = 0;
+    while i < variants.len() {
+        if variants[i] == usize::MAX {
+            return usize::MAX;
+        }
+        if variants[i] > largest {
+            largest = variants[i];
+        }
+        i += 1;
+    }
+    if tag + largest > MAX_RESERVED {
+        usize::MAX
+    } else {
+        tag + largest
     }
 }

@@ -11,7 +11,7 @@ use crate::varint;
 use crate::wire::Wire;
 
 mod cursor;
-pub use cursor::Cursor;
+pub use cursor::{Cursor, RESERVE_SLACK};
 
 /// A type that can be encoded.
 ///
@@ -70,6 +70,36 @@ pub trait Pack: Encoding {
     #[inline(always)]
     fn pack_cursor(&self, c: &mut Cursor<'_, '_>) -> Result<()> {
         c.writer(|w| self.pack(w))
+    }
+
+    /// The most bytes the value's encoding takes, when the type bounds it
+    /// and it is small (a scalar, an option of one, a derived type of
+    /// such fields); `usize::MAX` otherwise. A derived type makes room for
+    /// its bounded fields' sum once, then writes them with
+    /// [`pack_reserved`](Pack::pack_reserved): one room check a value, not
+    /// one a field.
+    #[doc(hidden)]
+    const MAX_SIZE: usize = usize::MAX;
+
+    /// Writes the value through a cursor that has room for it already.
+    /// The default writes with checks ([`pack_cursor`](Pack::pack_cursor))
+    /// and then makes room again for what its caller counted on after it,
+    /// so a type's `MAX_SIZE` that understates what it writes costs a
+    /// growth, never an overrun.
+    ///
+    /// # Safety
+    /// The cursor's [`room_left`](Cursor::room_left) is at least
+    /// `Self::MAX_SIZE` + [`RESERVE_SLACK`]. An implementation that
+    /// overrides this writes at most `MAX_SIZE` bytes and stores nothing
+    /// past `MAX_SIZE + RESERVE_SLACK`.
+    #[doc(hidden)]
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> Result<()> {
+        let room = c.room_left();
+        self.pack_cursor(c)?;
+        c.reserve(room.saturating_sub(Self::MAX_SIZE));
+        Ok(())
     }
 
     /// Appends every element of `items`, one after another; plain data is

@@ -38,6 +38,28 @@ impl<T: Pack> Pack for Option<T> {
         }
     }
 
+    const MAX_SIZE: usize = match T::MAX_SIZE {
+        usize::MAX => usize::MAX,
+        inner => inner.saturating_add(1),
+    };
+
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        // SAFETY: the caller made room for `1 + T::MAX_SIZE` and the
+        // slack; the tag byte takes 1 of it, and `T` the rest.
+        match self {
+            None => {
+                unsafe { c.put_u8(0) };
+                Ok(())
+            }
+            Some(v) => {
+                unsafe { c.put_u8(1) };
+                unsafe { v.pack_reserved(c) }
+            }
+        }
+    }
+
     /// In a tolerant type, an option whose contents delimit themselves is
     /// its contents' field, or the `Null` wire type for `None`: no presence
     /// byte and no frame. (Options of framed types, such as options of

@@ -35,6 +35,16 @@ impl Pack for u8 {
         Ok(())
     }
 
+    const MAX_SIZE: usize = 1;
+
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        // SAFETY: the caller made room for `MAX_SIZE` and the slack.
+        unsafe { c.put_u8(*self) };
+        Ok(())
+    }
+
     #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
         w.write_keyed_bytes(gap_key | u64::from(Wire::Byte.bits()), [*self]);
@@ -81,6 +91,16 @@ impl Pack for i8 {
         Ok(())
     }
 
+    const MAX_SIZE: usize = 1;
+
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        // SAFETY: the caller made room for `MAX_SIZE` and the slack.
+        unsafe { c.put_u8(*self as u8) };
+        Ok(())
+    }
+
     #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
         w.write_keyed_bytes(gap_key | u64::from(Wire::Byte.bits()), [*self as u8]);
@@ -122,6 +142,16 @@ impl Pack for bool {
     #[inline(always)]
     fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
         c.write_u8(*self as u8);
+        Ok(())
+    }
+
+    const MAX_SIZE: usize = 1;
+
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        // SAFETY: the caller made room for `MAX_SIZE` and the slack.
+        unsafe { c.put_u8(*self as u8) };
         Ok(())
     }
 
@@ -287,6 +317,16 @@ macro_rules! unsigned_varint {
                 Ok(())
             }
 
+            const MAX_SIZE: usize = crate::varint::len_u64(<$ty>::MAX as u64);
+
+            #[inline(always)]
+            #[allow(unsafe_code)]
+            unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+                // SAFETY: the caller made room for `MAX_SIZE` and the slack.
+                unsafe { c.put_varint(*self as u64) };
+                Ok(())
+            }
+
             #[inline(always)]
             fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
                 w.write_keyed_varint(gap_key | u64::from(Wire::Varint.bits()), *self as u64);
@@ -341,6 +381,16 @@ macro_rules! signed_varint {
                 Ok(())
             }
 
+            const MAX_SIZE: usize = crate::varint::len_u64(crate::varint::zigzag_i64(<$ty>::MIN as i64));
+
+            #[inline(always)]
+            #[allow(unsafe_code)]
+            unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+                // SAFETY: the caller made room for `MAX_SIZE` and the slack.
+                unsafe { c.put_varint(crate::varint::zigzag_i64(*self as i64)) };
+                Ok(())
+            }
+
             #[inline(always)]
             fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
                 w.write_keyed_varint(gap_key | u64::from(Wire::Varint.bits()), crate::varint::zigzag_i64(*self as i64));
@@ -392,6 +442,16 @@ impl Pack for u128 {
         Ok(())
     }
 
+    const MAX_SIZE: usize = crate::varint::MAX_LEN_U128;
+
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        // SAFETY: the caller made room for `MAX_SIZE` and the slack.
+        unsafe { c.put_varint_u128(*self) };
+        Ok(())
+    }
+
     packed_hooks!();
 }
 
@@ -430,6 +490,16 @@ impl Pack for i128 {
     #[inline(always)]
     fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
         c.write_varint_u128(crate::varint::zigzag_i128(*self));
+        Ok(())
+    }
+
+    const MAX_SIZE: usize = crate::varint::MAX_LEN_U128;
+
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        // SAFETY: the caller made room for `MAX_SIZE` and the slack.
+        unsafe { c.put_varint_u128(crate::varint::zigzag_i128(*self)) };
         Ok(())
     }
 
@@ -479,6 +549,16 @@ macro_rules! float {
                 Ok(())
             }
 
+            const MAX_SIZE: usize = core::mem::size_of::<$ty>();
+
+            #[inline(always)]
+            #[allow(unsafe_code)]
+            unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+                // SAFETY: the caller made room for `MAX_SIZE` and the slack.
+                unsafe { c.put_array(self.to_bits().to_le_bytes()) };
+                Ok(())
+            }
+
             #[inline(always)]
             fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
                 w.write_keyed_bytes(gap_key | u64::from(Wire::$wire.bits()), self.to_bits().to_le_bytes());
@@ -525,6 +605,16 @@ impl Pack for char {
     #[inline(always)]
     fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
         c.write_varint(*self as u64);
+        Ok(())
+    }
+
+    const MAX_SIZE: usize = crate::varint::len_u64(char::MAX as u64);
+
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        // SAFETY: the caller made room for `MAX_SIZE` and the slack.
+        unsafe { c.put_varint(*self as u64) };
         Ok(())
     }
 }

@@ -84,8 +84,20 @@ impl<'a> Cursor<'_, 'a> {
     #[allow(unsafe_code)]
     fn write_prefix<const N: usize>(&mut self, block: [u8; N], n: usize) {
         self.room(N);
-        // SAFETY: `room(N)` made `cap - len >= N`, and `ptr`/`cap` are the
-        // buffer's as of the last sync (only this cursor writes to it
+        // SAFETY: `room(N)` just made the room.
+        unsafe { self.put_prefix(block, n) }
+    }
+
+    /// [`write_prefix`](Self::write_prefix) into room already made.
+    ///
+    /// # Safety
+    /// `cap - len >= N`.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn put_prefix<const N: usize>(&mut self, block: [u8; N], n: usize) {
+        debug_assert!(self.cap - self.len >= N);
+        // SAFETY: the caller made `cap - len >= N`, and `ptr`/`cap` are
+        // the buffer's as of the last sync (only this cursor writes to it
         // meanwhile: it holds the writer mutably), so the unaligned `N`-byte
         // store at `len` stays inside the allocation; `[u8; N]` needs no
         // alignment.
@@ -98,10 +110,36 @@ impl<'a> Cursor<'_, 'a> {
         self.len += n.min(N);
     }
 
+    /// The room past the end: what may be written with no check.
+    #[inline(always)]
+    pub fn room_left(&self) -> usize {
+        self.cap - self.len
+    }
+
+    /// Makes room for `n` more bytes: one compare when it is there. A
+    /// derived type makes room once for its scalar fields' largest
+    /// encodings ([`Pack::MAX_SIZE`](crate::Pack::MAX_SIZE)) and
+    /// [`RESERVE_SLACK`], then writes them with the `put_` methods.
+    #[inline(always)]
+    pub fn reserve(&mut self, n: usize) {
+        self.room(n);
+    }
+
     /// Writes one raw byte.
     #[inline(always)]
     pub fn write_u8(&mut self, b: u8) {
         self.write_prefix([b], 1);
+    }
+
+    /// [`write_u8`](Self::write_u8) into room already made.
+    ///
+    /// # Safety
+    /// [`room_left`](Self::room_left) is at least 1 + [`RESERVE_SLACK`].
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub unsafe fn put_u8(&mut self, b: u8) {
+        // SAFETY: the caller's room covers the 1-byte store.
+        unsafe { self.put_prefix([b], 1) }
     }
 
     /// Writes `N` raw bytes.
@@ -110,35 +148,85 @@ impl<'a> Cursor<'_, 'a> {
         self.write_prefix(bytes, N);
     }
 
+    /// [`write_array`](Self::write_array) into room already made.
+    ///
+    /// # Safety
+    /// [`room_left`](Self::room_left) is at least `N` + [`RESERVE_SLACK`].
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub unsafe fn put_array<const N: usize>(&mut self, bytes: [u8; N]) {
+        // SAFETY: the caller's room covers the `N`-byte store.
+        unsafe { self.put_prefix(bytes, N) }
+    }
+
     /// Writes a varint (`docs/format.md` §2): one byte below 2^7, else
     /// one 8-byte store and the length from the value's bit length, with no
     /// branch on the length below 2^56.
     #[inline(always)]
+    #[allow(unsafe_code)]
     pub fn write_varint(&mut self, v: u64) {
+        self.room(crate::varint::MAX_LEN_U64);
+        // SAFETY: the room was just made for the longest form, which is
+        // also the widest store.
+        unsafe { self.put_varint(v) }
+    }
+
+    /// [`write_varint`](Self::write_varint) into room already made: it
+    /// advances by the varint's length, at most 9 bytes, and stores at
+    /// most 9.
+    ///
+    /// # Safety
+    /// [`room_left`](Self::room_left) is at least the varint's length +
+    /// [`RESERVE_SLACK`], or at least 9.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub unsafe fn put_varint(&mut self, v: u64) {
+        // SAFETY (each store): the caller's room covers the varint and
+        // the slack past it, and no store is wider than 9 bytes or
+        // reaches more than 7 past the varint's end.
         if v < 0x80 {
             // Most lengths, tags and small numbers: one byte, and for a
             // given field the branch goes the same way nearly always.
-            self.write_u8((v as u8) << 1);
+            unsafe { self.put_prefix([(v as u8) << 1], 1) }
         } else if v < 1 << 56 {
             let (word, len) = crate::varint::prefix_word(v);
-            self.write_prefix(word.to_le_bytes(), len);
+            unsafe { self.put_prefix(word.to_le_bytes(), len) }
         } else {
             let mut block = [0xFF; 9];
             if let Some(rest) = block.get_mut(1..) {
                 rest.copy_from_slice(&v.to_le_bytes());
             }
-            self.write_prefix(block, 9);
+            unsafe { self.put_prefix(block, 9) }
         }
     }
 
     /// Writes a `u128` varint.
     #[inline(always)]
+    #[allow(unsafe_code)]
     pub fn write_varint_u128(&mut self, v: u128) {
+        self.room(crate::varint::MAX_LEN_U128);
+        // SAFETY: the room was just made for the widest store.
+        unsafe { self.put_varint_u128(v) }
+    }
+
+    /// [`write_varint_u128`](Self::write_varint_u128) into room already
+    /// made: it advances by the varint's length, at most 18 bytes, and
+    /// stores at most 18.
+    ///
+    /// # Safety
+    /// [`room_left`](Self::room_left) is at least the varint's length +
+    /// [`RESERVE_SLACK`], or at least 18.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub unsafe fn put_varint_u128(&mut self, v: u128) {
         if v < 1 << 56 {
-            return self.write_varint(v as u64);
+            // SAFETY: as the caller's.
+            return unsafe { self.put_varint(v as u64) };
         }
         let (bytes, len) = crate::varint::encode_u128(v);
-        self.write_prefix(bytes, len);
+        // SAFETY: the caller's room covers the varint and the slack past
+        // it; the store is 18 bytes, at most 9 past a varint of at least 9.
+        unsafe { self.put_prefix(bytes, len) }
     }
 
     /// Writes many varints: room for the longest encodings (`max_len`
@@ -247,6 +335,13 @@ impl<'a> Cursor<'_, 'a> {
         };
     }
 }
+
+/// Room made past the largest encodings a derived type counts
+/// ([`Pack::MAX_SIZE`](crate::Pack::MAX_SIZE)): the scalars' stores are
+/// wider than what they advance (a varint is one 8-byte store), by at most
+/// 17 bytes (a `u128` varint of 9 bytes, stored as 18).
+#[doc(hidden)]
+pub const RESERVE_SLACK: usize = 32;
 
 /// Takes the writer's buffer into its cursor again when dropped, on return
 /// or unwind.
@@ -388,6 +483,60 @@ mod tests {
         drop(w);
         assert_eq!(buf.len(), 1 + 4096 + 1);
         assert_eq!((buf[0], buf[4097]), (1, 2));
+    }
+
+    /// Scalars written unchecked into exactly the room their contract asks
+    /// for (their `MAX_SIZE`s and the slack, in a buffer of exactly that
+    /// capacity), at their longest and shortest: the bytes are the checked
+    /// writes', and under Miri no store leaves the allocation.
+    #[test]
+    #[allow(unsafe_code)]
+    fn reserved_writes_fit_the_room_they_count_on() {
+        use crate::Pack;
+        type Row = (u8, u16, i64, u128, f64, Option<i128>, char);
+        let room = <u8 as Pack>::MAX_SIZE
+            + <u16 as Pack>::MAX_SIZE
+            + <i64 as Pack>::MAX_SIZE
+            + <u128 as Pack>::MAX_SIZE
+            + <f64 as Pack>::MAX_SIZE
+            + <Option<i128> as Pack>::MAX_SIZE
+            + <char as Pack>::MAX_SIZE;
+        let rows: [Row; 3] = [
+            (
+                u8::MAX,
+                u16::MAX,
+                i64::MIN,
+                u128::MAX,
+                f64::MAX,
+                Some(i128::MIN),
+                char::MAX,
+            ),
+            (0, 0, 0, 0, 0.0, None, 'a'),
+            (1, 300, -5, 1 << 60, 1.0, Some(1 << 70), 'é'),
+        ];
+        for row in rows {
+            let mut buf = Vec::with_capacity(room + super::RESERVE_SLACK);
+            let mut w = Writer::new(&mut buf);
+            w.with_cursor(|c| {
+                assert!(c.room_left() >= room + super::RESERVE_SLACK);
+                let (a, b, d, e, f, g, h) = row;
+                // SAFETY: the room was just checked; each value writes at
+                // most its `MAX_SIZE`, and their sum is `room`.
+                unsafe {
+                    a.pack_reserved(c).unwrap();
+                    b.pack_reserved(c).unwrap();
+                    d.pack_reserved(c).unwrap();
+                    e.pack_reserved(c).unwrap();
+                    f.pack_reserved(c).unwrap();
+                    g.pack_reserved(c).unwrap();
+                    h.pack_reserved(c).unwrap();
+                }
+            });
+            drop(w);
+            let mut checked = Vec::new();
+            row.pack(&mut Writer::new(&mut checked)).unwrap();
+            assert_eq!(buf, checked, "{row:?}");
+        }
     }
 
     #[test]

@@ -21,6 +21,7 @@ mod packed;
 mod plain;
 mod props;
 mod regressions;
+mod reserved;
 mod resolve;
 mod schema;
 mod seed;

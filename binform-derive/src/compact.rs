@@ -48,7 +48,7 @@ fn pack_fields(krate: &TokenStream, fields: &[Field], reserve: bool) -> TokenStr
         Some(_) => quote!(true),
         None => {
             let max = fields::via(krate, f, quote!(#krate::Pack), quote!(MAX_SIZE));
-            quote!((#max == ::core::primitive::usize::MAX))
+            quote!(!#krate::__private::is_bounded(#max))
         }
     };
     let stmts = encoded.iter().enumerate().map(|(k, (i, f))| {

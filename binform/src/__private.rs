@@ -179,21 +179,30 @@ impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     }
 }
 
-/// A field's share of a derived type's room: its `MAX_SIZE`, or 0 for an
-/// unbounded field (which makes room for itself, and for the fields
-/// after it, when it is written).
-#[inline(always)]
-pub const fn bounded(max_size: usize) -> usize {
-    if max_size == usize::MAX {
-        0
-    } else {
-        max_size
-    }
-}
-
 /// The largest encoding a derived type counts as bounded: above it, room
 /// made up front could be most of a small value's allocation.
 pub const MAX_RESERVED: usize = 1024;
+
+/// Whether a `MAX_SIZE` counts as a bound: at most [`MAX_RESERVED`]. The
+/// one test of it, for the derive's choice of a field's path, its room
+/// sums and `Option`'s bound: a hand-written `MAX_SIZE` of any size is
+/// then written with checks, and no sum of bounds can overflow.
+#[inline(always)]
+pub const fn is_bounded(max_size: usize) -> bool {
+    max_size <= MAX_RESERVED
+}
+
+/// A field's share of a derived type's room: its `MAX_SIZE`, or 0 for an
+/// unbounded field (which is written with checks, after which the next
+/// bounded field makes room again).
+#[inline(always)]
+pub const fn bounded(max_size: usize) -> usize {
+    if is_bounded(max_size) {
+        max_size
+    } else {
+        0
+    }
+}
 
 /// A derived struct's `MAX_SIZE` from its fields': their sum, unless one
 /// is unbounded or the sum passes [`MAX_RESERVED`].
@@ -201,13 +210,13 @@ pub const fn max_size_sum(fields: &[usize]) -> usize {
     let mut sum = 0usize;
     let mut i = 0;
     while i < fields.len() {
-        if fields[i] == usize::MAX {
+        if !is_bounded(fields[i]) {
             return usize::MAX;
         }
-        sum = sum.saturating_add(fields[i]);
+        sum += fields[i];
         i += 1;
     }
-    if sum > MAX_RESERVED {
+    if !is_bounded(sum) {
         usize::MAX
     } else {
         sum
@@ -218,11 +227,11 @@ pub const fn max_size_sum(fields: &[usize]) -> usize {
 /// [`max_size_sum`]): its tag's varint and the largest, unless one is
 /// unbounded.
 pub const fn max_size_enum(variants: &[usize]) -> usize {
-    let tag = crate::varint::len_u64(variants.len() as u64);
+    let tag = crate::varint::len_u64(variants.len().saturating_sub(1) as u64);
     let mut largest = 0usize;
     let mut i = 0;
     while i < variants.len() {
-        if variants[i] == usize::MAX {
+        if !is_bounded(variants[i]) {
             return usize::MAX;
         }
         if variants[i] > largest {
@@ -230,7 +239,7 @@ pub const fn max_size_enum(variants: &[usize]) -> usize {
         }
         i += 1;
     }
-    if tag + largest > MAX_RESERVED {
+    if !is_bounded(tag + largest) {
         usize::MAX
     } else {
         tag + largest

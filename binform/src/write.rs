@@ -77,7 +77,10 @@ pub trait Pack: Encoding {
     /// such fields); `usize::MAX` otherwise. A derived type makes room for
     /// its bounded fields' sum once, then writes them with
     /// [`pack_reserved`](Pack::pack_reserved): one room check a value, not
-    /// one a field.
+    /// one a field. Only values up to 1024 count as bounds (larger ones
+    /// are written with checks). Any value is memory-safe: one that
+    /// understates what the type writes costs a growth of the buffer
+    /// (through the default `pack_reserved`), never an overrun.
     #[doc(hidden)]
     const MAX_SIZE: usize = usize::MAX;
 
@@ -88,10 +91,14 @@ pub trait Pack: Encoding {
     /// growth, never an overrun.
     ///
     /// # Safety
-    /// The cursor's [`room_left`](Cursor::room_left) is at least
-    /// `Self::MAX_SIZE` + [`RESERVE_SLACK`]. An implementation that
-    /// overrides this writes at most `MAX_SIZE` bytes and stores nothing
-    /// past `MAX_SIZE + RESERVE_SLACK`.
+    /// `Self::MAX_SIZE` is a bound (at most 1024), and the cursor's
+    /// [`room_left`](Cursor::room_left) is at least `Self::MAX_SIZE` +
+    /// [`RESERVE_SLACK`]. (A derived struct's own `pack_cursor` also calls
+    /// its generated `pack_reserved` with room for its bounded fields
+    /// alone when another field is unbounded: that body writes each
+    /// unbounded field with checks and makes room again after it.) An
+    /// implementation that overrides this writes at most `MAX_SIZE` bytes
+    /// and stores nothing past `MAX_SIZE + RESERVE_SLACK`.
     #[doc(hidden)]
     #[inline(always)]
     #[allow(unsafe_code)]

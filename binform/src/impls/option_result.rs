@@ -38,9 +38,10 @@ impl<T: Pack> Pack for Option<T> {
         }
     }
 
-    const MAX_SIZE: usize = match T::MAX_SIZE {
-        usize::MAX => usize::MAX,
-        inner => inner.saturating_add(1),
+    const MAX_SIZE: usize = if crate::__private::is_bounded(T::MAX_SIZE) {
+        1 + T::MAX_SIZE
+    } else {
+        usize::MAX
     };
 
     #[inline(always)]

@@ -338,8 +338,9 @@ impl<'a> Cursor<'_, 'a> {
 
 /// Room made past the largest encodings a derived type counts
 /// ([`Pack::MAX_SIZE`](crate::Pack::MAX_SIZE)): the scalars' stores are
-/// wider than what they advance (a varint is one 8-byte store), by at most
-/// 17 bytes (a `u128` varint of 9 bytes, stored as 18).
+/// wider than what they advance (a varint is one 8-byte store), and pass
+/// their type's `MAX_SIZE` by at most 5 bytes (a `u16` varint stored as 8
+/// bytes against a bound of 3); 32 leaves room for stores to widen.
 #[doc(hidden)]
 pub const RESERVE_SLACK: usize = 32;
 
@@ -493,26 +494,28 @@ mod tests {
     #[allow(unsafe_code)]
     fn reserved_writes_fit_the_room_they_count_on() {
         use crate::Pack;
-        type Row = (u8, u16, i64, u128, f64, Option<i128>, char);
+        // Ending with a `u16` of two bytes, stored as 8 against its bound
+        // of 3: the widest a store reaches past its type's bound.
+        type Row = (u8, char, i64, u128, f64, Option<i128>, u16);
         let room = <u8 as Pack>::MAX_SIZE
-            + <u16 as Pack>::MAX_SIZE
+            + <char as Pack>::MAX_SIZE
             + <i64 as Pack>::MAX_SIZE
             + <u128 as Pack>::MAX_SIZE
             + <f64 as Pack>::MAX_SIZE
             + <Option<i128> as Pack>::MAX_SIZE
-            + <char as Pack>::MAX_SIZE;
+            + <u16 as Pack>::MAX_SIZE;
         let rows: [Row; 3] = [
             (
                 u8::MAX,
-                u16::MAX,
+                char::MAX,
                 i64::MIN,
                 u128::MAX,
                 f64::MAX,
                 Some(i128::MIN),
-                char::MAX,
+                u16::MAX,
             ),
-            (0, 0, 0, 0, 0.0, None, 'a'),
-            (1, 300, -5, 1 << 60, 1.0, Some(1 << 70), 'é'),
+            (0, 'a', 0, 0, 0.0, None, 0),
+            (1, 'é', -5, 1 << 60, 1.0, Some(1 << 70), 300),
         ];
         for row in rows {
             let mut buf = Vec::with_capacity(room + super::RESERVE_SLACK);

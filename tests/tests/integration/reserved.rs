@@ -39,6 +39,12 @@ struct Mixed {
     w: u64,
     liar: Liar,
     after: u64,
+    // More than the slack of bounded bytes after the liar: only the room
+    // its default `pack_reserved` makes again keeps them in bounds.
+    u1: u128,
+    u2: u128,
+    u3: u128,
+    big: Big,
     last: bool,
 }
 
@@ -73,6 +79,28 @@ impl Pack for Liar {
 impl<'de> Unpack<'de> for Liar {
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
         r.read_array::<40>().map(Liar)
+    }
+}
+
+/// A type whose `MAX_SIZE` is huge but not `usize::MAX`: not a bound, so
+/// written with checks (summed as a bound, it would wrap the room).
+#[derive(Debug, PartialEq, Clone)]
+struct Big([u8; 40]);
+
+impl Encoding for Big {}
+
+impl Pack for Big {
+    const MAX_SIZE: usize = usize::MAX - 1;
+
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.write_bytes(&self.0);
+        Ok(())
+    }
+}
+
+impl<'de> Unpack<'de> for Big {
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        r.read_array::<40>().map(Big)
     }
 }
 
@@ -158,6 +186,10 @@ fn samples() -> Vec<Mixed> {
         w: 0x0102_0304_0506_0708,
         liar: Liar([9; 40]),
         after: u64::MAX,
+        u1: u128::MAX,
+        u2: u128::MAX,
+        u3: u128::MAX,
+        big: Big([8; 40]),
         last: true,
     };
     let shortest = Mixed {
@@ -180,6 +212,10 @@ fn samples() -> Vec<Mixed> {
         w: 0,
         liar: Liar([0; 40]),
         after: 0,
+        u1: 0,
+        u2: 0,
+        u3: 0,
+        big: Big([0; 40]),
         last: false,
     };
     let mut empty = shortest.clone();
@@ -187,29 +223,167 @@ fn samples() -> Vec<Mixed> {
     vec![longest, shortest, empty]
 }
 
-/// The bytes of a struct of bounded and unbounded fields (and a type whose
-/// bound is false) do not depend on the room the buffer starts with: from
-/// none to more than the whole encoding, after 0 to 2 bytes already in the
-/// buffer, so that every field in turn meets a buffer that must grow.
+/// The bytes of `value` do not depend on the room the buffer starts with:
+/// from none to more than the whole encoding, after 0 to 2 bytes already
+/// in the buffer, so that every field in turn meets a buffer that must
+/// grow; and they decode to `value`.
+fn sweep<T>(value: &T)
+where
+    T: Pack + binform::UnpackOwned + PartialEq + std::fmt::Debug,
+{
+    let expected = binform::to_vec(value).unwrap();
+    assert_eq!(binform::from_slice::<T>(&expected).unwrap(), *value);
+    for lead in 0..3 {
+        for capacity in lead..=lead + expected.len() + 40 {
+            let mut buf = Vec::with_capacity(capacity);
+            buf.extend(std::iter::repeat_n(0xEE, lead));
+            binform::to_vec_into(&mut buf, value).unwrap();
+            assert_eq!(&buf[..lead], &vec![0xEE; lead][..]);
+            assert_eq!(
+                &buf[lead..],
+                &expected[..],
+                "capacity {capacity}, lead {lead}"
+            );
+        }
+    }
+}
+
+/// A struct of bounded and unbounded fields, a type whose bound is false
+/// and one whose bound is huge.
 #[test]
 fn bytes_do_not_depend_on_the_room_a_buffer_starts_with() {
     for value in samples() {
-        let expected = binform::to_vec(&value).unwrap();
-        assert_eq!(binform::from_slice::<Mixed>(&expected).unwrap(), value);
-        for lead in 0..3 {
-            for capacity in lead..=lead + expected.len() + 40 {
-                let mut buf = Vec::with_capacity(capacity);
-                buf.extend(std::iter::repeat_n(0xEE, lead));
-                binform::to_vec_into(&mut buf, &value).unwrap();
-                assert_eq!(&buf[..lead], &vec![0xEE; lead][..]);
-                assert_eq!(
-                    &buf[lead..],
-                    &expected[..],
-                    "capacity {capacity}, lead {lead}"
-                );
-            }
-        }
+        sweep(&value);
     }
+}
+
+#[derive(binform::Packable, Debug, PartialEq)]
+struct FirstUnbounded(String, u64, Option<Inner>, u16);
+
+#[derive(binform::Packable, Debug, PartialEq)]
+struct Generic<T> {
+    head: u32,
+    t: T,
+    tail: i64,
+}
+
+#[derive(binform::Packable, Debug, PartialEq)]
+struct Zero;
+
+#[derive(binform::Packable, Debug, PartialEq)]
+struct ZeroBraced {}
+
+#[derive(binform::Packable, Debug, PartialEq)]
+enum Bounded {
+    A,
+    B(u8, u64),
+    C { x: Option<Inner> },
+}
+
+#[derive(binform::Packable, Debug, PartialEq)]
+struct WithEnum {
+    e: Bounded,
+    x: u128,
+    z: Zero,
+    y: i16,
+}
+
+#[derive(binform::Packable, Debug, PartialEq)]
+struct Wide {
+    a: u128,
+    b: u128,
+    c: u128,
+    d: u128,
+    e: u128,
+    f: u128,
+    g: u128,
+    h: u128,
+    i: u128,
+    j: u128,
+    k: u128,
+    l: u128,
+    m: u128,
+    n: u128,
+    o: u128,
+}
+
+/// 4 x 15 x 18 bytes: past the largest bound a type may claim.
+#[derive(binform::Packable, Debug, PartialEq)]
+struct Huge(Wide, Wide, Wide, Wide);
+
+/// The shapes a derived struct's fields take: an unbounded first field
+/// (a tuple struct), generic fields bounded and not, structs with no
+/// fields, an option of a derived struct, a bounded enum nested in a
+/// struct, and a struct past the largest bound (written field by field).
+#[test]
+fn every_shape_of_struct_writes_the_same_bytes_at_every_capacity() {
+    let inner = Inner {
+        a: u16::MAX,
+        b: Some(i64::MIN),
+        c: 3.0,
+    };
+    sweep(&FirstUnbounded(
+        "s".repeat(300),
+        u64::MAX,
+        Some(inner.clone()),
+        300,
+    ));
+    sweep(&FirstUnbounded(String::new(), 0, None, 0));
+    sweep(&Generic {
+        head: u32::MAX,
+        t: u64::MAX,
+        tail: i64::MIN,
+    });
+    sweep(&Generic {
+        head: 1,
+        t: "t".repeat(100),
+        tail: -1,
+    });
+    assert_eq!(<Generic<u64> as Pack>::MAX_SIZE, 5 + 9 + 9);
+    assert_eq!(<Generic<String> as Pack>::MAX_SIZE, usize::MAX);
+    sweep(&Zero);
+    sweep(&ZeroBraced {});
+    assert_eq!(<Zero as Pack>::MAX_SIZE, 0);
+    for e in [
+        Bounded::A,
+        Bounded::B(255, u64::MAX),
+        Bounded::C {
+            x: Some(inner.clone()),
+        },
+    ] {
+        sweep(&WithEnum {
+            e,
+            x: u128::MAX,
+            z: Zero,
+            y: i16::MIN,
+        });
+    }
+    assert_eq!(<WithEnum as Pack>::MAX_SIZE, 1 + 1 + 17 + 18 + 3);
+    let wide = |v: u128| Wide {
+        a: v,
+        b: v,
+        c: v,
+        d: v,
+        e: v,
+        f: v,
+        g: v,
+        h: v,
+        i: v,
+        j: v,
+        k: v,
+        l: v,
+        m: v,
+        n: v,
+        o: v,
+    };
+    assert_eq!(<Wide as Pack>::MAX_SIZE, 15 * 18);
+    assert_eq!(<Huge as Pack>::MAX_SIZE, usize::MAX);
+    sweep(&Huge(
+        wide(u128::MAX),
+        wide(1),
+        wide(u128::MAX),
+        wide(u128::MAX),
+    ));
 }
 
 /// The same fields as a tuple, which writes each with its own checks:

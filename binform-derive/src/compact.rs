@@ -14,8 +14,9 @@ use crate::fields::{self, binding, pack_cursor_stmt, pack_variants, unpack_curso
 /// stores), and each is written by `pack_reserved`, with no check of its
 /// own. A field with no bound (a string, a vector, a `with` field) is
 /// written with checks, and the next bounded field makes room again for
-/// the bounded fields still to come. Which fields are bounded is known only once the types
-/// are, so each field's choice is an `if` on constants, which folds away.
+/// the bounded fields still to come. Which fields are bounded is known
+/// only once the types are, so each field's choice is an `if` on
+/// constants, which folds away.
 ///
 /// `reserve`: whether the statements make the first room themselves (an
 /// enum's variant), or their caller has (a struct's `pack_cursor`, or the
@@ -72,10 +73,10 @@ fn pack_fields(krate: &TokenStream, fields: &[Field], reserve: bool) -> TokenStr
             }
             None => quote!(),
         };
-        let bounded = unbounded(f);
+        let is_unbounded = unbounded(f);
         let reserved = fields::via(krate, f, quote!(#krate::Pack), quote!(pack_reserved));
         quote! {
-            if #bounded {
+            if #is_unbounded {
                 #checked
             } else {
                 #remake

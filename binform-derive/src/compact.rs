@@ -40,18 +40,17 @@ fn pack_fields(krate: &TokenStream, fields: &[Field], reserve: bool) -> TokenStr
         let share = share(krate, f);
         rooms.push(quote!(let #this: ::core::primitive::usize = #next + #share;));
     }
-    let first = reserve.then(|| {
-        let first = room(0);
-        quote!(__c.reserve(#first);)
-    });
-    // Whether each field is unbounded: a constant once the types are known.
-    let unbounded = |f: &Field| match &f.attrs.with {
-        Some(_) => quote!(true),
-        None => {
-            let max = fields::via(krate, f, quote!(#krate::Pack), quote!(MAX_SIZE));
-            quote!(!#krate::__private::is_bounded(#max))
+    // The first room, if the first field is bounded: otherwise the first
+    // bounded field makes it, after the unbounded ones before it (a unit
+    // variant, or one that starts with a string, makes none).
+    let first = match encoded.first() {
+        Some((_, f)) if reserve => {
+            let (first, unbounded) = (room(0), unbounded(krate, f));
+            quote!(if !#unbounded { __c.reserve(#first); })
         }
+        _ => quote!(),
     };
+    let unbounded = |f: &Field| unbounded(krate, f);
     let stmts = encoded.iter().enumerate().map(|(k, (i, f))| {
         let b = binding(*i);
         // Only the function path carries the user's span (so a missing
@@ -92,6 +91,18 @@ fn pack_fields(krate: &TokenStream, fields: &[Field], reserve: bool) -> TokenStr
         #(#rooms)*
         #first
         #(#stmts)*
+    }
+}
+
+/// Whether a field is written with checks (its `MAX_SIZE` is no bound, or
+/// it is a `with` field): a constant once the types are known.
+fn unbounded(krate: &TokenStream, f: &Field) -> TokenStream {
+    match &f.attrs.with {
+        Some(_) => quote!(true),
+        None => {
+            let max = fields::via(krate, f, quote!(#krate::Pack), quote!(MAX_SIZE));
+            quote!(!#krate::__private::is_bounded(#max))
+        }
     }
 }
 
@@ -145,17 +156,25 @@ pub fn pack(krate: &TokenStream) -> TokenStream {
 /// another writes through its parent's cursor): room for its bounded
 /// fields, then its `pack_reserved`.
 pub fn pack_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
-    let shares = fields
-        .iter()
-        .filter(|f| f.is_encoded())
-        .map(|f| share(krate, f));
+    let mut encoded = fields.iter().filter(|f| f.is_encoded());
+    // No room to make when the first field is unbounded (or there is
+    // none): the first bounded field makes it, after the unbounded ones.
+    let reserve = encoded.clone().next().map(|first| {
+        let unbounded = unbounded(krate, first);
+        let shares = encoded.by_ref().map(|f| share(krate, f));
+        quote! {
+            if !#unbounded {
+                __c.reserve(#krate::__private::RESERVE_SLACK #(+ #shares)*);
+            }
+        }
+    });
     quote! {
-        __c.reserve(#krate::__private::RESERVE_SLACK #(+ #shares)*);
+        #reserve
         // SAFETY: the room just made is what the fields need: the
-        // bounded ones' `MAX_SIZE`s and the slack (for a struct with an
-        // unbounded field, less than its `MAX_SIZE`, but all its own
-        // `pack_reserved` counts on: each unbounded field makes room for
-        // those after it).
+        // bounded ones' `MAX_SIZE`s and the slack, when the first field is
+        // bounded (for a struct with an unbounded field, less than its
+        // `MAX_SIZE`, but all its own `pack_reserved` counts on: the first
+        // bounded field after an unbounded one makes room again).
         unsafe { <Self as #krate::Pack>::pack_reserved(self, __c) }
     }
 }

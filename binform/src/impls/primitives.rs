@@ -11,6 +11,24 @@ use crate::read::ReadCursor;
 use crate::wire::Wire;
 use crate::{Encoding, Error, ErrorKind, Pack, Plain, Reader, Result, Unpack, Writer};
 
+/// A scalar's `Pack::MAX_SIZE` and `pack_reserved`: `$put`, the cursor's
+/// unchecked write, of what `$value` makes of the value.
+macro_rules! reserved {
+    ($max:expr, $put:ident, $value:expr) => {
+        const MAX_SIZE: usize = $max;
+
+        #[inline(always)]
+        #[allow(unsafe_code)]
+        unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+            // SAFETY: the caller made room for `MAX_SIZE` and the slack;
+            // `$put` advances by at most `MAX_SIZE` and stores at most 5
+            // bytes past that (see `RESERVE_SLACK`).
+            unsafe { c.$put(($value)(self)) };
+            Ok(())
+        }
+    };
+}
+
 // SAFETY (for every `Plain::new_unchecked(true)` in this file): `u8`, `i8`,
 // `f32` and `f64` have no padding, every bit pattern is a valid value, and
 // their encoding is their little-endian bytes.
@@ -35,15 +53,7 @@ impl Pack for u8 {
         Ok(())
     }
 
-    const MAX_SIZE: usize = 1;
-
-    #[inline(always)]
-    #[allow(unsafe_code)]
-    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-        // SAFETY: the caller made room for `MAX_SIZE` and the slack.
-        unsafe { c.put_u8(*self) };
-        Ok(())
-    }
+    reserved!(1, put_u8, |v: &Self| *v);
 
     #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
@@ -91,15 +101,7 @@ impl Pack for i8 {
         Ok(())
     }
 
-    const MAX_SIZE: usize = 1;
-
-    #[inline(always)]
-    #[allow(unsafe_code)]
-    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-        // SAFETY: the caller made room for `MAX_SIZE` and the slack.
-        unsafe { c.put_u8(*self as u8) };
-        Ok(())
-    }
+    reserved!(1, put_u8, |v: &Self| *v as u8);
 
     #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
@@ -145,15 +147,7 @@ impl Pack for bool {
         Ok(())
     }
 
-    const MAX_SIZE: usize = 1;
-
-    #[inline(always)]
-    #[allow(unsafe_code)]
-    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-        // SAFETY: the caller made room for `MAX_SIZE` and the slack.
-        unsafe { c.put_u8(*self as u8) };
-        Ok(())
-    }
+    reserved!(1, put_u8, |v: &Self| *v as u8);
 
     #[inline(always)]
     fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
@@ -317,15 +311,7 @@ macro_rules! unsigned_varint {
                 Ok(())
             }
 
-            const MAX_SIZE: usize = crate::varint::len_u64(<$ty>::MAX as u64);
-
-            #[inline(always)]
-            #[allow(unsafe_code)]
-            unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-                // SAFETY: the caller made room for `MAX_SIZE` and the slack.
-                unsafe { c.put_varint(*self as u64) };
-                Ok(())
-            }
+            reserved!(crate::varint::len_u64(<$ty>::MAX as u64), put_varint, |v: &Self| *v as u64);
 
             #[inline(always)]
             fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
@@ -381,15 +367,7 @@ macro_rules! signed_varint {
                 Ok(())
             }
 
-            const MAX_SIZE: usize = crate::varint::len_u64(crate::varint::zigzag_i64(<$ty>::MIN as i64));
-
-            #[inline(always)]
-            #[allow(unsafe_code)]
-            unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-                // SAFETY: the caller made room for `MAX_SIZE` and the slack.
-                unsafe { c.put_varint(crate::varint::zigzag_i64(*self as i64)) };
-                Ok(())
-            }
+            reserved!(crate::varint::len_u64(crate::varint::zigzag_i64(<$ty>::MIN as i64)), put_varint, |v: &Self| crate::varint::zigzag_i64(*v as i64));
 
             #[inline(always)]
             fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
@@ -442,15 +420,7 @@ impl Pack for u128 {
         Ok(())
     }
 
-    const MAX_SIZE: usize = crate::varint::MAX_LEN_U128;
-
-    #[inline(always)]
-    #[allow(unsafe_code)]
-    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-        // SAFETY: the caller made room for `MAX_SIZE` and the slack.
-        unsafe { c.put_varint_u128(*self) };
-        Ok(())
-    }
+    reserved!(crate::varint::MAX_LEN_U128, put_varint_u128, |v: &Self| *v);
 
     packed_hooks!();
 }
@@ -493,15 +463,9 @@ impl Pack for i128 {
         Ok(())
     }
 
-    const MAX_SIZE: usize = crate::varint::MAX_LEN_U128;
-
-    #[inline(always)]
-    #[allow(unsafe_code)]
-    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-        // SAFETY: the caller made room for `MAX_SIZE` and the slack.
-        unsafe { c.put_varint_u128(crate::varint::zigzag_i128(*self)) };
-        Ok(())
-    }
+    reserved!(crate::varint::MAX_LEN_U128, put_varint_u128, |v: &Self| {
+        crate::varint::zigzag_i128(*v)
+    });
 
     packed_hooks!();
 }
@@ -549,15 +513,7 @@ macro_rules! float {
                 Ok(())
             }
 
-            const MAX_SIZE: usize = core::mem::size_of::<$ty>();
-
-            #[inline(always)]
-            #[allow(unsafe_code)]
-            unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-                // SAFETY: the caller made room for `MAX_SIZE` and the slack.
-                unsafe { c.put_array(self.to_bits().to_le_bytes()) };
-                Ok(())
-            }
+            reserved!(core::mem::size_of::<$ty>(), put_array, |v: &Self| v.to_bits().to_le_bytes());
 
             #[inline(always)]
             fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
@@ -608,15 +564,11 @@ impl Pack for char {
         Ok(())
     }
 
-    const MAX_SIZE: usize = crate::varint::len_u64(char::MAX as u64);
-
-    #[inline(always)]
-    #[allow(unsafe_code)]
-    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-        // SAFETY: the caller made room for `MAX_SIZE` and the slack.
-        unsafe { c.put_varint(*self as u64) };
-        Ok(())
-    }
+    reserved!(
+        crate::varint::len_u64(char::MAX as u64),
+        put_varint,
+        |v: &Self| *v as u64
+    );
 }
 
 #[cold]

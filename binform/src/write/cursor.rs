@@ -54,7 +54,7 @@ impl<'a> Cursor<'_, 'a> {
     #[allow(unsafe_code)]
     fn sync(&mut self) {
         // SAFETY: `len <= cap`, the capacity read with `ptr` (the cursor
-        // advances only past bytes `room` made space for), and every byte
+        // advances only past bytes `reserve` made space for), and every byte
         // below `len` was written: in the buffer before the cursor was
         // made, or stored through `ptr` since.
         unsafe { self.w.set_buf_len(self.len) }
@@ -71,9 +71,12 @@ impl<'a> Cursor<'_, 'a> {
         f(reload.0.w)
     }
 
-    /// Room for `n` more bytes: one compare of two locals.
+    /// Makes room for `n` more bytes: one compare of two locals when it is
+    /// there. A derived type makes room once for its scalar fields'
+    /// largest encodings ([`Pack::MAX_SIZE`](crate::Pack::MAX_SIZE)) and
+    /// [`RESERVE_SLACK`], then writes them with the `put_` methods.
     #[inline(always)]
-    fn room(&mut self, n: usize) {
+    pub fn reserve(&mut self, n: usize) {
         if self.cap - self.len < n {
             (self.ptr, self.len, self.cap) = grown(self.w, self.len, n);
         }
@@ -83,8 +86,8 @@ impl<'a> Cursor<'_, 'a> {
     #[inline(always)]
     #[allow(unsafe_code)]
     fn write_prefix<const N: usize>(&mut self, block: [u8; N], n: usize) {
-        self.room(N);
-        // SAFETY: `room(N)` just made the room.
+        self.reserve(N);
+        // SAFETY: `reserve(N)` just made the room.
         unsafe { self.put_prefix(block, n) }
     }
 
@@ -114,15 +117,6 @@ impl<'a> Cursor<'_, 'a> {
     #[inline(always)]
     pub fn room_left(&self) -> usize {
         self.cap - self.len
-    }
-
-    /// Makes room for `n` more bytes: one compare when it is there. A
-    /// derived type makes room once for its scalar fields' largest
-    /// encodings ([`Pack::MAX_SIZE`](crate::Pack::MAX_SIZE)) and
-    /// [`RESERVE_SLACK`], then writes them with the `put_` methods.
-    #[inline(always)]
-    pub fn reserve(&mut self, n: usize) {
-        self.room(n);
     }
 
     /// Writes one raw byte.
@@ -165,7 +159,7 @@ impl<'a> Cursor<'_, 'a> {
     #[inline(always)]
     #[allow(unsafe_code)]
     pub fn write_varint(&mut self, v: u64) {
-        self.room(crate::varint::MAX_LEN_U64);
+        self.reserve(crate::varint::MAX_LEN_U64);
         // SAFETY: the room was just made for the longest form, which is
         // also the widest store.
         unsafe { self.put_varint(v) }
@@ -204,7 +198,7 @@ impl<'a> Cursor<'_, 'a> {
     #[inline(always)]
     #[allow(unsafe_code)]
     pub fn write_varint_u128(&mut self, v: u128) {
-        self.room(crate::varint::MAX_LEN_U128);
+        self.reserve(crate::varint::MAX_LEN_U128);
         // SAFETY: the room was just made for the widest store.
         unsafe { self.put_varint_u128(v) }
     }
@@ -240,11 +234,11 @@ impl<'a> Cursor<'_, 'a> {
         max_len: usize,
         values: impl ExactSizeIterator<Item = u64>,
     ) {
-        self.room(values.len().saturating_mul(max_len).saturating_add(9));
+        self.reserve(values.len().saturating_mul(max_len).saturating_add(9));
         for v in values {
             // Already there unless `max_len` understated a length: one
             // compare of locals keeps every store in bounds regardless.
-            self.room(9);
+            self.reserve(9);
             if v < 1 << 56 {
                 let (word, len) = crate::varint::prefix_word(v);
                 self.store_at(0, word.to_le_bytes());
@@ -269,11 +263,11 @@ impl<'a> Cursor<'_, 'a> {
             return self.writer(|w| w.write_bytes(bytes));
         }
         let n = bytes.len();
-        self.room(n);
+        self.reserve(n);
         if n <= 64 {
             self.write_short(bytes);
         } else {
-            // SAFETY: `room` made `cap - len >= n` (see `write_prefix`);
+            // SAFETY: `reserve` made `cap - len >= n` (see `write_prefix`);
             // `bytes` cannot overlap the buffer, which the cursor holds
             // mutably.
             unsafe {
@@ -415,7 +409,7 @@ mod tests {
     }
 
     /// Bulk varints land as one at a time would, from an empty buffer (so
-    /// the first `room` grows it) and after bytes that leave each store's
+    /// the first `reserve` grows it) and after bytes that leave each store's
     /// slack at the capacity's edge; a `max_len` too small for the values
     /// still writes them right (each store makes its own room). Runs under
     /// Miri, which checks the unaligned stores.
@@ -439,7 +433,7 @@ mod tests {
 
     /// Every length the short copies take (0 to 64 bytes, each path's
     /// bounds and the memcpy's first), each into a buffer with exactly
-    /// the room it needs, and with none (so that `room` grows it first):
+    /// the room it needs, and with none (so that `reserve` grows it first):
     /// the bytes land where they belong and nothing past them is touched.
     /// Runs under Miri, which checks the unaligned stores.
     #[test]

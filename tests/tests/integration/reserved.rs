@@ -60,37 +60,23 @@ mod fixed {
     }
 }
 
-/// A type whose `MAX_SIZE` says 1 byte and whose encoding takes 40: the
-/// struct around it must grow, not overrun.
+/// 40 bytes whose `MAX_SIZE` claims `CLAIM`: a hand-written bound that
+/// is wrong (understated) or no bound at all (huge).
 #[derive(Debug, PartialEq, Clone)]
-struct Liar([u8; 40]);
+struct Claims<const CLAIM: usize>([u8; 40]);
 
-impl Encoding for Liar {}
+/// Claims 1 byte and takes 40: the struct around it must grow, not
+/// overrun.
+type Liar = Claims<1>;
 
-impl Pack for Liar {
-    const MAX_SIZE: usize = 1;
-
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-        w.write_bytes(&self.0);
-        Ok(())
-    }
-}
-
-impl<'de> Unpack<'de> for Liar {
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        r.read_array::<40>().map(Liar)
-    }
-}
-
-/// A type whose `MAX_SIZE` is huge but not `usize::MAX`: not a bound, so
+/// Claims a size that is huge but not `usize::MAX`: not a bound, so
 /// written with checks (summed as a bound, it would wrap the room).
-#[derive(Debug, PartialEq, Clone)]
-struct Big([u8; 40]);
+type Big = Claims<{ usize::MAX - 1 }>;
 
-impl Encoding for Big {}
+impl<const CLAIM: usize> Encoding for Claims<CLAIM> {}
 
-impl Pack for Big {
-    const MAX_SIZE: usize = usize::MAX - 1;
+impl<const CLAIM: usize> Pack for Claims<CLAIM> {
+    const MAX_SIZE: usize = CLAIM;
 
     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
         w.write_bytes(&self.0);
@@ -98,9 +84,9 @@ impl Pack for Big {
     }
 }
 
-impl<'de> Unpack<'de> for Big {
+impl<'de, const CLAIM: usize> Unpack<'de> for Claims<CLAIM> {
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        r.read_array::<40>().map(Big)
+        r.read_array::<40>().map(Claims)
     }
 }
 
@@ -184,12 +170,12 @@ fn samples() -> Vec<Mixed> {
         c: char::MAX,
         v: vec![u64::MAX, 1, 2],
         w: 0x0102_0304_0506_0708,
-        liar: Liar([9; 40]),
+        liar: Claims([9; 40]),
         after: u64::MAX,
         u1: u128::MAX,
         u2: u128::MAX,
         u3: u128::MAX,
-        big: Big([8; 40]),
+        big: Claims([8; 40]),
         last: true,
     };
     let shortest = Mixed {
@@ -210,12 +196,12 @@ fn samples() -> Vec<Mixed> {
         c: 'a',
         v: vec![],
         w: 0,
-        liar: Liar([0; 40]),
+        liar: Claims([0; 40]),
         after: 0,
         u1: 0,
         u2: 0,
         u3: 0,
-        big: Big([0; 40]),
+        big: Claims([0; 40]),
         last: false,
     };
     let mut empty = shortest.clone();

@@ -34,21 +34,18 @@ fn pack_fields(krate: &TokenStream, fields: &[Field], reserve: bool) -> TokenStr
     let last = room(n);
     let mut rooms =
         vec![quote!(let #last: ::core::primitive::usize = #krate::__private::RESERVE_SLACK;)];
-    let first_needed = usize::from(!reserve);
-    for (k, (_, f)) in encoded.iter().enumerate().skip(first_needed).rev() {
+    // The first field's room is `first_room`'s; the others' are made only
+    // after an unbounded field.
+    for (k, (_, f)) in encoded.iter().enumerate().skip(1).rev() {
         let (this, next) = (room(k), room(k + 1));
         let share = share(krate, f);
         rooms.push(quote!(let #this: ::core::primitive::usize = #next + #share;));
     }
-    // The first room, if the first field is bounded: otherwise the first
-    // bounded field makes it, after the unbounded ones before it (a unit
-    // variant, or one that starts with a string, makes none).
-    let first = match encoded.first() {
-        Some((_, f)) if reserve => {
-            let (first, unbounded) = (room(0), unbounded(krate, f));
-            quote!(if !#unbounded { __c.reserve(#first); })
-        }
-        _ => quote!(),
+    let first = if reserve {
+        let fields: Vec<&Field> = encoded.iter().map(|(_, f)| *f).collect();
+        first_room(krate, &fields)
+    } else {
+        quote!()
     };
     let unbounded = |f: &Field| unbounded(krate, f);
     let stmts = encoded.iter().enumerate().map(|(k, (i, f))| {
@@ -94,32 +91,45 @@ fn pack_fields(krate: &TokenStream, fields: &[Field], reserve: bool) -> TokenStr
     }
 }
 
-/// Whether a field is written with checks (its `MAX_SIZE` is no bound, or
-/// it is a `with` field): a constant once the types are known.
+/// A field's `Pack::MAX_SIZE`: a `with` field has no bound.
+fn max_size(krate: &TokenStream, f: &Field) -> TokenStream {
+    match &f.attrs.with {
+        Some(_) => quote!(::core::primitive::usize::MAX),
+        None => fields::via(krate, f, quote!(#krate::Pack), quote!(MAX_SIZE)),
+    }
+}
+
+/// Whether a field is written with checks (its `MAX_SIZE` is no bound):
+/// a constant once the types are known.
 fn unbounded(krate: &TokenStream, f: &Field) -> TokenStream {
-    match &f.attrs.with {
-        Some(_) => quote!(true),
-        None => {
-            let max = fields::via(krate, f, quote!(#krate::Pack), quote!(MAX_SIZE));
-            quote!(!#krate::__private::is_bounded(#max))
-        }
-    }
+    let max = max_size(krate, f);
+    quote!(!#krate::__private::is_bounded(#max))
 }
 
-/// A field's share of its type's room: its `MAX_SIZE` if bounded, else 0
-/// (a `with` field has no bound).
+/// A field's share of its type's room: its `MAX_SIZE` if bounded, else 0.
 fn share(krate: &TokenStream, f: &Field) -> TokenStream {
-    match &f.attrs.with {
-        Some(_) => quote!(0),
-        None => {
-            let max = fields::via(krate, f, quote!(#krate::Pack), quote!(MAX_SIZE));
-            quote!(#krate::__private::bounded(#max))
+    let max = max_size(krate, f);
+    quote!(#krate::__private::bounded(#max))
+}
+
+/// The room a list of fields makes before its first: the bounded ones'
+/// shares and the slack, made only when the first field is bounded
+/// (otherwise the first bounded field makes it, after the unbounded ones
+/// before it; a list with no field makes none).
+fn first_room(krate: &TokenStream, encoded: &[&Field]) -> TokenStream {
+    let Some(first) = encoded.first() else {
+        return quote!();
+    };
+    let unbounded = unbounded(krate, first);
+    let shares = encoded.iter().map(|f| share(krate, f));
+    quote! {
+        if !#unbounded {
+            __c.reserve(#krate::__private::RESERVE_SLACK #(+ #shares)*);
         }
     }
 }
 
-/// `Pack::MAX_SIZE` of a compact struct: its fields' sum (a `with` field
-/// has no bound).
+/// `Pack::MAX_SIZE` of a compact struct: its fields' sum.
 pub fn max_size_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
     let sizes = field_max_sizes(krate, fields);
     quote!(#krate::__private::max_size_sum(&[#(#sizes),*]))
@@ -139,10 +149,7 @@ fn field_max_sizes(krate: &TokenStream, fields: &[Field]) -> Vec<TokenStream> {
     fields
         .iter()
         .filter(|f| f.is_encoded())
-        .map(|f| match &f.attrs.with {
-            Some(_) => quote!(::core::primitive::usize::MAX),
-            None => fields::via(krate, f, quote!(#krate::Pack), quote!(MAX_SIZE)),
-        })
+        .map(|f| max_size(krate, f))
         .collect()
 }
 
@@ -156,18 +163,8 @@ pub fn pack(krate: &TokenStream) -> TokenStream {
 /// another writes through its parent's cursor): room for its bounded
 /// fields, then its `pack_reserved`.
 pub fn pack_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
-    let mut encoded = fields.iter().filter(|f| f.is_encoded());
-    // No room to make when the first field is unbounded (or there is
-    // none): the first bounded field makes it, after the unbounded ones.
-    let reserve = encoded.clone().next().map(|first| {
-        let unbounded = unbounded(krate, first);
-        let shares = encoded.by_ref().map(|f| share(krate, f));
-        quote! {
-            if !#unbounded {
-                __c.reserve(#krate::__private::RESERVE_SLACK #(+ #shares)*);
-            }
-        }
-    });
+    let encoded: Vec<&Field> = fields.iter().filter(|f| f.is_encoded()).collect();
+    let reserve = first_room(krate, &encoded);
     quote! {
         #reserve
         // SAFETY: the room just made is what the fields need: the

@@ -172,7 +172,8 @@ pub fn pack_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
         // bounded (for a struct with an unbounded field, less than its
         // `MAX_SIZE`, but all its own `pack_reserved` counts on: the first
         // bounded field after an unbounded one makes room again).
-        unsafe { <Self as #krate::Pack>::pack_reserved(self, __c) }
+        unsafe { <Self as #krate::Pack>::pack_reserved(self, __c) }?;
+        ::core::result::Result::Ok(())
     }
 }
 

@@ -148,8 +148,13 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
                 unsafe fn pack_reserved(
                     &self,
                     __c: &mut #krate::__private::Cursor<'_, '_>,
-                ) -> ::core::result::Result<(), #krate::Error> {
-                    #body
+                ) -> ::core::result::Result<#krate::__private::Kept<Self>, #krate::Error> {
+                    let __fields: ::core::result::Result<(), #krate::Error> = { #body };
+                    __fields?;
+                    // SAFETY: each field kept the room it was given (its
+                    // own `Kept`), and together they take at most this
+                    // struct's `MAX_SIZE`, the sum of theirs.
+                    ::core::result::Result::Ok(unsafe { #krate::__private::Kept::promise() })
                 }
             })
         }

@@ -12,7 +12,7 @@ pub use core;
 pub use crate::impls::SharedUnpack;
 pub use crate::read::ReadCursor;
 pub use crate::schema::hash::Unrolled;
-pub use crate::write::{Cursor, RESERVE_SLACK};
+pub use crate::write::{Cursor, Kept, RESERVE_SLACK};
 
 /// The smaller of two sizes, usable in `const` context (an enum's `MIN_SIZE`
 /// is its tag plus the smallest variant).
@@ -100,7 +100,7 @@ pub trait Field: Sized {
     /// # Safety
     /// As `Pack::pack_reserved`'s.
     #[allow(unsafe_code)]
-    unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> crate::Result<()>;
+    unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> crate::Result<Kept<Self>>;
     /// [`Writer::write_field`](crate::Writer::write_field) of the value.
     fn write_field(&self, gap: u32, w: &mut crate::Writer<'_>) -> crate::Result<()>;
     /// [`Unpack::unpack`](crate::Unpack::unpack).
@@ -153,7 +153,7 @@ impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     }
     #[inline(always)]
     #[allow(unsafe_code)]
-    unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> crate::Result<()> {
+    unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> crate::Result<Kept<Self>> {
         // SAFETY: the caller's room is `Pack::pack_reserved`'s.
         unsafe { crate::Pack::pack_reserved(self, c) }
     }

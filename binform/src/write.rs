@@ -11,7 +11,7 @@ use crate::varint;
 use crate::wire::Wire;
 
 mod cursor;
-pub use cursor::{Cursor, RESERVE_SLACK};
+pub use cursor::{Cursor, Kept, RESERVE_SLACK};
 
 /// A type that can be encoded.
 ///
@@ -90,23 +90,28 @@ pub trait Pack: Encoding {
     /// so a type's `MAX_SIZE` that understates what it writes costs a
     /// growth, never an overrun.
     ///
+    /// Its caller trusts what it returns: a [`Kept`], made only by the
+    /// `unsafe` [`Kept::promise`], is its word that it left the room the
+    /// caller counted on. An override must keep that word; one in safe
+    /// code cannot give it.
+    ///
     /// # Safety
     /// `Self::MAX_SIZE` is a bound (at most 1024), and the cursor's
     /// [`room_left`](Cursor::room_left) is at least `Self::MAX_SIZE` +
     /// [`RESERVE_SLACK`]. (A derived struct's own `pack_cursor` also calls
     /// its generated `pack_reserved` with room for its bounded fields
     /// alone when another field is unbounded: that body writes each
-    /// unbounded field with checks and makes room again after it.) An
-    /// implementation that overrides this writes at most `MAX_SIZE` bytes
-    /// and stores nothing past `MAX_SIZE + RESERVE_SLACK`.
+    /// unbounded field with checks and makes room again after it.)
     #[doc(hidden)]
     #[inline(always)]
     #[allow(unsafe_code)]
-    unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> Result<()> {
+    unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> Result<Kept<Self>> {
         let room = c.room_left();
         self.pack_cursor(c)?;
         c.reserve(room.saturating_sub(Self::MAX_SIZE));
-        Ok(())
+        // SAFETY: the room left is again at least what it was less
+        // `MAX_SIZE`, and the checked writes stored only inside the buffer.
+        Ok(unsafe { Kept::promise() })
     }
 
     /// Appends every element of `items`, one after another; plain data is

@@ -46,19 +46,21 @@ impl<T: Pack> Pack for Option<T> {
 
     #[inline(always)]
     #[allow(unsafe_code)]
-    unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+    unsafe fn pack_reserved(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_>,
+    ) -> Result<crate::__private::Kept<Self>> {
         // SAFETY: the caller made room for `1 + T::MAX_SIZE` and the
-        // slack; the tag byte takes 1 of it, and `T` the rest.
+        // slack; the tag byte takes 1 of it, and `T` the rest, which its
+        // own `Kept` says it kept: so the option kept its room too.
         match self {
-            None => {
-                unsafe { c.put_u8(0) };
-                Ok(())
-            }
-            Some(v) => {
-                unsafe { c.put_u8(1) };
-                unsafe { v.pack_reserved(c) }
-            }
+            None => unsafe { c.put_u8(0) },
+            Some(v) => unsafe {
+                c.put_u8(1);
+                v.pack_reserved(c)?;
+            },
         }
+        Ok(unsafe { crate::__private::Kept::promise() })
     }
 
     /// In a tolerant type, an option whose contents delimit themselves is

@@ -19,12 +19,18 @@ macro_rules! reserved {
 
         #[inline(always)]
         #[allow(unsafe_code)]
-        unsafe fn pack_reserved(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+        unsafe fn pack_reserved(
+            &self,
+            c: &mut crate::__private::Cursor<'_, '_>,
+        ) -> Result<crate::__private::Kept<Self>> {
             // SAFETY: the caller made room for `MAX_SIZE` and the slack;
             // `$put` advances by at most `MAX_SIZE` and stores at most 5
-            // bytes past that (see `RESERVE_SLACK`).
-            unsafe { c.$put(($value)(self)) };
-            Ok(())
+            // bytes past that (see `RESERVE_SLACK`), which is the word
+            // `Kept` gives.
+            unsafe {
+                c.$put(($value)(self));
+                Ok(crate::__private::Kept::promise())
+            }
         }
     };
 }

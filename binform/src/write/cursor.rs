@@ -330,6 +330,35 @@ impl<'a> Cursor<'_, 'a> {
     }
 }
 
+/// The word of a [`Pack::pack_reserved`](crate::Pack::pack_reserved) that
+/// it kept its caller's room: after it, the cursor's
+/// [`room_left`](Cursor::room_left) is at least what it was called with
+/// less `T::MAX_SIZE` (it advanced by at most `MAX_SIZE`, or it made room
+/// again), and it stored nothing outside the buffer's allocation.
+///
+/// A derived type writes its bounded fields one after another with no
+/// check of its own, trusting each field's `pack_reserved` to leave the
+/// room it counted on. That is a promise of the implementer, so it takes
+/// an `unsafe` step to make: [`Kept::promise`] is the only constructor,
+/// and a `Kept<T>` is for `T` alone, so an override whose body is safe
+/// code (one that writes more than it claims) cannot return one, and an
+/// override cannot hand on the word of another type's `pack_reserved`.
+#[doc(hidden)]
+pub struct Kept<T: ?Sized>(core::marker::PhantomData<fn(&T)>);
+
+impl<T: ?Sized> Kept<T> {
+    /// The word itself.
+    ///
+    /// # Safety
+    /// Returned only by `T`'s `pack_reserved`, after it kept the room as
+    /// [`Kept`] says.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub const unsafe fn promise() -> Self {
+        Kept(core::marker::PhantomData)
+    }
+}
+
 /// Room made past the largest encodings a derived type counts
 /// ([`Pack::MAX_SIZE`](crate::Pack::MAX_SIZE)): the scalars' stores are
 /// wider than what they advance (a varint is one 8-byte store), and pass
@@ -520,19 +549,85 @@ mod tests {
                 // SAFETY: the room was just checked; each value writes at
                 // most its `MAX_SIZE`, and their sum is `room`.
                 unsafe {
-                    a.pack_reserved(c).unwrap();
-                    b.pack_reserved(c).unwrap();
-                    d.pack_reserved(c).unwrap();
-                    e.pack_reserved(c).unwrap();
-                    f.pack_reserved(c).unwrap();
-                    g.pack_reserved(c).unwrap();
-                    h.pack_reserved(c).unwrap();
+                    a.pack_reserved(c).map(drop).unwrap();
+                    b.pack_reserved(c).map(drop).unwrap();
+                    d.pack_reserved(c).map(drop).unwrap();
+                    e.pack_reserved(c).map(drop).unwrap();
+                    f.pack_reserved(c).map(drop).unwrap();
+                    g.pack_reserved(c).map(drop).unwrap();
+                    h.pack_reserved(c).map(drop).unwrap();
                 }
             });
             drop(w);
             let mut checked = Vec::new();
             row.pack(&mut Writer::new(&mut checked)).unwrap();
             assert_eq!(buf, checked, "{row:?}");
+        }
+    }
+
+    /// A hand-written type with every safe way to lie about its room: it
+    /// claims a bound of 0 bytes and writes 3,000 through the cursor's
+    /// checked writes. Its `pack_reserved` is the default (an override
+    /// must return a `Kept<Self>`, which only `unsafe` code can make), so
+    /// the derived struct around it writes its bounded fields after it
+    /// unchecked into room made again, at every capacity the buffer can
+    /// start with. Under Miri, a store past the allocation fails this.
+    #[test]
+    fn a_hostile_safe_impl_cannot_make_its_parent_overrun() {
+        struct Hostile;
+        impl crate::Encoding for Hostile {}
+        impl crate::Pack for Hostile {
+            const MAX_SIZE: usize = 0;
+            fn pack(&self, w: &mut Writer<'_>) -> crate::Result<()> {
+                w.write_bytes(&[7; 3000]);
+                Ok(())
+            }
+            fn pack_cursor(&self, c: &mut super::Cursor<'_, '_>) -> crate::Result<()> {
+                c.write_bytes(&[7; 3000]);
+                Ok(())
+            }
+        }
+        impl<'de> crate::Unpack<'de> for Hostile {
+            fn unpack(r: &mut crate::Reader<'de>) -> crate::Result<Self> {
+                r.read_array::<3000>().map(|_| Hostile)
+            }
+        }
+        #[derive(crate::Packable)]
+        #[binform(crate = "crate")]
+        struct Around {
+            a: u64,
+            hostile: Hostile,
+            b: u128,
+            c: u128,
+            d: i128,
+            e: Option<u64>,
+        }
+        let value = Around {
+            a: u64::MAX,
+            hostile: Hostile,
+            b: u128::MAX,
+            c: u128::MAX - 1,
+            d: i128::MIN,
+            e: Some(u64::MAX),
+        };
+        assert_eq!(<Around as crate::Pack>::MAX_SIZE, 9 + 18 + 18 + 18 + 10);
+        let mut expected = Vec::new();
+        let mut w = Writer::new(&mut expected);
+        crate::Pack::pack(&u64::MAX, &mut w).unwrap();
+        w.write_bytes(&[7; 3000]);
+        crate::Pack::pack(
+            &(u128::MAX, u128::MAX - 1, i128::MIN, Some(u64::MAX)),
+            &mut w,
+        )
+        .unwrap();
+        drop(w);
+        // Capacities around the first room (the bounded fields' sum and
+        // the slack) and around the end of the hostile bytes.
+        let starts = (0..96).chain(3000..3080);
+        for capacity in starts.step_by(if cfg!(miri) { 7 } else { 1 }) {
+            let mut buf = Vec::with_capacity(capacity);
+            crate::Pack::pack(&value, &mut Writer::new(&mut buf)).unwrap();
+            assert_eq!(buf, expected, "capacity {capacity}");
         }
     }
 

@@ -13,6 +13,14 @@ pub struct Container<'a> {
     pub generics: &'a Generics,
     pub attrs: attr::Container,
     pub body: Body<'a>,
+    /// Where the runtime crate is: `crate = "path"`, else
+    /// [`default_krate`].
+    pub krate: syn::Path,
+}
+
+/// The runtime crate's path when no `crate = "..."` says otherwise.
+pub fn default_krate() -> syn::Path {
+    syn::parse_quote!(::binform)
 }
 
 pub enum Body<'a> {
@@ -104,15 +112,16 @@ impl<'a> Container<'a> {
             }
         };
         let params = generic_names(&input.generics);
+        let krate = attrs
+            .krate
+            .as_ref()
+            .map_or_else(default_krate, |path| path.value.clone());
         let mut cont = Container {
             ident: &input.ident,
             generics: &input.generics,
             attrs,
             body,
-        };
-        let krate: syn::Path = match &cont.attrs.krate {
-            Some(path) => path.value.clone(),
-            None => syn::parse_quote!(::binform),
+            krate: krate.clone(),
         };
         cont.fields_mut(|f| {
             f.attrs.resolve_serde(&krate);

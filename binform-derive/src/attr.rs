@@ -193,6 +193,10 @@ pub struct Container {
     /// `schema_lock = "path"`: the lock file the type is checked against at
     /// compile time (see `lock.rs`).
     pub schema_lock: Option<Attr<LitStr>>,
+    /// `remote = "path"`: the impls are for the type at `path` (of another
+    /// crate), whose definition this one restates; the compiler checks
+    /// every field and variant against it, as serde's `remote` does.
+    pub remote: Option<Attr<Path>>,
 }
 
 impl Container {
@@ -205,6 +209,7 @@ impl Container {
         let mut version_tolerant = Slot::new(cx, "version_tolerant");
         let mut reserved = Slot::new(cx, "reserved");
         let mut schema_lock = Slot::new(cx, "schema_lock");
+        let mut remote = Slot::new(cx, "remote");
         for_each_meta(cx, attrs, |meta| {
             if meta.path.is_ident("version_tolerant") {
                 flag(meta, &mut version_tolerant)?;
@@ -214,6 +219,8 @@ impl Container {
                 krate.set(meta, path_value(meta, "crate")?);
             } else if meta.path.is_ident("schema_lock") {
                 schema_lock.set(meta, string_value(meta, "schema_lock")?);
+            } else if meta.path.is_ident("remote") {
+                remote.set(meta, path_value(meta, "remote")?);
             } else if meta.path.is_ident("bound") {
                 if meta.input.peek(Token![=]) {
                     bound.set(meta, predicates_value(meta, "bound")?);
@@ -235,7 +242,7 @@ impl Container {
                 return Err(unknown(
                     meta,
                     "container",
-                    "crate, bound, version_tolerant, reserved, schema_lock",
+                    "crate, bound, version_tolerant, reserved, schema_lock, remote",
                 ));
             }
             Ok(())
@@ -249,6 +256,7 @@ impl Container {
             version_tolerant: version_tolerant.get(),
             reserved: reserved.get(),
             schema_lock: schema_lock.get(),
+            remote: remote.get(),
         }
     }
 }

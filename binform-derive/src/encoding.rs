@@ -17,9 +17,15 @@ pub(crate) fn compact_tokens(tokens: impl ToTokens) -> String {
         .collect()
 }
 
-/// The type's name as `core::any::type_name` spells it (no `r#`).
-fn type_ident(cont: &Container) -> String {
-    let name = cont.ident.to_string();
+/// The type's name as `core::any::type_name` spells it (no `r#`): the
+/// last segment of a `remote` path, whose type the impls are for.
+pub fn type_ident(cont: &Container) -> String {
+    let ident = match &cont.attrs.remote {
+        Some(remote) => remote.value.segments.last().map(|s| &s.ident),
+        None => None,
+    }
+    .unwrap_or(cont.ident);
+    let name = ident.to_string();
     name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
 }
 

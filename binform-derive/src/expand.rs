@@ -4,7 +4,7 @@
 //! The bodies come from the compact or the tolerant generator.
 
 use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use quote::{quote, ToTokens};
 use syn::{DeriveInput, Lifetime, LifetimeParam};
 
 use crate::ast::{Body, Container};
@@ -21,20 +21,24 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     }
     match (cx.check(), cont) {
         (Ok(()), Some(cont)) => expand(&cont, locked),
-        (Err(err), _) => with_fallback(input, err),
+        (Err(err), cont) => {
+            let krate = cont
+                .as_ref()
+                .map_or_else(|| crate::ast::default_krate().to_token_stream(), krate_path);
+            with_fallback(input, err, &krate)
+        }
         (Ok(()), None) => unreachable!("a container that failed to parse reported an error"),
     }
 }
 
 /// On error, the messages plus impls whose bodies never run, so the user
 /// sees the real mistake and not a cascade of "Pack is not implemented".
-fn with_fallback(input: &DeriveInput, err: syn::Error) -> TokenStream {
+fn with_fallback(input: &DeriveInput, err: syn::Error, krate: &TokenStream) -> TokenStream {
     let errors = err.to_compile_error();
     if let syn::Data::Union(_) = input.data {
         return errors;
     }
     let ident = &input.ident;
-    let krate = quote!(::binform);
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     // A lifetime name no user writes, so that a misused `'de` in the input
     // is reported once, by the check, and not again here.
@@ -80,21 +84,25 @@ fn with_predicates(
     generics
 }
 
-/// Where the runtime crate is: `::binform`, or `crate = "path"`.
+/// Where the runtime crate is, as tokens.
 fn krate_path(cont: &Container) -> TokenStream {
-    match &cont.attrs.krate {
-        Some(path) => {
-            let path = &path.value;
-            quote!(#path)
-        }
-        None => quote!(::binform),
-    }
+    cont.krate.to_token_stream()
 }
 
 fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
     let krate = krate_path(cont);
-    let ident = cont.ident;
-    let name = ident.to_string();
+    // The type the impls are for: this one, or the one it restates.
+    let ident = match &cont.attrs.remote {
+        Some(remote) => {
+            let path = &remote.value;
+            quote!(#path)
+        }
+        None => {
+            let ident = cont.ident;
+            quote!(#ident)
+        }
+    };
+    let name = encoding::type_ident(cont);
     let de = Lifetime::new("'de", Span::call_site());
 
     let encoding_generics = with_predicates(
@@ -237,15 +245,6 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
                 }
 
                 #pack_cursor
-            }
-
-            #[automatically_derived]
-            impl #impl_generics #ident #ty_generics #encoding_where {
-                /// The schema fingerprint of this type: a stable 64-bit hash of
-                /// its canonical layout, everything it reaches included (see
-                /// `binform::schema`).
-                #[allow(dead_code)]
-                pub const FINGERPRINT: u64 = <Self as #krate::Encoding>::FINGERPRINT;
             }
 
             #[automatically_derived]

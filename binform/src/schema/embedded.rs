@@ -14,7 +14,7 @@ pub const MAGIC: [u8; 4] = *b"BFS\x02";
 
 /// How deeply a schema's type arguments may nest (`seq<seq<…>>`), in a
 /// header read or written: what a lock file may hold too.
-pub(crate) const MAX_SCHEMA_DEPTH: u32 = 256;
+pub(crate) const MAX_SCHEMA_DEPTH: u32 = binform_schema::MAX_DEPTH as u32;
 
 /// Appends the header for a root type with `fingerprint` and `schema`.
 pub(crate) fn write_header(buf: &mut Vec<u8>, fingerprint: u64, schema: &Schema) -> Result<()> {

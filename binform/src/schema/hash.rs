@@ -292,12 +292,7 @@ const fn hash_str_after(h: u64, s: &str) -> u64 {
     hash_bytes(h, s.as_bytes())
 }
 
-/// The name a derived type's text uses: its identifier, without module
-/// path, generic arguments (those enter through the fields) or the `#2`
-/// that tells apart types of different modules in one schema.
-pub fn type_ident(name: &str) -> &str {
-    name.split(['<', '#']).next().unwrap_or(name)
-}
+pub use binform_schema::type_ident;
 
 /// The canonical text of a derived type's definition, split around its
 /// field types: `pieces` has one more entry than `fields`. The derive
@@ -369,7 +364,7 @@ impl<'s> Pieces<'s> {
 /// struct Node { value: u32, children: Vec<Node> }
 ///
 /// let schema = binform::schema_of::<Node>();
-/// assert_eq!(binform::schema::fingerprint(&schema), Node::FINGERPRINT);
+/// assert_eq!(binform::schema::fingerprint(&schema), <Node as binform::Encoding>::FINGERPRINT);
 /// ```
 pub fn fingerprint(schema: &Schema) -> u64 {
     let mut memo = BTreeMap::new();

@@ -19,13 +19,14 @@
 
 pub(crate) mod embedded;
 pub(crate) mod hash;
+#[cfg(feature = "std")]
 mod lock;
 pub(crate) mod model;
 
 pub use crate::encoding::{fingerprint_of, schema_of, Builder};
+pub use binform_schema::{compare, parse, Incompatibility, MAX_DEPTH};
 pub use embedded::read_schema;
 pub use hash::{fingerprint, hash_bytes, hash_str, mix, wire_name, HASH_START, LEVELS};
 #[cfg(feature = "std")]
 pub use lock::{assert_compatible, check_compatible};
-pub use lock::{compare, parse, Incompatibility};
 pub use model::{short_type_name, Body, FieldDef, Schema, TypeDef, TypeRef, Types, VariantDef};

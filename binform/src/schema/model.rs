@@ -1,242 +1,62 @@
-//! The schema model: a type's wire layout as data ([`TypeRef`], [`TypeDef`],
-//! [`Schema`]), the [`Builder`] that `Encoding::describe` fills, and the
-//! lock-file text that `Display` prints.
+//! The schema model's encoding: the model itself (its types, its text and
+//! its compatibility rules) lives in the `binform-schema` crate, shared with
+//! the derive; binform encodes it for self-describing headers
+//! (`docs/format.md` §25). Each definition here restates one of the
+//! model's, and the derive's `remote` makes the impls for the model's own
+//! type: the compiler checks every field against it.
 
-use alloc::borrow::ToOwned;
-use alloc::collections::BTreeMap;
-use alloc::string::{String, ToString};
+#![allow(dead_code)]
+
+use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
-/// The wire layout of a type.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, crate::Packable)]
-#[binform(crate = "crate")]
-pub enum TypeRef {
-    /// A built-in encoding with type arguments: `u32`, `string`,
-    /// `seq<T>`, `map<K, V>`, `option<T>`, `shared<T>`, `array<T, N>`, ...
-    Builtin {
-        /// The encoding's name.
-        name: String,
-        /// Its type arguments.
-        args: Vec<TypeRef>,
-    },
-    /// A derived type, described in full in the schema's [`Types`] table
-    /// under this name.
+pub use binform_schema::{
+    short_type_name, Body, FieldDef, Schema, TypeDef, TypeRef, Types, VariantDef,
+};
+
+#[derive(crate::Packable)]
+#[binform(crate = "crate", remote = "binform_schema::TypeRef")]
+enum TypeRefEncoding {
+    Builtin { name: String, args: Vec<TypeRef> },
     Named(String),
 }
 
-/// One derived type's layout.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, crate::Packable)]
-#[binform(crate = "crate")]
-pub struct TypeDef {
-    /// The type's name (without module path).
-    pub name: String,
-    /// Whether it is `#[binform(version_tolerant)]`.
-    pub tolerant: bool,
-    /// A struct's fields, or an enum's variants.
-    pub body: Body,
-    /// Reserved tags (tolerant types).
-    pub reserved: Vec<u32>,
+#[derive(crate::Packable)]
+#[binform(crate = "crate", remote = "binform_schema::TypeDef")]
+struct TypeDefEncoding {
+    name: String,
+    tolerant: bool,
+    body: Body,
+    reserved: Vec<u32>,
 }
 
-/// Fields or variants.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, crate::Packable)]
-#[binform(crate = "crate")]
-pub enum Body {
-    /// A struct's encoded fields, in wire order.
+#[derive(crate::Packable)]
+#[binform(crate = "crate", remote = "binform_schema::Body")]
+enum BodyEncoding {
     Struct(Vec<FieldDef>),
-    /// An enum's variants.
     Enum(Vec<VariantDef>),
 }
 
-/// One encoded field.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, crate::Packable)]
-#[binform(crate = "crate")]
-pub struct FieldDef {
-    /// Its tag: the position for compact types, the stable tag for
-    /// tolerant ones.
-    pub tag: u32,
-    /// Its name (`0`, `1`, ... for tuple fields).
-    pub name: String,
-    /// Its layout.
-    pub schema: TypeRef,
+#[derive(crate::Packable)]
+#[binform(crate = "crate", remote = "binform_schema::FieldDef")]
+struct FieldDefEncoding {
+    tag: u32,
+    name: String,
+    schema: TypeRef,
 }
 
-/// One enum variant.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, crate::Packable)]
-#[binform(crate = "crate")]
-pub struct VariantDef {
-    /// Its tag.
-    pub tag: u32,
-    /// Its name.
-    pub name: String,
-    /// Whether it is the `other` catch-all.
-    pub other: bool,
-    /// Its fields.
-    pub fields: Vec<FieldDef>,
+#[derive(crate::Packable)]
+#[binform(crate = "crate", remote = "binform_schema::VariantDef")]
+struct VariantDefEncoding {
+    tag: u32,
+    name: String,
+    other: bool,
+    fields: Vec<FieldDef>,
 }
 
-/// Every derived type a schema mentions, by name.
-pub type Types = BTreeMap<String, TypeDef>;
-
-/// A complete description: the root layout and every derived type it
-/// reaches. `Display` prints the lock-file text.
-#[derive(Clone, Debug, PartialEq, Eq, crate::Packable)]
-#[binform(crate = "crate")]
-pub struct Schema {
-    /// The root type's layout.
-    pub root: TypeRef,
-    /// The derived types, by name.
-    pub types: Types,
-}
-
-impl Schema {
-    /// Checks what a schema from outside (a payload's header, a lock file)
-    /// must hold for a reader to trust its lookups: within each type, no
-    /// two fields or variants share a name or a tag.
-    pub fn validate(&self) -> Result<(), String> {
-        fn unique<'a>(
-            what: &str,
-            place: &str,
-            items: impl Iterator<Item = (u32, &'a str)>,
-        ) -> Result<(), String> {
-            let mut tags = alloc::collections::BTreeSet::new();
-            let mut names = alloc::collections::BTreeSet::new();
-            for (tag, name) in items {
-                if !tags.insert(tag) {
-                    return Err(alloc::format!("{place} has two {what}s with tag {tag}"));
-                }
-                if !names.insert(name) {
-                    return Err(alloc::format!("{place} has two {what}s named `{name}`"));
-                }
-            }
-            Ok(())
-        }
-        for def in self.types.values() {
-            match &def.body {
-                Body::Struct(fields) => unique(
-                    "field",
-                    &def.name,
-                    fields.iter().map(|f| (f.tag, f.name.as_str())),
-                )?,
-                Body::Enum(variants) => {
-                    unique(
-                        "variant",
-                        &def.name,
-                        variants.iter().map(|v| (v.tag, v.name.as_str())),
-                    )?;
-                    for v in variants {
-                        let place = alloc::format!("{}::{}", def.name, v.name);
-                        unique(
-                            "field",
-                            &place,
-                            v.fields.iter().map(|f| (f.tag, f.name.as_str())),
-                        )?;
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-impl TypeRef {
-    /// A built-in encoding with no arguments.
-    pub fn builtin(name: &str) -> Self {
-        TypeRef::Builtin {
-            name: name.to_owned(),
-            args: Vec::new(),
-        }
-    }
-
-    /// A built-in encoding with arguments.
-    pub fn builtin_of(name: &str, args: Vec<TypeRef>) -> Self {
-        TypeRef::Builtin {
-            name: name.to_owned(),
-            args,
-        }
-    }
-}
-
-/// A type name without module paths or spaces (`a::b::W<c::D, u8>` becomes
-/// `W<D,u8>`), so lock files survive moving types between modules.
-pub fn short_type_name(full: &str) -> String {
-    let mut out = String::new();
-    let mut segment = String::new();
-    for c in full.chars() {
-        match c {
-            ':' => segment.clear(),
-            '<' | '>' | ',' | '[' | ']' | ';' | '(' | ')' | '&' => {
-                out.push_str(&segment);
-                segment.clear();
-                out.push(c);
-            }
-            ' ' => {}
-            _ => segment.push(c),
-        }
-    }
-    out.push_str(&segment);
-    out
-}
-
-impl fmt::Display for TypeRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TypeRef::Named(name) => f.write_str(name),
-            TypeRef::Builtin { name, args } => {
-                f.write_str(name)?;
-                if !args.is_empty() {
-                    f.write_str("<")?;
-                    for (i, a) in args.iter().enumerate() {
-                        if i > 0 {
-                            f.write_str(", ")?;
-                        }
-                        write!(f, "{a}")?;
-                    }
-                    f.write_str(">")?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl fmt::Display for Schema {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "root {}", self.root)?;
-        for def in self.types.values() {
-            let kind = match def.body {
-                Body::Struct(_) => "struct",
-                Body::Enum(_) => "enum",
-            };
-            let mode = if def.tolerant { "tolerant" } else { "compact" };
-            writeln!(f, "{kind} {} {mode}", def.name)?;
-            if !def.reserved.is_empty() {
-                let tags: Vec<String> = def.reserved.iter().map(u32::to_string).collect();
-                writeln!(f, "  reserved {}", tags.join(" "))?;
-            }
-            match &def.body {
-                Body::Struct(fields) => write_fields(f, fields, "  ")?,
-                Body::Enum(variants) => {
-                    for v in variants {
-                        let other = if v.other { " other" } else { "" };
-                        writeln!(f, "  variant {} {}{other}", v.tag, v.name)?;
-                        write_fields(f, &v.fields, "    ")?;
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-fn write_fields(f: &mut fmt::Formatter<'_>, fields: &[FieldDef], indent: &str) -> fmt::Result {
-    for field in fields {
-        writeln!(
-            f,
-            "{indent}field {} {} {}",
-            field.tag, field.name, field.schema
-        )?;
-    }
-    Ok(())
+#[derive(crate::Packable)]
+#[binform(crate = "crate", remote = "binform_schema::Schema")]
+struct SchemaEncoding {
+    root: TypeRef,
+    types: Types,
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::fmt::Debug;
 use std::marker::PhantomData;
 
-use binform::{ErrorKind, Pack, Packable, Unpack};
+use binform::{Encoding, ErrorKind, Pack, Packable, Unpack};
 
 use crate::round_trip;
 
@@ -389,4 +389,95 @@ fn fields_written_through_the_cursor_are_the_fields_own_bytes() {
         expected.extend(part);
     }
     assert_eq!(round_trip(&m), expected);
+}
+
+/// The derive adds no inherent items: a type may have its own
+/// `FINGERPRINT` (or anything else), and the fingerprint is read through
+/// the trait.
+#[derive(Packable, Debug, PartialEq)]
+struct OwnItems {
+    a: u8,
+}
+
+impl OwnItems {
+    const FINGERPRINT: &'static str = "mine";
+}
+
+#[test]
+fn a_derived_type_keeps_its_own_inherent_items() {
+    assert_eq!(OwnItems::FINGERPRINT, "mine");
+    assert_eq!(
+        <OwnItems as Encoding>::FINGERPRINT,
+        binform::schema::fingerprint(&binform::schema_of::<OwnItems>())
+    );
+    round_trip(&OwnItems { a: 9 });
+}
+
+/// A type of another crate (here a module standing in for one), encoded
+/// through `remote`: the definition restated here is checked field by
+/// field against it, and the impls, schema and fingerprint are the
+/// remote type's, as if it were derived where it is defined.
+mod elsewhere {
+    #[derive(Debug, PartialEq)]
+    pub struct Version {
+        pub major: u16,
+        pub minor: u16,
+        pub label: Option<String>,
+    }
+
+    #[derive(Debug, PartialEq)]
+    pub enum Channel {
+        Stable,
+        Beta(u8),
+    }
+
+    #[derive(binform::Packable, Debug, PartialEq)]
+    pub struct Release {
+        pub version: Version,
+        pub channel: Channel,
+    }
+}
+
+#[derive(Packable)]
+#[binform(remote = "elsewhere::Version")]
+#[allow(dead_code)]
+struct VersionDef {
+    major: u16,
+    minor: u16,
+    label: Option<String>,
+}
+
+#[derive(Packable)]
+#[binform(remote = "elsewhere::Channel")]
+#[allow(dead_code)]
+enum ChannelDef {
+    Stable,
+    Beta(u8),
+}
+
+#[test]
+fn remote_types_encode_as_if_derived_where_they_are() {
+    use elsewhere::{Channel, Release, Version};
+    let release = Release {
+        version: Version {
+            major: 1,
+            minor: 300,
+            label: Some("rc".into()),
+        },
+        channel: Channel::Beta(2),
+    };
+    let bytes = binform::to_vec(&release).unwrap();
+    // major (1 byte), minor (2), label (1 + 1 + 2), channel (1 + 1).
+    assert_eq!(bytes.len(), 9);
+    round_trip(&release);
+    let text = binform::schema_of::<Release>().to_string();
+    assert!(
+        text.contains("struct Version compact\n  field 0 major u16"),
+        "{text}"
+    );
+    assert!(text.contains("enum Channel compact"), "{text}");
+    assert_eq!(
+        <Version as Encoding>::FINGERPRINT,
+        binform::schema::fingerprint(&binform::schema_of::<Version>())
+    );
 }

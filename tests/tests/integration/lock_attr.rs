@@ -136,3 +136,66 @@ fn recursive_with_and_self_fields_compile_and_work() {
         n
     );
 }
+
+/// Types named in lower case: the lock file's blocks, not the case of a
+/// name, say which names are derived types, in the derive's check (a
+/// field of a derived type read as a built-in would not compile) and in
+/// the runtime's.
+#[allow(non_camel_case_types)]
+#[derive(Packable, Debug, PartialEq)]
+#[binform(schema_lock = "schemas/point_lower.binform-schema")]
+struct point_lower {
+    x: i32,
+    inner: inner_lower,
+}
+
+#[allow(non_camel_case_types)]
+#[derive(Packable, Debug, PartialEq)]
+struct inner_lower {
+    a: u8,
+}
+
+#[test]
+fn lower_case_type_names_are_derived_types() {
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    binform::schema::assert_compatible::<point_lower>(
+        manifest.join("schemas/point_lower.binform-schema"),
+    );
+    let text =
+        std::fs::read_to_string(manifest.join("schemas/point_lower.binform-schema")).unwrap();
+    let locked = binform::schema::parse(&text).unwrap();
+    assert_eq!(locked.root, binform::TypeRef::Named("point_lower".into()));
+    assert_eq!(locked, binform::schema_of::<point_lower>());
+    let p = point_lower {
+        x: -3,
+        inner: inner_lower { a: 7 },
+    };
+    assert_eq!(
+        binform::from_slice::<point_lower>(&binform::to_vec(&p).unwrap()).unwrap(),
+        p
+    );
+}
+
+/// Every lock file in the repository reads with the one parser, and
+/// writes back as the same text.
+#[test]
+fn every_lock_file_in_the_repository_still_reads() {
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut read = 0;
+    for dir in ["schemas", "ui/locks"] {
+        for entry in std::fs::read_dir(manifest.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            match binform::schema::parse(&text) {
+                Ok(schema) => assert_eq!(schema.to_string(), text, "{}", path.display()),
+                // The one lock file made to be refused (ui/lock_nesting_too_deep.rs).
+                Err(e) if path.ends_with("Deep.binform-schema") => {
+                    assert!(e.contains("types nest deeper than 256 levels"), "{e}")
+                }
+                Err(e) => panic!("{}: {e}", path.display()),
+            }
+            read += 1;
+        }
+    }
+    assert!(read >= 13, "{read} lock files");
+}

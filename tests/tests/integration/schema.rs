@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use binform::schema::{self, fingerprint_of};
-use binform::{ErrorKind, Options, Packable};
+use binform::{Encoding, ErrorKind, Options, Packable};
 
 mod a {
     #[derive(binform::Packable, Debug, PartialEq)]

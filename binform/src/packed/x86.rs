@@ -37,7 +37,7 @@ use core::arch::x86_64::{
 
 use core::mem::MaybeUninit;
 
-use super::Lane;
+use super::lane::Lane;
 
 /// Whether the CPU has `feature`. Under Miri (which cannot run `cpuid`)
 /// only what the build enables: `scripts/miri.sh` builds with SSSE3 and
@@ -57,6 +57,19 @@ macro_rules! detected {
 #[inline]
 pub(super) fn has_v3() -> bool {
     detected!("avx2") && detected!("bmi1") && detected!("bmi2") && detected!("lzcnt")
+}
+
+/// Whether the CPU has AVX2 (the decoder's widening of fixed-width
+/// offsets).
+#[inline]
+pub(super) fn has_avx2() -> bool {
+    detected!("avx2")
+}
+
+/// Whether the CPU has AVX2 and BMI2 (the decoder's bit-packed groups).
+#[inline]
+pub(super) fn has_avx2_bmi2() -> bool {
+    detected!("avx2") && detected!("bmi2")
 }
 
 /// What one control byte says of its group, as vectors: where each
@@ -336,7 +349,7 @@ pub(super) fn put_bits_grouped<T: Lane>(
     bits: u32,
     out: &mut [u8],
 ) -> Option<usize> {
-    use super::Key;
+    use super::lane::Key;
     if !has_bit_kernel::<T>(bits) {
         return None;
     }
@@ -431,11 +444,11 @@ pub(super) fn get_bits_grouped<T: Lane>(
     base: T::Key,
     out: &mut [MaybeUninit<T>],
 ) -> Option<(usize, bool)> {
-    use super::Key;
+    use super::lane::Key;
     if !has_bit_kernel::<T>(bits) {
         return None;
     }
-    let check = super::bits_may_overflow::<T>(base, bits);
+    let check = super::lane::bits_may_overflow::<T>(base, bits);
     #[allow(unsafe_code)]
     // SAFETY: the kernels only need AVX2, which the CPU was just found to
     // support.
@@ -603,7 +616,9 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
 
-    use super::super::{get_lengths_checked, layout::codes_len, slots, Key, Lane};
+    use super::super::decode::{get_lengths_checked, slots};
+    use super::super::lane::{Key, Lane};
+    use super::super::layout::codes_len;
 
     /// Values of random byte lengths: each a random word cut to a random
     /// number of bytes, so every code appears in every lane.
@@ -705,7 +720,7 @@ mod tests {
             let len = super::super::layout::bits_len(block.len(), bits) + 16;
             let (mut kernel, mut portable) = (vec![0u8; len], vec![0u8; len]);
             let done = super::put_bits_grouped(block, lo, bits, &mut kernel);
-            let expected = super::super::put_bits_grouped(block, lo, bits, &mut portable);
+            let expected = super::super::encode::put_bits_grouped(block, lo, bits, &mut portable);
             if let Some(done) = done {
                 assert_eq!(done, expected);
                 assert_eq!(kernel, portable, "{bits} bits: {block:?}");
@@ -766,7 +781,8 @@ mod tests {
                 "{done} of {n}"
             );
             let mut serial = vec![T::default(); done];
-            let expected = super::super::get_bits_serial(bytes, bits, base, slots(&mut serial));
+            let expected =
+                super::super::decode::get_bits_serial(bytes, bits, base, slots(&mut serial));
             assert_eq!(bad, expected, "{bits} bits, base {:?}", base.to_u128());
             if !bad {
                 assert_eq!(&kernel[..done], &serial[..], "{bits} bits");

@@ -8,7 +8,8 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use crate::packed::{unpack_into, Lane, BLOCK};
+use crate::packed::layout::BLOCK;
+use crate::packed::{unpack_into, Lane};
 use crate::{Error, ErrorKind, Pack, Reader, Result, Writer};
 
 /// One integer type's block, as [`Column`] holds it.

@@ -1,0 +1,263 @@
+//! What a decode may build: the memory budget, the preallocation a
+//! declared length may buy, the count of zero-size elements, the depth,
+//! and the expansion that keys built from shared values may cost
+//! (`docs/security.md`).
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::plain;
+
+use super::{Reader, Unpack, SMALL_ALLOCATION};
+
+/// Preallocation from a declared length may reach this many bytes however
+/// little input is left (and [`PREALLOC_PER_INPUT_BYTE`] per byte left,
+/// where that is more); past it, vectors grow as elements actually arrive.
+pub(super) const MAX_PREALLOC_BYTES: usize = 1 << 20;
+
+/// Beyond 1 MiB, preallocation may reach this many bytes per input byte left.
+pub(super) const PREALLOC_PER_INPUT_BYTE: usize = 8;
+
+impl<'de> Reader<'de> {
+    /// Charges `bytes` of memory that decoding is about to build (a
+    /// vector's elements, a box, a shared value) against the memory budget
+    /// ([`Options::max_memory`]); fails with [`ErrorKind::LimitExceeded`],
+    /// before anything is allocated, once the budget is spent. binform's
+    /// own impls charge what they build; a hand-written impl that allocates
+    /// from a declared length should too.
+    #[inline(always)]
+    pub fn charge_memory(&mut self, bytes: usize) -> Result<()> {
+        match self.memory_left.checked_sub(bytes) {
+            Some(left) => {
+                self.memory_left = left;
+                Ok(())
+            }
+            None => Err(self.memory_error(bytes)),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn memory_error(&self, bytes: usize) -> Error {
+        self.error(
+            ErrorKind::LimitExceeded,
+            format!(
+                "building {bytes} more bytes of memory would exceed the memory budget \
+                 ({} bytes left; Options::max_memory)",
+                self.memory_left
+            ),
+        )
+    }
+
+    /// The current nesting depth.
+    #[inline(always)]
+    pub(super) fn depth(&self) -> u32 {
+        self.max_depth - self.depth_left
+    }
+
+    /// The expansion so far (see [`charge_key`](Self::charge_key)).
+    #[inline(always)]
+    pub(crate) fn expansion(&self) -> u64 {
+        self.expansion
+    }
+
+    /// Charges the expansion since `before` (a key just decoded) against
+    /// the keys' budget: hashing and comparing a key walks all of it,
+    /// shared sub-values once per reference, so keys built from a few
+    /// shared values could otherwise cost exponential work.
+    #[inline]
+    pub(crate) fn charge_key(&mut self, before: u64, at: usize) -> Result<()> {
+        // The key's own bytes, its nesting levels, and everything its
+        // references stand for.
+        let cost = self
+            .expansion
+            .saturating_sub(before)
+            .saturating_add(self.pos.saturating_sub(at) as u64);
+        match self.key_expansion_left.checked_sub(cost) {
+            Some(left) => {
+                self.key_expansion_left = left;
+                Ok(())
+            }
+            None => Err(self.error_at(
+                at,
+                ErrorKind::LimitExceeded,
+                format!(
+                    "a key that expands to {cost} values (shared values counted at every \
+                     reference) exceeds the budget for hashing and comparing keys"
+                ),
+            )),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn alloc_error(&self, len: usize) -> Error {
+        self.error(
+            ErrorKind::LimitExceeded,
+            format!("could not allocate room for {len} elements"),
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn len_error(&self, len: u64, start: usize) -> Error {
+        self.error_at(
+            start,
+            ErrorKind::LimitExceeded,
+            format!(
+                "declared length {len} is above the limit of {}",
+                self.max_len
+            ),
+        )
+    }
+
+    /// Reads the length of a sequence of `T` and checks that the remaining
+    /// input can hold that many elements (`len * T::MIN_SIZE` bytes), before
+    /// anything is allocated. Elements that take no input are counted
+    /// against the reader-wide element budget instead.
+    #[inline]
+    pub fn read_len_for<T: Unpack<'de>>(&mut self) -> Result<usize> {
+        let start = self.pos;
+        let len = self.read_len()?;
+        self.check_len::<T>(len, start)?;
+        Ok(len)
+    }
+
+    /// [`read_len_for`](Self::read_len_for) for a sequence (`Vec<T>` and
+    /// everything decoded through it): packed integers (format.md §22)
+    /// need two bytes a block of 256 values, not one a value.
+    #[doc(hidden)]
+    #[inline]
+    pub fn read_seq_len<T: Unpack<'de>>(&mut self) -> Result<usize> {
+        if !T::PACKED {
+            return self.read_len_for::<T>();
+        }
+        let start = self.pos;
+        let len = self.read_len()?;
+        let least = crate::packed::layout::min_size(len);
+        if least > self.remaining() {
+            return Err(self.short_input_bytes(len, least, start));
+        }
+        Ok(len)
+    }
+
+    #[inline(always)]
+    pub(super) fn check_len<T: Unpack<'de>>(&mut self, len: usize, start: usize) -> Result<()> {
+        if T::MIN_SIZE == 0 {
+            if len > self.empty_budget {
+                return Err(self.empty_budget_error(len, start));
+            }
+            self.empty_budget -= len;
+        } else if len > self.remaining() / T::MIN_SIZE {
+            return Err(self.short_input_error(len, T::MIN_SIZE, start));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn empty_budget_error(&self, len: usize, start: usize) -> Error {
+        self.error_at(
+            start,
+            ErrorKind::LimitExceeded,
+            format!(
+                "{len} elements that take no input exceed the remaining budget of {}",
+                self.empty_budget
+            ),
+        )
+    }
+
+    /// A declared length that needs `least` bytes, more than remain.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn short_input_bytes(&self, len: usize, least: usize, start: usize) -> Error {
+        self.error_at(
+            start,
+            ErrorKind::UnexpectedEnd,
+            format!(
+                "declared length {len} needs at least {least} bytes, {} remain",
+                self.remaining()
+            ),
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn short_input_error(&self, len: usize, min_size: usize, start: usize) -> Error {
+        self.error_at(
+            start,
+            ErrorKind::UnexpectedEnd,
+            format!(
+                "declared length {len} needs at least {} bytes, {} remain",
+                (len as u128) * (min_size as u128),
+                self.remaining()
+            ),
+        )
+    }
+
+    /// How many `T` to preallocate for a checked length: at most 1 MiB or
+    /// eight times the remaining input, whichever is more. A lying length
+    /// thus costs memory in proportion to the input it came with, while
+    /// honest large collections are allocated once instead of regrown.
+    #[inline]
+    pub fn cautious_capacity<T>(&self, len: usize) -> usize {
+        let size = core::mem::size_of::<T>().max(1);
+        let budget =
+            MAX_PREALLOC_BYTES.max(self.remaining().saturating_mul(PREALLOC_PER_INPUT_BYTE));
+        len.min(budget / size)
+    }
+
+    /// An empty vector with room for [`cautious_capacity`](Self::cautious_capacity)
+    /// of a checked `len`. Small allocations take the infallible fast path;
+    /// large ones report failure as an error instead of aborting.
+    /// The whole length is charged to the memory budget first, elements
+    /// that take no memory as one byte each (building them still costs a
+    /// step each).
+    #[inline]
+    pub fn vec_with_capacity<T>(&mut self, len: usize) -> Result<Vec<T>> {
+        self.charge_memory(len.saturating_mul(core::mem::size_of::<T>().max(1)))?;
+        let cap = self.cautious_capacity::<T>(len);
+        if cap.saturating_mul(core::mem::size_of::<T>()) <= SMALL_ALLOCATION {
+            return Ok(Vec::with_capacity(cap));
+        }
+        let mut out = Vec::new();
+        out.try_reserve_exact(cap)
+            .map_err(|_| self.alloc_error(len))?;
+        Ok(out)
+    }
+
+    /// Runs `f` one nesting level deeper; fails with
+    /// [`ErrorKind::LimitExceeded`] past [`Options::max_depth`]. Every
+    /// container that can hold itself (boxes, collections) decodes its
+    /// contents inside this, which bounds recursion for any type.
+    #[inline]
+    pub fn nested<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
+        if self.depth_left == 0 {
+            return Err(self.error(ErrorKind::LimitExceeded, "nesting depth limit reached"));
+        }
+        self.depth_left -= 1;
+        let depth = self.depth();
+        self.high_water = self.high_water.max(depth);
+        self.expansion = self.expansion.saturating_add(1);
+        let out = crate::stack::grow(|| f(self));
+        self.depth_left += 1;
+        out
+    }
+
+    /// Decodes `len` plain values (`T::PLAIN`) with one copy.
+    #[inline]
+    pub(super) fn read_plain_vec<T: Unpack<'de>>(&mut self, len: usize) -> Result<Vec<T>> {
+        let total = len
+            .checked_mul(core::mem::size_of::<T>())
+            .ok_or_else(|| self.alloc_error(len))?;
+        let bytes = self.read_bytes(total)?;
+        self.charge_memory(total)?;
+        match plain::vec_from_bytes(bytes, len, T::PLAIN) {
+            Some(Ok(out)) => Ok(out),
+            _ => Err(self.alloc_error(len)),
+        }
+    }
+
+    // ------------------------------------------------------ shared values
+}

@@ -1,0 +1,178 @@
+//! The decode side: [`Reader`] and the [`Unpack`] trait.
+
+use alloc::vec::Vec;
+
+use crate::encoding::Encoding;
+use crate::error::{Error, ErrorKind, Result};
+
+use crate::wire::Wire;
+
+mod budget;
+pub(crate) mod cursor;
+mod fields;
+mod reader;
+mod shared;
+
+pub use cursor::ReadCursor;
+pub use fields::Fields;
+pub use reader::Reader;
+
+/// A type that can be decoded from bytes that live for `'de`.
+///
+/// Types that borrow from the input (`&'de str`, `&'de [u8]`,
+/// `Cow<'de, str>`) implement `Unpack<'de>` for that one lifetime; owned types
+/// implement it for every `'de`, which [`UnpackOwned`] names.
+///
+/// Every implementation must treat the input as hostile: read through the
+/// [`Reader`], whose methods check bounds, lengths and limits, and return an
+/// error (never panic) on anything malformed.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no binform encoding (`Unpack` is not implemented)",
+    label = "no binform encoding",
+    note = "derive `binform::Packable` for it, or mark the field `#[binform(serde)]` if it implements serde's traits (feature `serde`), or `#[binform(with = \"module\")]`"
+)]
+pub trait Unpack<'de>: Encoding + Sized {
+    /// The fewest input bytes any encoding of this type takes. Collections
+    /// multiply a declared length by it to reject impossible lengths before
+    /// allocating. `0` (the default) is always correct, only less strict:
+    /// such elements are counted against [`Options::max_len`] instead.
+    const MIN_SIZE: usize = 0;
+
+    /// Decodes the value of a version-tolerant type's field whose key said
+    /// `wire`; `tag` is for error messages. `Option` overrides it to read
+    /// `None` from the `Null` wire type.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn unpack_field(r: &mut Reader<'de>, tag: u32, wire: Wire) -> Result<Self> {
+        r.read_field_plain(tag, wire)
+    }
+
+    /// Decodes one value.
+    fn unpack(r: &mut Reader<'de>) -> Result<Self>;
+
+    /// Decodes one value through a [`ReadCursor`]: the fields of a derived
+    /// compact type, so that their reads keep the input's position in
+    /// registers. Scalars read through the cursor; anything else through
+    /// the reader.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+        c.reader(Self::unpack)
+    }
+
+    /// A cheap stand-in value (zeros, empty collections, `None`) used while
+    /// a shared value that refers back to itself is being decoded; `None`
+    /// if the type has none. Derived for structs and enums, which take
+    /// their cheapest variant (chosen at compile time) and spend one unit of
+    /// `work` each: a placeholder builds at most 256 derived values
+    /// whatever the type's shape, and `None` once `work` runs out.
+    #[doc(hidden)]
+    #[inline]
+    fn placeholder(work: &mut u32) -> Option<Self> {
+        let _ = work;
+        None
+    }
+
+    /// For interior-mutable wrappers (`RefCell`, `Mutex`, `RwLock`): a
+    /// placeholder whose contents [`shared_fill`](Unpack::shared_fill) can
+    /// replace later, so that an `Rc`/`Arc` of it exists before its
+    /// contents are decoded and strong cycles can close.
+    #[doc(hidden)]
+    #[inline]
+    fn shared_placeholder() -> Option<Self> {
+        None
+    }
+
+    /// Decodes the contents into a value made by `shared_placeholder`.
+    #[doc(hidden)]
+    fn shared_fill(&self, r: &mut Reader<'de>) -> Result<()> {
+        Err(r.error(
+            ErrorKind::Custom,
+            "shared_fill on a type without shared_placeholder",
+        ))
+    }
+
+    /// Resets a value made by `shared_placeholder` to a placeholder,
+    /// dropping its contents (breaks cycles after a failed decode).
+    #[doc(hidden)]
+    fn shared_clear(&self) {}
+
+    /// Decodes `len` values into a vector; `len` has already been checked
+    /// against the remaining input by [`Reader::read_seq_len`]. Plain-data
+    /// types override this with a bulk copy.
+    #[doc(hidden)]
+    #[inline]
+    fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<Vec<Self>> {
+        if Self::PLAIN.get() {
+            return r.read_plain_vec(len);
+        }
+        r.nested(|r| {
+            let mut out = r.vec_with_capacity::<Self>(len)?;
+            for _ in 0..len {
+                out.push(Self::unpack(r)?);
+            }
+            Ok(out)
+        })
+    }
+
+    /// Decodes an array of `N` values; packed integers override it to
+    /// read their blocks.
+    #[doc(hidden)]
+    #[inline]
+    fn unpack_array<const N: usize>(r: &mut Reader<'de>) -> Result<[Self; N]> {
+        // Decode into `Option`s so that the first error can stop the array
+        // without a value to fill the rest; every slot is `Some` after.
+        let mut failure: Option<Error> = None;
+        let slots: [Option<Self>; N] = core::array::from_fn(|_| {
+            if failure.is_some() {
+                return None;
+            }
+            match Self::unpack(r) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    failure = Some(e);
+                    None
+                }
+            }
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        // Without a failure, `from_fn` filled every slot.
+        Ok(slots.map(|slot| slot.unwrap_or_else(|| unreachable!("every slot is filled"))))
+    }
+}
+
+/// The `n` bytes at `pos`, if the input holds them: the bounds check of
+/// the reader's and the cursor's byte reads alike.
+#[inline(always)]
+fn bytes_at(input: &[u8], pos: usize, n: usize) -> Option<&[u8]> {
+    pos.checked_add(n).and_then(|end| input.get(pos..end))
+}
+
+/// The `N` bytes at `pos` as an array, if the input holds them (sliced to
+/// `pos + N` with a wrapping add: the check is a compare and a carry).
+#[inline(always)]
+fn array_at<const N: usize>(input: &[u8], pos: usize) -> Option<[u8; N]> {
+    let bytes = input.get(pos..pos.wrapping_add(N))?;
+    let mut out = [0u8; N];
+    out.copy_from_slice(bytes);
+    Some(out)
+}
+
+/// A type that can be decoded from input of any lifetime: it borrows nothing.
+/// Needed where the input does not outlive the call, as in
+/// [`from_reader`](crate::from_reader).
+pub trait UnpackOwned: for<'de> Unpack<'de> {}
+impl<T> UnpackOwned for T where T: for<'de> Unpack<'de> {}
+
+/// How many derived values one placeholder may build: a small constant per
+/// shared value, so that no type shape (an octree's eight boxed children,
+/// say) makes placeholders cost exponential work.
+pub(crate) const PLACEHOLDER_WORK: u32 = 256;
+/// Allocations up to this size use the infallible (faster) path.
+pub(crate) const SMALL_ALLOCATION: usize = 4096;
+
+/// The keys of maps and sets may expand to one value per this many bytes
+/// of the memory budget: as many values as honest keys could fill it with.
+const KEY_EXPANSION_BYTES: usize = 16;

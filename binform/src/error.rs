@@ -37,8 +37,10 @@ pub enum ErrorKind {
     /// A value that breaks its type's rules: a zero `NonZero`, nanoseconds of
     /// a `Duration` above 999,999,999, a duplicate map key, a time out of range.
     InvalidValue,
-    /// A limit from [`Options`](crate::Options) was reached: depth, byte budget
-    /// or declared length.
+    /// A limit was reached: one of [`Options`](crate::Options)' (depth,
+    /// input bytes, declared length, the memory budget `max_memory`), the
+    /// key-expansion budget of maps and sets, an allocation that failed, or
+    /// a frame larger than its limit.
     LimitExceeded,
     /// Bytes were left over after the value was decoded.
     TrailingBytes,

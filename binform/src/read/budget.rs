@@ -22,7 +22,7 @@ pub(super) const PREALLOC_PER_INPUT_BYTE: usize = 8;
 impl<'de> Reader<'de> {
     /// Charges `bytes` of memory that decoding is about to build (a
     /// vector's elements, a box, a shared value) against the memory budget
-    /// ([`Options::max_memory`]); fails with [`ErrorKind::LimitExceeded`],
+    /// ([`Options::max_memory`](crate::Options::max_memory)); fails with [`ErrorKind::LimitExceeded`],
     /// before anything is allocated, once the budget is spent. binform's
     /// own impls charge what they build; a hand-written impl that allocates
     /// from a declared length should too.
@@ -228,7 +228,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Runs `f` one nesting level deeper; fails with
-    /// [`ErrorKind::LimitExceeded`] past [`Options::max_depth`]. Every
+    /// [`ErrorKind::LimitExceeded`] past [`Options::max_depth`](crate::Options::max_depth). Every
     /// container that can hold itself (boxes, collections) decodes its
     /// contents inside this, which bounds recursion for any type.
     #[inline]

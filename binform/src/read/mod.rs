@@ -35,7 +35,7 @@ pub trait Unpack<'de>: Encoding + Sized {
     /// The fewest input bytes any encoding of this type takes. Collections
     /// multiply a declared length by it to reject impossible lengths before
     /// allocating. `0` (the default) is always correct, only less strict:
-    /// such elements are counted against [`Options::max_len`] instead.
+    /// such elements are counted against [`Options::max_len`](crate::Options::max_len) instead.
     const MIN_SIZE: usize = 0;
 
     /// Decodes the value of a version-tolerant type's field whose key said

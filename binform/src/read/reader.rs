@@ -13,7 +13,7 @@ use crate::varint::{self, VarintError};
 
 use super::{array_at, bytes_at, KEY_EXPANSION_BYTES};
 
-/// The decode-side cursor handed to [`Unpack::unpack`]: a bounds-checked view
+/// The decode-side cursor handed to [`Unpack::unpack`](super::Unpack::unpack): a bounds-checked view
 /// of the input plus the limits of one decode call.
 pub struct Reader<'de> {
     pub(super) input: &'de [u8],

@@ -66,7 +66,7 @@ impl<'de> Reader<'de> {
     /// A reference to the shared value with reference `tag`, read at
     /// `start`: the value is as deep here as where it was decoded, so a
     /// chain of references cannot build a value deeper than
-    /// [`Options::max_depth`] (which dropping or printing it would recurse
+    /// [`Options::max_depth`](crate::Options::max_depth) (which dropping or printing it would recurse
     /// through), and it expands by its whole size.
     #[inline]
     pub(crate) fn reach_shared(&mut self, tag: u64, start: usize) -> Result<()> {

@@ -1,0 +1,158 @@
+//! The encode side: [`Writer`] and the [`Pack`] trait.
+
+use crate::encoding::Encoding;
+use crate::error::Result;
+use crate::plain;
+
+mod cursor;
+#[cfg(feature = "std")]
+mod stream;
+mod writer;
+
+pub use cursor::{Cursor, Kept, RESERVE_SLACK};
+#[cfg(feature = "std")]
+pub(crate) use stream::{Stream, STREAM_BUFFER};
+pub use writer::Writer;
+
+/// A type that can be encoded.
+///
+/// Derive it with `#[derive(binform::Packable)]`, which implements
+/// [`Encoding`], `Pack` and [`Unpack`](crate::Unpack). Write it by hand only
+/// for types the derive cannot see into, with a one-line `Encoding` impl
+/// (see [`Encoding`] for what it may describe); keep the encoding in step
+/// with `Unpack::unpack`.
+///
+/// ```
+/// use binform::{Encoding, Pack, Unpack, Reader, Writer, Result};
+///
+/// /// A temperature stored as tenths of a degree.
+/// struct Celsius(f32);
+///
+/// impl Encoding for Celsius {}
+/// impl Pack for Celsius {
+///     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+///         ((self.0 * 10.0).round() as i32).pack(w)
+///     }
+/// }
+/// impl<'de> Unpack<'de> for Celsius {
+///     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+///         Ok(Celsius(i32::unpack(r)? as f32 / 10.0))
+///     }
+/// }
+///
+/// let bytes = binform::to_vec(&Celsius(21.5)).unwrap();
+/// assert_eq!(bytes.len(), 2);
+/// assert_eq!(binform::from_slice::<Celsius>(&bytes).unwrap().0, 21.5);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no binform encoding (`Pack` is not implemented)",
+    label = "no binform encoding",
+    note = "derive `binform::Packable` for it, or mark the field `#[binform(serde)]` if it implements serde's traits (feature `serde`), or `#[binform(with = \"module\")]`"
+)]
+pub trait Pack: Encoding {
+    /// Appends the encoding of `self` to the writer.
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()>;
+
+    /// Writes the value as a field of a version-tolerant type: the key
+    /// (`gap_key` is the tag gap shifted left by 3; the wire type goes in
+    /// the low bits), then the value. Scalars override it to write both in
+    /// one store, `Option` to write `None` as the `Null` wire type.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+        w.write_field_plain(self, gap_key)
+    }
+
+    /// Writes the value through a [`Cursor`]:
+    /// the fields of a derived compact type, so that their writes keep the
+    /// buffer's end in registers. Scalars, strings and options write
+    /// through the cursor; anything else through the writer.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn pack_cursor(&self, c: &mut Cursor<'_, '_>) -> Result<()> {
+        c.writer(|w| self.pack(w))
+    }
+
+    /// The most bytes the value's encoding takes, when the type bounds it
+    /// and it is small (a scalar, an option of one, a derived type of
+    /// such fields); `usize::MAX` otherwise. A derived type makes room for
+    /// its bounded fields' sum once, then writes them with
+    /// [`pack_reserved`](Pack::pack_reserved): one room check a value, not
+    /// one a field. Only values up to 1024 count as bounds (larger ones
+    /// are written with checks). Any value is memory-safe: one that
+    /// understates what the type writes costs a growth of the buffer
+    /// (through the default `pack_reserved`), never an overrun.
+    #[doc(hidden)]
+    const MAX_SIZE: usize = usize::MAX;
+
+    /// Writes the value through a cursor that has room for it already.
+    /// The default writes with checks ([`pack_cursor`](Pack::pack_cursor))
+    /// and then makes room again for what its caller counted on after it,
+    /// so a type's `MAX_SIZE` that understates what it writes costs a
+    /// growth, never an overrun.
+    ///
+    /// Its caller trusts what it returns: a [`Kept`], made only by the
+    /// `unsafe` [`Kept::promise`], is its word that it left the room the
+    /// caller counted on. An override must keep that word; one in safe
+    /// code cannot give it.
+    ///
+    /// # Safety
+    /// `Self::MAX_SIZE` is a bound (at most 1024), and the cursor's
+    /// [`room_left`](Cursor::room_left) is at least `Self::MAX_SIZE` +
+    /// [`RESERVE_SLACK`]. (A derived struct's own `pack_cursor` also calls
+    /// its generated `pack_reserved` with room for its bounded fields
+    /// alone when another field is unbounded: that body writes each
+    /// unbounded field with checks and makes room again after it.)
+    #[doc(hidden)]
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> Result<Kept<Self>> {
+        let room = c.room_left();
+        self.pack_cursor(c)?;
+        c.reserve(room.saturating_sub(Self::MAX_SIZE));
+        // SAFETY: the room left is again at least what it was less
+        // `MAX_SIZE`, and the checked writes stored only inside the buffer.
+        Ok(unsafe { Kept::promise() })
+    }
+
+    /// Appends every element of `items`, one after another; plain data is
+    /// copied in one block.
+    #[doc(hidden)]
+    #[inline]
+    fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()>
+    where
+        Self: Sized,
+    {
+        if let Some(bytes) = plain::bytes_of(items, Self::PLAIN) {
+            w.write_bytes(bytes);
+            return Ok(());
+        }
+        for item in items {
+            item.pack(w)?;
+        }
+        Ok(())
+    }
+
+    /// Appends the elements of a sequence that is not one slice (a
+    /// `VecDeque` split in two, a `LinkedList`): the same bytes as
+    /// [`pack_slice`](Pack::pack_slice) of all of them. Packed integers
+    /// override it to gather their blocks.
+    #[doc(hidden)]
+    #[inline]
+    fn pack_all<'a>(items: impl Iterator<Item = &'a Self>, w: &mut Writer<'_>) -> Result<()>
+    where
+        Self: Sized + 'a,
+    {
+        for (i, item) in items.enumerate() {
+            item.pack(w)?;
+            if i % SEQUENCE_CHUNK == SEQUENCE_CHUNK - 1 {
+                w.checkpoint();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Elements of a sequence are written this many at a time between the
+/// points where a streaming encode may hand over its buffer.
+pub(crate) const SEQUENCE_CHUNK: usize = 1024;

@@ -193,9 +193,12 @@ pub struct Container {
     /// `schema_lock = "path"`: the lock file the type is checked against at
     /// compile time (see `lock.rs`).
     pub schema_lock: Option<Attr<LitStr>>,
-    /// `remote = "path"`: the impls are for the type at `path` (of another
-    /// crate), whose definition this one restates; the compiler checks
-    /// every field and variant against it, as serde's `remote` does.
+    /// `remote = "path"`: the impls are for the type at `path`, whose
+    /// definition this one restates; the compiler checks every field and
+    /// variant against it. For binform itself (its schema model lives in
+    /// `binform-schema`, whose types binform's traits may be implemented
+    /// for there): in a user's crate the orphan rule allows only the
+    /// user's own types, which need no restating.
     pub remote: Option<Attr<Path>>,
 }
 

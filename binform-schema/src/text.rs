@@ -368,8 +368,28 @@ fn parse_type(text: &str, derived: &BTreeSet<&str>) -> Result<TypeRef, (usize, S
             continue;
         }
         let mut value = resolve(start, pos, name, Vec::new());
+        let mut value_start = start;
         // After a complete type: close argument lists or start the next.
         loop {
+            // A derived type's `#2` after its generic arguments
+            // (`Wrapper<Point>#2`): part of its name.
+            if bytes.get(pos) == Some(&b'#') {
+                while let Some(&b) = bytes.get(pos) {
+                    if matches!(b, b'<' | b'>' | b',' | b' ') {
+                        break;
+                    }
+                    pos += 1;
+                }
+                let spelled: String = text[value_start..pos]
+                    .chars()
+                    .filter(|&c| c != ' ')
+                    .collect();
+                if !derived.contains(spelled.as_str()) {
+                    let what = format!("`{spelled}` names no type of this file");
+                    return Err((value_start, what));
+                }
+                value = TypeRef::Named(spelled);
+            }
             skip_spaces(&mut pos);
             let Some(top) = open.last_mut() else {
                 if pos == text.len() {
@@ -390,6 +410,7 @@ fn parse_type(text: &str, derived: &BTreeSet<&str>) -> Result<TypeRef, (usize, S
                         unreachable!("`top` is the last open type")
                     };
                     value = resolve(done.start, pos, done.name, done.args);
+                    value_start = done.start;
                 }
                 _ => return Err((pos, format!("expected `,` or `>`, {}", found(pos)))),
             }
@@ -415,6 +436,20 @@ mod tests {
                     struct point compact\n  field 0 c Celsius\n  field 1 w Wrapper<u32>\n\
                     struct Wrapper<u32> compact\n  field 0 0 seq<u32>\n";
         let schema = parse(text).unwrap();
+        // Two types of one short name, told apart by `#2`, after generic
+        // arguments too.
+        let twins = "root seq<Wrapper<Point>#2>\n\
+                     struct Point compact\n\
+                     struct Wrapper<Point>#2 compact\n  field 0 p Point\n";
+        let parsed = parse(twins).unwrap();
+        assert_eq!(
+            parsed.root,
+            TypeRef::builtin_of("seq", vec![named("Wrapper<Point>#2")])
+        );
+        assert_eq!(parse(&parsed.to_string()).unwrap(), parsed);
+        assert!(parse("root Wrapper<Point>#3\nstruct Point compact\n")
+            .unwrap_err()
+            .contains("`Wrapper<Point>#3` names no type of this file"));
         assert_eq!(
             schema.root,
             TypeRef::builtin_of("map", vec![named("point"), named("Wrapper<u32>")])

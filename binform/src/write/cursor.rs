@@ -344,7 +344,7 @@ impl<'a> Cursor<'_, 'a> {
 /// code (one that writes more than it claims) cannot return one, and an
 /// override cannot hand on the word of another type's `pack_reserved`.
 #[doc(hidden)]
-pub struct Kept<T: ?Sized>(core::marker::PhantomData<fn(&T)>);
+pub struct Kept<T: ?Sized>(core::marker::PhantomData<fn(&T) -> &T>);
 
 impl<T: ?Sized> Kept<T> {
     /// The word itself.

@@ -413,10 +413,12 @@ fn a_derived_type_keeps_its_own_inherent_items() {
     round_trip(&OwnItems { a: 9 });
 }
 
-/// A type of another crate (here a module standing in for one), encoded
-/// through `remote`: the definition restated here is checked field by
-/// field against it, and the impls, schema and fingerprint are the
-/// remote type's, as if it were derived where it is defined.
+/// A type of another module encoded through `remote` (the mechanism binform
+/// uses for its schema model, a crate of its own; the orphan rule keeps a
+/// user's crate from doing it for another crate's types): the definition
+/// restated here is checked field by field against it, and the impls,
+/// schema and fingerprint are the remote type's, as if it were derived
+/// where it is defined.
 mod elsewhere {
     #[derive(Debug, PartialEq)]
     pub struct Version {

@@ -104,7 +104,7 @@ pub fn check(cx: &Ctxt, cont: &Container, krate: &TokenStream) -> TokenStream {
         Ok(schema) => schema,
         Err(e) => return fail(format!("the lock file `{rel}` is not one: {e}")),
     };
-    let name = cont.ident.to_string();
+    let name = crate::encoding::type_ident(cont);
     let Some(locked) = schema.types.get(&name) else {
         return fail(format!("the lock file `{rel}` has no type `{name}`"));
     };

@@ -18,6 +18,17 @@ pub struct Container<'a> {
     pub krate: syn::Path,
 }
 
+impl Container<'_> {
+    /// The type the impls are for: this one, or the type its `remote`
+    /// path names (whose definition this one restates).
+    pub fn self_ty(&self) -> proc_macro2::TokenStream {
+        match &self.attrs.remote {
+            Some(remote) => remote.value.to_token_stream(),
+            None => self.ident.to_token_stream(),
+        }
+    }
+}
+
 /// The runtime crate's path when no `crate = "..."` says otherwise.
 pub fn default_krate() -> syn::Path {
     syn::parse_quote!(::binform)

@@ -181,7 +181,9 @@ pub fn pack_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
 /// by its caller (its own `pack_cursor`, or a parent's room, which counts
 /// this struct's `MAX_SIZE`).
 pub fn pack_reserved_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
-    fields::pack_struct(style, fields, pack_fields(krate, fields, false))
+    let bind = fields::bind_struct(style, fields);
+    let body = pack_fields(krate, fields, false);
+    quote!(#bind #body)
 }
 
 /// `Pack::pack_cursor` of a compact enum: the variant's index, its fields.

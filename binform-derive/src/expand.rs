@@ -17,15 +17,19 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let mut locked = TokenStream::new();
     if let Some(cont) = &cont {
         check::check(&cx, cont);
-        locked = lock::check(&cx, cont, &krate_path(cont));
+        locked = lock::check(&cx, cont, &cont.krate.to_token_stream());
     }
     match (cx.check(), cont) {
         (Ok(()), Some(cont)) => expand(&cont, locked),
         (Err(err), cont) => {
-            let krate = cont
-                .as_ref()
-                .map_or_else(|| crate::ast::default_krate().to_token_stream(), krate_path);
-            with_fallback(input, err, &krate)
+            let (krate, self_ty) = match &cont {
+                Some(cont) => (cont.krate.to_token_stream(), cont.self_ty()),
+                None => (
+                    crate::ast::default_krate().to_token_stream(),
+                    input.ident.to_token_stream(),
+                ),
+            };
+            with_fallback(input, err, &krate, &self_ty)
         }
         (Ok(()), None) => unreachable!("a container that failed to parse reported an error"),
     }
@@ -33,12 +37,16 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
 
 /// On error, the messages plus impls whose bodies never run, so the user
 /// sees the real mistake and not a cascade of "Pack is not implemented".
-fn with_fallback(input: &DeriveInput, err: syn::Error, krate: &TokenStream) -> TokenStream {
+fn with_fallback(
+    input: &DeriveInput,
+    err: syn::Error,
+    krate: &TokenStream,
+    ident: &TokenStream,
+) -> TokenStream {
     let errors = err.to_compile_error();
     if let syn::Data::Union(_) = input.data {
         return errors;
     }
-    let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     // A lifetime name no user writes, so that a misused `'de` in the input
     // is reported once, by the check, and not again here.
@@ -84,24 +92,9 @@ fn with_predicates(
     generics
 }
 
-/// Where the runtime crate is, as tokens.
-fn krate_path(cont: &Container) -> TokenStream {
-    cont.krate.to_token_stream()
-}
-
 fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
-    let krate = krate_path(cont);
-    // The type the impls are for: this one, or the one it restates.
-    let ident = match &cont.attrs.remote {
-        Some(remote) => {
-            let path = &remote.value;
-            quote!(#path)
-        }
-        None => {
-            let ident = cont.ident;
-            quote!(#ident)
-        }
-    };
+    let krate = cont.krate.to_token_stream();
+    let ident = cont.self_ty();
     let name = encoding::type_ident(cont);
     let de = Lifetime::new("'de", Span::call_site());
 
@@ -157,8 +150,7 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
                     &self,
                     __c: &mut #krate::__private::Cursor<'_, '_>,
                 ) -> ::core::result::Result<#krate::__private::Kept<Self>, #krate::Error> {
-                    let __fields: ::core::result::Result<(), #krate::Error> = { #body };
-                    __fields?;
+                    #body
                     // SAFETY: each field kept the room it was given (its
                     // own `Kept`), and together they take at most this
                     // struct's `MAX_SIZE`, the sum of theirs.

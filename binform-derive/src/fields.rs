@@ -175,10 +175,16 @@ pub fn unpack_cursor_field(krate: &TokenStream, de: &Lifetime, field: &Field) ->
 /// A struct's encoder: bind the encoded fields (`let Self { .. } = self`),
 /// then `body` writes them.
 pub fn pack_struct(style: Style, fields: &[Field], body: TokenStream) -> TokenStream {
-    let pat = pattern(style, fields);
+    let bind = bind_struct(style, fields);
     quote! {
-        let Self #pat = self;
+        #bind
         #body
         ::core::result::Result::Ok(())
     }
+}
+
+/// `let Self { a: __f0, .. } = self;`: the encoded fields as bindings.
+pub fn bind_struct(style: Style, fields: &[Field]) -> TokenStream {
+    let pat = pattern(style, fields);
+    quote!(let Self #pat = self;)
 }

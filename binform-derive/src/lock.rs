@@ -51,22 +51,20 @@ fn bare(krate: &TokenStream, ty: &TypeRef) -> TokenStream {
     quote!(#krate::__private::Unrolled::builtin(#name, &[]))
 }
 
-/// `type` with `Self` replaced by the type's name: the checks sit outside
-/// the impls, where `Self` means nothing.
-fn without_self(tokens: TokenStream, ident: &syn::Ident) -> TokenStream {
+/// `type` with `Self` replaced by the type the impls are for: the checks
+/// sit outside the impls, where `Self` means nothing.
+fn without_self(tokens: TokenStream, self_ty: &TokenStream) -> TokenStream {
     tokens
         .into_iter()
-        .map(|t| match t {
-            proc_macro2::TokenTree::Ident(i) if i == "Self" => {
-                proc_macro2::TokenTree::Ident(syn::Ident::new(&ident.to_string(), i.span()))
-            }
+        .flat_map(|t| match t {
+            proc_macro2::TokenTree::Ident(i) if i == "Self" => self_ty.clone(),
             proc_macro2::TokenTree::Group(g) => {
                 let mut out =
-                    proc_macro2::Group::new(g.delimiter(), without_self(g.stream(), ident));
+                    proc_macro2::Group::new(g.delimiter(), without_self(g.stream(), self_ty));
                 out.set_span(g.span());
-                proc_macro2::TokenTree::Group(out)
+                proc_macro2::TokenTree::Group(out).into()
             }
-            other => other,
+            other => other.into(),
         })
         .collect()
 }
@@ -96,7 +94,7 @@ pub fn check(cx: &Ctxt, cont: &Container, krate: &TokenStream) -> TokenStream {
         Err(e) => {
             return fail(format!(
                 "cannot read the lock file `{rel}` ({e}); write it with `binform::schema::assert_compatible::<{}>` in a test",
-                cont.ident
+                crate::encoding::compact_tokens(cont.self_ty())
             ))
         }
     };
@@ -105,6 +103,7 @@ pub fn check(cx: &Ctxt, cont: &Container, krate: &TokenStream) -> TokenStream {
         Err(e) => return fail(format!("the lock file `{rel}` is not one: {e}")),
     };
     let name = crate::encoding::type_ident(cont);
+    let self_ty = cont.self_ty();
     let Some(locked) = schema.types.get(&name) else {
         return fail(format!("the lock file `{rel}` has no type `{name}`"));
     };
@@ -129,7 +128,7 @@ pub fn check(cx: &Ctxt, cont: &Container, krate: &TokenStream) -> TokenStream {
         // types it reaches. Changes inside those types are theirs to lock.
         let lock_value = expr(krate, locked_ty);
         let lock_bare = bare(krate, locked_ty);
-        let ty = without_self(field.ty.to_token_stream(), cont.ident);
+        let ty = without_self(field.ty.to_token_stream(), &self_ty);
         let current = if field.concrete {
             quote_spanned!(field.ty.span()=> <#ty as #krate::__private::Field>::UNROLLED_0)
         } else {

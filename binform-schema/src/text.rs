@@ -315,10 +315,18 @@ struct Open<'t> {
     args: Vec<TypeRef>,
 }
 
+/// Whether `b` separates the parts of a type's text (a name never holds
+/// one: block names are single words).
+fn is_gap(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
 /// Parses `name` or `name<arg, arg>` in one pass with an explicit stack
-/// (at most [`MAX_DEPTH`] levels). A complete type whose text, spaces
-/// removed, is in `derived` is that derived type (so `Wrapper<u32>` with a
-/// block of its own is one name); any other is a built-in. Errors carry
+/// (at most [`MAX_DEPTH`] levels). A complete type whose text is a block
+/// name in `derived` is that derived type (so `Wrapper<u32>` or
+/// `Wrapper<Point>#2` with a block of its own is one name); any other is a
+/// built-in. Looking each complete type up compares at most its own text,
+/// so a line costs at most [`MAX_DEPTH`] times its length. Errors carry
 /// the column.
 fn parse_type(text: &str, derived: &BTreeSet<&str>) -> Result<TypeRef, (usize, String)> {
     let bytes = text.as_bytes();
@@ -328,29 +336,31 @@ fn parse_type(text: &str, derived: &BTreeSet<&str>) -> Result<TypeRef, (usize, S
         Some(c) => format!("found `{c}`"),
         None => "found the end of the line".into(),
     };
-    let skip_spaces = |pos: &mut usize| {
-        while bytes.get(*pos) == Some(&b' ') {
+    let skip_gaps = |pos: &mut usize| {
+        while bytes.get(*pos).copied().is_some_and(is_gap) {
             *pos += 1;
         }
     };
-    // The type spelled by `text[start..end]`: derived if it has a block.
-    let resolve = |start: usize, end: usize, name: &str, args: Vec<TypeRef>| {
-        let spelled: String = text[start..end].chars().filter(|&c| c != ' ').collect();
-        if derived.contains(spelled.as_str()) {
-            TypeRef::Named(spelled)
-        } else {
-            TypeRef::builtin_of(name, args)
-        }
-    };
-    loop {
-        skip_spaces(&mut pos);
-        let start = pos;
-        while let Some(&b) = bytes.get(pos) {
-            if matches!(b, b'<' | b'>' | b',' | b' ') {
+    // Past a name (or a `#2` suffix): up to `<`, `>`, `,` or a gap.
+    let skip_name = |pos: &mut usize| {
+        while let Some(&b) = bytes.get(*pos) {
+            if matches!(b, b'<' | b'>' | b',') || is_gap(b) {
                 break;
             }
-            pos += 1;
+            *pos += 1;
         }
+    };
+    // The derived type spelled by `text[start..end]`, if it has a block.
+    let derived_at = |start: usize, end: usize| {
+        let spelled = &text[start..end];
+        derived
+            .contains(spelled)
+            .then(|| TypeRef::Named(spelled.to_owned()))
+    };
+    loop {
+        skip_gaps(&mut pos);
+        let start = pos;
+        skip_name(&mut pos);
         let name = &text[start..pos];
         if name.is_empty() {
             return Err((start, format!("expected a type, {}", found(start))));
@@ -367,30 +377,23 @@ fn parse_type(text: &str, derived: &BTreeSet<&str>) -> Result<TypeRef, (usize, S
             pos += 1;
             continue;
         }
-        let mut value = resolve(start, pos, name, Vec::new());
+        let mut value = derived_at(start, pos).unwrap_or_else(|| TypeRef::builtin(name));
         let mut value_start = start;
         // After a complete type: close argument lists or start the next.
         loop {
             // A derived type's `#2` after its generic arguments
             // (`Wrapper<Point>#2`): part of its name.
             if bytes.get(pos) == Some(&b'#') {
-                while let Some(&b) = bytes.get(pos) {
-                    if matches!(b, b'<' | b'>' | b',' | b' ') {
-                        break;
-                    }
-                    pos += 1;
-                }
-                let spelled: String = text[value_start..pos]
-                    .chars()
-                    .filter(|&c| c != ' ')
-                    .collect();
-                if !derived.contains(spelled.as_str()) {
-                    let what = format!("`{spelled}` names no type of this file");
-                    return Err((value_start, what));
-                }
-                value = TypeRef::Named(spelled);
+                skip_name(&mut pos);
+                value = derived_at(value_start, pos).ok_or_else(|| {
+                    let spelled = &text[value_start..pos];
+                    (
+                        value_start,
+                        format!("`{spelled}` names no type of this file"),
+                    )
+                })?;
             }
-            skip_spaces(&mut pos);
+            skip_gaps(&mut pos);
             let Some(top) = open.last_mut() else {
                 if pos == text.len() {
                     return Ok(value);
@@ -409,7 +412,8 @@ fn parse_type(text: &str, derived: &BTreeSet<&str>) -> Result<TypeRef, (usize, S
                     let Some(done) = open.pop() else {
                         unreachable!("`top` is the last open type")
                     };
-                    value = resolve(done.start, pos, done.name, done.args);
+                    value = derived_at(done.start, pos)
+                        .unwrap_or_else(|| TypeRef::builtin_of(done.name, done.args));
                     value_start = done.start;
                 }
                 _ => return Err((pos, format!("expected `,` or `>`, {}", found(pos)))),
@@ -447,6 +451,18 @@ mod tests {
             TypeRef::builtin_of("seq", vec![named("Wrapper<Point>#2")])
         );
         assert_eq!(parse(&parsed.to_string()).unwrap(), parsed);
+        // A tab is a gap, never part of a name.
+        let tabbed = parse("root map<u8,\tseq<u8>>").unwrap();
+        assert_eq!(
+            tabbed.root,
+            TypeRef::builtin_of(
+                "map",
+                vec![
+                    TypeRef::builtin("u8"),
+                    TypeRef::builtin_of("seq", vec![TypeRef::builtin("u8")])
+                ]
+            )
+        );
         assert!(parse("root Wrapper<Point>#3\nstruct Point compact\n")
             .unwrap_err()
             .contains("`Wrapper<Point>#3` names no type of this file"));

@@ -130,11 +130,18 @@ pub const fn len_u64(v: u64) -> usize {
     extra_bytes(v) as usize + 1
 }
 
-/// How many bytes the varint whose first byte is `first` takes (1 to 9).
-#[cfg(feature = "std")]
+/// How many bytes the varint whose first byte is `first` takes (1 to 9):
+/// one plus the first byte's trailing one bits (`docs/format.md` §2).
 #[inline]
 pub(crate) const fn encoded_len(first: u8) -> usize {
     first.trailing_ones() as usize + 1
+}
+
+/// [`encoded_len`] less one, from the varint's first 8 bytes as a
+/// little-endian word: the bytes after the first (0 to 8), with no branch.
+#[inline(always)]
+pub(crate) const fn extra_bytes_of_word(word: u64) -> usize {
+    ((!word) | 0x100).trailing_zeros() as usize
 }
 
 /// Decodes a `u64` from the start of `input`; returns the value and the
@@ -152,7 +159,7 @@ pub(crate) fn decode_u64(input: &[u8]) -> Result<(u64, usize), VarintError> {
 
 #[inline]
 fn decode_u64_multi(input: &[u8], first: u8) -> Result<(u64, usize), VarintError> {
-    let n = first.trailing_ones() as usize; // 1..=8 extra bytes
+    let n = encoded_len(first) - 1; // 1..=8 extra bytes
     if n == 8 {
         let Some(bytes) = input.get(1..9) else {
             return Err(VarintError::End);
@@ -248,28 +255,54 @@ pub(crate) fn decode_u128(input: &[u8]) -> Result<(u128, usize), VarintError> {
     }
 }
 
-/// Zig-zag maps signed to unsigned so that small magnitudes stay small.
-#[inline]
-pub const fn zigzag_i64(v: i64) -> u64 {
-    ((v << 1) ^ (v >> 63)) as u64
+/// The zig-zag pair of each signed width: the one home of the formula
+/// (`docs/format.md` §3), for the scalar encodings and the packed blocks'
+/// payloads alike.
+macro_rules! zigzag {
+    ($($zig:ident, $unzig:ident: $s:ty => $u:ty;)*) => {$(
+        /// Zig-zag maps signed to unsigned so that small magnitudes stay
+        /// small: 0, -1, 1, -2, ... become 0, 1, 2, 3, ...
+        #[inline]
+        pub const fn $zig(v: $s) -> $u {
+            ((v << 1) ^ (v >> (<$s>::BITS - 1))) as $u
+        }
+
+        /// The inverse of the zig-zag of the same width.
+        #[inline]
+        pub const fn $unzig(v: $u) -> $s {
+            ((v >> 1) as $s) ^ -((v & 1) as $s)
+        }
+
+        impl ZigZag for $s {
+            type Unsigned = $u;
+            #[inline(always)]
+            fn zigzag(self) -> $u {
+                $zig(self)
+            }
+            #[inline(always)]
+            fn unzigzag(v: $u) -> $s {
+                $unzig(v)
+            }
+        }
+    )*};
 }
 
-/// Inverse of [`zigzag_i64`].
-#[inline]
-pub const fn unzigzag_i64(v: u64) -> i64 {
-    ((v >> 1) as i64) ^ -((v & 1) as i64)
+/// Zig-zag in a signed type's own width, for code generic over widths
+/// (the packed blocks' lanes).
+pub(crate) trait ZigZag: Sized {
+    /// The unsigned type of the same width.
+    type Unsigned;
+    /// The zig-zag of `self`.
+    fn zigzag(self) -> Self::Unsigned;
+    /// The value whose zig-zag is `v`.
+    fn unzigzag(v: Self::Unsigned) -> Self;
 }
 
-/// Zig-zag for `i128`.
-#[inline]
-pub const fn zigzag_i128(v: i128) -> u128 {
-    ((v << 1) ^ (v >> 127)) as u128
-}
-
-/// Inverse of [`zigzag_i128`].
-#[inline]
-pub const fn unzigzag_i128(v: u128) -> i128 {
-    ((v >> 1) as i128) ^ -((v & 1) as i128)
+zigzag! {
+    zigzag_i16, unzigzag_i16: i16 => u16;
+    zigzag_i32, unzigzag_i32: i32 => u32;
+    zigzag_i64, unzigzag_i64: i64 => u64;
+    zigzag_i128, unzigzag_i128: i128 => u128;
 }
 
 /// The varint at `pos` and its length, when the fast paths can read it:
@@ -298,7 +331,7 @@ pub(crate) fn fast_at(input: &[u8], pos: usize) -> Option<(u64, usize)> {
 pub(crate) fn from_word(word: u64) -> Option<(u64, usize)> {
     // 0 to 8 bytes after the first; the 9-byte form (8) finds a value
     // below its least and takes the slow path.
-    let extra = ((!word) | 0x100).trailing_zeros() as usize;
+    let extra = extra_bytes_of_word(word);
     let v = (word & LEN_MASK[(extra + 1) & 15]) >> (extra + 1);
     // Minimal form: with `extra` bytes the value is at least 2^(7 extra).
     // Both from tables: the shifts they replace cost a third of a

@@ -99,11 +99,36 @@ impl Wire {
     }
 
     /// The `Seq` wire type for an element byte, if it names a valid
-    /// element wire type.
+    /// element: [`PACKED_ELEMENT`], or one of the self-delimiting wire
+    /// types [`seq_of`](Wire::seq_of) gives an element byte of.
     #[inline(always)]
     pub(crate) const fn seq(element: u8) -> Option<Wire> {
-        match element {
-            0..=4 => Some(Wire::Seq(element)),
+        match Wire::element(element) {
+            Some(_) => Some(Wire::Seq(element)),
+            None if element == PACKED_ELEMENT => Some(Wire::Seq(element)),
+            None => None,
+        }
+    }
+
+    /// The wire type of each element a `Seq` element byte names, unless
+    /// it is [`PACKED_ELEMENT`] (or names no element type).
+    #[inline(always)]
+    pub(crate) const fn element(element: u8) -> Option<Wire> {
+        match Wire::from_bits(element) {
+            Some(wire @ (Wire::Varint | Wire::Fixed4 | Wire::Fixed8 | Wire::Bytes)) => Some(wire),
+            _ => None,
+        }
+    }
+
+    /// The bytes a value of this wire type takes whatever it is, if that
+    /// is fixed.
+    #[inline(always)]
+    pub(crate) const fn fixed_size(self) -> Option<usize> {
+        match self {
+            Wire::Byte => Some(1),
+            Wire::Fixed4 => Some(4),
+            Wire::Fixed8 => Some(8),
+            Wire::Null => Some(0),
             _ => None,
         }
     }
@@ -117,11 +142,13 @@ impl Wire {
             Wire::Bytes => "bytes",
             Wire::Framed => "framed",
             Wire::Null => "null",
-            Wire::Seq(0) => "sequence of varints",
             Wire::Seq(PACKED_ELEMENT) => "sequence of packed integers",
-            Wire::Seq(2) => "sequence of fixed4",
-            Wire::Seq(3) => "sequence of fixed8",
-            Wire::Seq(_) => "sequence of bytes",
+            Wire::Seq(element) => match Wire::element(element) {
+                Some(Wire::Varint) => "sequence of varints",
+                Some(Wire::Fixed4) => "sequence of fixed4",
+                Some(Wire::Fixed8) => "sequence of fixed8",
+                _ => "sequence of bytes",
+            },
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::varint::{LEN_MASK, VARINT_MIN};
 use crate::{ErrorKind, Reader, Result};
 
 use super::lane::{bits_may_overflow, Key, Lane};
-use super::layout::{bits_len, code_bits, codes_len, BITS, BLOCK, MAX_BITS, SHORT, VARINTS};
+use super::layout::{bits_len, codes_len, Form, BLOCK, SHORT, VARINTS};
 use super::tables::{LEN_MASK_128, LEN_MIN};
 
 /// Decodes a vector of `len` packed values; `len` was checked against the
@@ -99,30 +99,28 @@ pub(super) fn unpack_block<T: Lane>(r: &mut Reader<'_>, out: &mut [MaybeUninit<T
     } else {
         r.read_u8()?
     };
-    if header == VARINTS {
-        let mut done = 0;
-        if core::mem::size_of::<T::Key>() <= 8 {
-            let (n, used, bad) = get_varints_fast(r.rest(), out);
-            // A bad value is read again below, for its error and offset.
-            if !bad {
-                r.advance(used);
-                done = n;
+    let form = super::layout::form(header)
+        .map_err(|problem| r.error_at(at, ErrorKind::InvalidValue, problem))?;
+    let width = match form {
+        Form::Varints => {
+            let mut done = 0;
+            if core::mem::size_of::<T::Key>() <= 8 {
+                let (n, used, bad) = get_varints_fast(r.rest(), out);
+                // A bad value is read again below, for its error and offset.
+                if !bad {
+                    r.advance(used);
+                    done = n;
+                }
             }
+            for slot in out.iter_mut().skip(done) {
+                *slot = MaybeUninit::new(T::read_scalar(r)?);
+            }
+            return Ok(());
         }
-        for slot in out.iter_mut().skip(done) {
-            *slot = MaybeUninit::new(T::read_scalar(r)?);
-        }
-        return Ok(());
-    }
-    if header == BITS {
-        return unpack_bits(r, at, out);
-    }
-    if let Some(code_bits) = code_bits(header) {
-        return unpack_lengths(r, at, code_bits, out);
-    }
-    let width = match super::layout::width(header) {
-        Some(width) if width <= core::mem::size_of::<T::Key>() => width,
-        Some(width) => {
+        Form::Bits => return unpack_bits(r, at, out),
+        Form::Lengths(code_bits) => return unpack_lengths(r, at, code_bits, out),
+        Form::Fixed(width) if width <= core::mem::size_of::<T::Key>() => width,
+        Form::Fixed(width) => {
             return Err(r.error_at(
                 at,
                 ErrorKind::InvalidValue,
@@ -130,13 +128,6 @@ pub(super) fn unpack_block<T: Lane>(r: &mut Reader<'_>, out: &mut [MaybeUninit<T
                     "packed block of {width}-byte offsets for a {}-byte integer",
                     core::mem::size_of::<T::Key>()
                 ),
-            ))
-        }
-        None => {
-            return Err(r.error_at(
-                at,
-                ErrorKind::InvalidValue,
-                alloc::format!("packed block header {header} is not 0 to 9"),
             ))
         }
     };
@@ -210,16 +201,8 @@ pub(super) fn unpack_bits<T: Lane>(
 ) -> Result<()> {
     let bits = u32::from(r.read_u8()?);
     let key_bits = 8 * core::mem::size_of::<T::Key>() as u32;
-    if bits == 0 || bits > MAX_BITS.min(key_bits) {
-        return Err(r.error_at(
-            at,
-            ErrorKind::InvalidValue,
-            alloc::format!(
-                "packed block of {bits}-bit offsets for a {key_bits}-bit integer (1 to {} allowed)",
-                MAX_BITS.min(key_bits)
-            ),
-        ));
-    }
+    super::layout::check_bits(bits, key_bits)
+        .map_err(|problem| r.error_at(at, ErrorKind::InvalidValue, problem))?;
     let base = T::read_scalar(r)?.key();
     let bytes = r.read_bytes(bits_len(out.len(), bits))?;
     if get_bits(bytes, bits, base, out) {
@@ -443,7 +426,7 @@ pub(super) fn get_varints_fast<T: Lane>(
         }
         let word = u64::from_le_bytes(first);
         // 0 to 8 bytes follow the first.
-        let extra = ((!word) | 0x100).trailing_zeros() as usize;
+        let extra = crate::varint::extra_bytes_of_word(word);
         let len = extra + 1;
         let short = (word & LEN_MASK[len & 15]) >> len;
         let value = if extra == 8 {

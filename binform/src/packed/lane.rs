@@ -179,8 +179,7 @@ macro_rules! lane64 {
             #[inline(always)]
             fn payload(self) -> $key {
                 // Zig-zag in the key's width, as the varint writes it.
-                let v = self as $wide;
-                ((v << 1) ^ (v >> (<$key>::BITS - 1))) as $key
+                crate::varint::ZigZag::zigzag(self as $wide)
             }
             #[inline(always)]
             fn least_payload(lo: Self, hi: Self) -> $key {
@@ -194,7 +193,7 @@ macro_rules! lane64 {
             }
             #[inline(always)]
             fn from_payload(payload: $key) -> (Self, bool) {
-                let v = ((payload >> 1) as $wide) ^ -((payload & 1) as $wide);
+                let v = <$wide as crate::varint::ZigZag>::unzigzag(payload);
                 (v as $ty, v as $ty as $wide == v)
             }
             #[inline]
@@ -331,8 +330,7 @@ impl Lane for i128 {
     /// does not reach.
     #[inline(always)]
     fn payload_top(self) -> u64 {
-        let high = (self >> 64) as i64;
-        (((high << 1) ^ (high >> 63)) as u64) >> 56
+        crate::varint::zigzag_i64((self >> 64) as i64) >> 56
     }
     fn from_payload(payload: u128) -> (Self, bool) {
         (crate::varint::unzigzag_i128(payload), true)

@@ -132,16 +132,86 @@ pub(crate) const fn min_size(len: usize) -> usize {
     (len / BLOCK).saturating_mul(2).saturating_add(tail)
 }
 
-/// The offset width a fixed-form header selects, if it is one (`0` is
-/// the varint form, above 6 is invalid).
+/// The offset width a fixed-form header (1 to 6) selects, if it is one.
 #[inline]
 pub(crate) fn width(header: u8) -> Option<usize> {
     WIDTHS.get(usize::from(header).checked_sub(1)?).copied()
 }
 
+/// The highest header: headers above it name no form.
+pub(crate) const LAST_HEADER: u8 = LENGTHS4;
+
+/// What a block's header announces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// One varint a value ([`VARINTS`]).
+    Varints,
+    /// A base and offsets of this many bytes (headers 1 to 6).
+    Fixed(usize),
+    /// A bit width, a base and bit-packed offsets ([`BITS`]).
+    Bits,
+    /// Length codes of this many bits, then payloads ([`LENGTHS2`],
+    /// [`LENGTHS4`]).
+    Lengths(u32),
+}
+
+/// The form `header` announces, or what is wrong with it: the one reading
+/// of a header, for the decoder and for the reader that skips blocks.
+#[inline]
+pub(crate) fn form(header: u8) -> Result<Form, alloc::string::String> {
+    match header {
+        VARINTS => Ok(Form::Varints),
+        BITS => Ok(Form::Bits),
+        _ => match (code_bits(header), width(header)) {
+            (Some(code_bits), _) => Ok(Form::Lengths(code_bits)),
+            (None, Some(width)) => Ok(Form::Fixed(width)),
+            (None, None) => Err(alloc::format!(
+                "packed block header {header} is not 0 to {LAST_HEADER}"
+            )),
+        },
+    }
+}
+
+/// Checks a bit-packed block's width for integers of `key_bits` bits: 1
+/// to the narrower of [`MAX_BITS`] and the key, or what is wrong.
+#[inline]
+pub(crate) fn check_bits(bits: u32, key_bits: u32) -> Result<(), alloc::string::String> {
+    let widest = MAX_BITS.min(key_bits);
+    if (1..=widest).contains(&bits) {
+        return Ok(());
+    }
+    Err(alloc::format!(
+        "packed block of {bits}-bit offsets for a {key_bits}-bit integer (1 to {widest} allowed)"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every header byte reads as exactly one form, or as the error; the
+    /// headers of format.md §22's table are the forms.
+    #[test]
+    fn every_header_reads_as_its_form() {
+        for header in 0..=u8::MAX {
+            let expected = match header {
+                0 => Ok(Form::Varints),
+                1..=6 => Ok(Form::Fixed(WIDTHS[usize::from(header) - 1])),
+                7 => Ok(Form::Bits),
+                8 => Ok(Form::Lengths(2)),
+                9 => Ok(Form::Lengths(4)),
+                _ => Err(alloc::format!("packed block header {header} is not 0 to 9")),
+            };
+            assert_eq!(form(header), expected, "{header}");
+        }
+        assert!(check_bits(0, 32).is_err());
+        assert!(check_bits(1, 32).is_ok() && check_bits(32, 32).is_ok());
+        assert_eq!(
+            check_bits(33, 32).unwrap_err(),
+            "packed block of 33-bit offsets for a 32-bit integer (1 to 32 allowed)"
+        );
+        assert!(check_bits(56, 64).is_ok() && check_bits(57, 128).is_err());
+    }
 
     #[test]
     fn payload_len_sums_every_code() {

@@ -240,7 +240,7 @@ pub(super) fn lengths<T: Lane>(chunk: &[T], narrow: bool) -> (u32, u32, T::Key) 
         for &x in chunk {
             let v = x.key().low64();
             let z = if T::ZIGZAG {
-                (v << 1) ^ ((v as i64 >> 63) as u64)
+                crate::varint::zigzag_i64(v as i64)
             } else {
                 v
             };

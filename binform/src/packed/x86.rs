@@ -225,6 +225,8 @@ fn get_lengths_ssse3<T: Lane>(
         let data = unsafe { _mm_loadu_si128(payloads.as_ptr().add(pos).cast()) };
         let v = _mm_shuffle_epi8(data, load(&t.gather[c]));
         bad = _mm_or_si128(bad, _mm_and_si128(_mm_cmpeq_epi8(v, zero), load(&t.top[c])));
+        // `varint::unzigzag_i32`/`_i64` in each lane (the kernel tests
+        // compare with the portable loop, which calls them).
         let v = if !T::ZIGZAG {
             v
         } else if lanes == 4 {
@@ -286,6 +288,7 @@ fn put_lengths32_ssse3<T: Lane>(
         // SAFETY: `group` is four values of 4 bytes (`tables_for` checked
         // the size), 16 readable bytes; the load is unaligned.
         let v = unsafe { _mm_loadu_si128(group.as_ptr().cast()) };
+        // `varint::zigzag_i32` in each lane.
         let z = if T::ZIGZAG {
             _mm_xor_si128(_mm_slli_epi32::<1>(v), _mm_srai_epi32::<31>(v))
         } else {

@@ -107,14 +107,13 @@ impl<'de> Reader<'de> {
         let n = match wire {
             Wire::Seq(element) => return self.skip_seq(element),
             Wire::Varint => match self.rest().first() {
-                Some(first) => first.trailing_ones() as usize + 1,
+                Some(&first) => crate::varint::encoded_len(first),
                 None => 1,
             },
-            Wire::Byte => 1,
-            Wire::Fixed4 => 4,
-            Wire::Fixed8 => 8,
             Wire::Bytes | Wire::Framed => self.read_len()?,
-            Wire::Null => 0,
+            Wire::Byte | Wire::Fixed4 | Wire::Fixed8 | Wire::Null => {
+                wire.fixed_size().unwrap_or_default()
+            }
         };
         self.skip(n)
     }
@@ -134,77 +133,73 @@ impl<'de> Reader<'de> {
         if least > self.remaining() {
             return Err(self.short_input_bytes(count, least, start));
         }
-        let fixed = match element {
-            crate::wire::PACKED_ELEMENT => return self.skip_packed(count),
-            2 => 4,
-            3 => 8,
-            _ => {
-                let wire = Wire::from_bits(element).unwrap_or(Wire::Framed);
-                for _ in 0..count {
-                    self.skip_field(wire)?;
-                }
-                return Ok(());
-            }
-        };
-        self.skip(count.saturating_mul(fixed))
+        if element == crate::wire::PACKED_ELEMENT {
+            return self.skip_packed(count);
+        }
+        // `Wire::seq` let only element wire types through.
+        let wire = Wire::element(element).unwrap_or(Wire::Framed);
+        if let Some(size) = wire.fixed_size() {
+            return self.skip(count.saturating_mul(size));
+        }
+        for _ in 0..count {
+            self.skip_field(wire)?;
+        }
+        Ok(())
     }
 
     /// Skips `count` packed integers (§22) without knowing their type.
     pub(super) fn skip_packed(&mut self, count: usize) -> Result<()> {
         use crate::packed::layout::{
-            bits_len, code_bits, codes_len, padding_is_zero, payload_len, width, BITS, BLOCK,
-            MAX_BITS, SHORT, VARINTS,
+            bits_len, check_bits, codes_len, form, padding_is_zero, payload_len, Form, BLOCK, SHORT,
         };
         let mut left = count;
         while left > 0 {
             let n = left.min(BLOCK);
             let at = self.position();
-            let header = if n < SHORT { VARINTS } else { self.read_u8()? };
-            if header == VARINTS {
-                for _ in 0..n {
-                    self.skip_field(Wire::Varint)?;
-                }
-            } else if header == BITS {
-                let bits = u32::from(self.read_u8()?);
-                if !(1..=MAX_BITS).contains(&bits) {
-                    return Err(self.error_at(
-                        at,
-                        ErrorKind::InvalidValue,
-                        format!("packed block of {bits}-bit offsets (1 to {MAX_BITS} allowed)"),
-                    ));
-                }
-                self.skip_packed_base()?;
-                self.skip(bits_len(n, bits))?;
-            } else if let Some(code_bits) = code_bits(header) {
-                let codes = self.read_bytes(codes_len(n, code_bits))?;
-                if !padding_is_zero(codes, n, code_bits) {
-                    return Err(self.error_at(
-                        at,
-                        ErrorKind::InvalidValue,
-                        "packed block of byte lengths with non-zero codes past its last value",
-                    ));
-                }
-                // Tolerant sequences of packed integers hold at most 64 bits.
-                let longest = crate::packed::layout::codes_longest(codes, code_bits);
-                if longest > 8 {
-                    return Err(self.error_at(
-                        at,
-                        ErrorKind::InvalidValue,
-                        format!("packed block of byte lengths with a {longest}-byte value"),
-                    ));
-                }
-                let payloads = payload_len(codes, n, code_bits);
-                self.skip(payloads)?;
+            let form = if n < SHORT {
+                Form::Varints
             } else {
-                let Some(width) = width(header) else {
-                    return Err(self.error_at(
-                        at,
-                        ErrorKind::InvalidValue,
-                        format!("packed block header {header} is not 0 to 9"),
-                    ));
-                };
-                self.skip_packed_base()?;
-                self.skip(n * width)?;
+                let header = self.read_u8()?;
+                form(header).map_err(|p| self.error_at(at, ErrorKind::InvalidValue, p))?
+            };
+            match form {
+                Form::Varints => {
+                    for _ in 0..n {
+                        self.skip_field(Wire::Varint)?;
+                    }
+                }
+                Form::Bits => {
+                    // Tolerant sequences of packed integers hold at most
+                    // 64 bits.
+                    let bits = u32::from(self.read_u8()?);
+                    check_bits(bits, 64)
+                        .map_err(|p| self.error_at(at, ErrorKind::InvalidValue, p))?;
+                    self.skip_packed_base()?;
+                    self.skip(bits_len(n, bits))?;
+                }
+                Form::Lengths(code_bits) => {
+                    let codes = self.read_bytes(codes_len(n, code_bits))?;
+                    if !padding_is_zero(codes, n, code_bits) {
+                        return Err(self.error_at(
+                            at,
+                            ErrorKind::InvalidValue,
+                            "packed block of byte lengths with non-zero codes past its last value",
+                        ));
+                    }
+                    let longest = crate::packed::layout::codes_longest(codes, code_bits);
+                    if longest > 8 {
+                        return Err(self.error_at(
+                            at,
+                            ErrorKind::InvalidValue,
+                            format!("packed block of byte lengths with a {longest}-byte value"),
+                        ));
+                    }
+                    self.skip(payload_len(codes, n, code_bits))?;
+                }
+                Form::Fixed(width) => {
+                    self.skip_packed_base()?;
+                    self.skip(n * width)?;
+                }
             }
             left -= n;
         }

@@ -310,8 +310,9 @@ fn wire_form_of_a_tolerant_struct() {
 #[test]
 fn malformed_tolerant_payloads_are_errors() {
     let kind = |bytes: &[u8]| binform::from_slice::<Implicit>(bytes).unwrap_err().kind();
-    // A sequence (wire type 7) whose element wire type is not one of
-    // varint, fixed4, fixed8, bytes.
+    // A sequence (wire type 7) whose element byte names no element type
+    // (5: framed), and one of packed integers (1) where the field is a
+    // `u8`.
     assert_eq!(kind(&[0x02, 0x0E, 0x05, 0x00]), ErrorKind::InvalidValue);
     assert_eq!(kind(&[0x02, 0x0E, 0x01, 0x00]), ErrorKind::InvalidValue);
     // A gap that takes the tag past 2^32 - 1.

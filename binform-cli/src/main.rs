@@ -122,7 +122,7 @@ fn document(file: &Path, schema: Option<&Path>) -> Result<Value, Failure> {
             }
         }
         None => binform::value::from_slice(&bytes).map_err(|e| {
-            if bytes.starts_with(b"BFS") {
+            if bytes.starts_with(&binform::schema::SELF_DESCRIBING_MAGIC[..3]) {
                 Failure::from(e)
             } else {
                 Failure(format!(

@@ -12,9 +12,7 @@ use crate::read::UnpackOwned;
 use crate::read::{Reader, Unpack};
 use crate::write::{Pack, Writer};
 
-/// The header written with [`Options::fingerprint`]: the magic `BFM` and
-/// format version 2 (`docs/format.md` §13), then the fingerprint.
-const HEADER_MAGIC: [u8; 4] = *b"BFM\x02";
+use crate::header::FINGERPRINT_MAGIC as HEADER_MAGIC;
 
 /// What a payload's header says of its type: its fingerprint, and (for a
 /// self-describing payload) how to describe it.

@@ -5,11 +5,31 @@ use alloc::format;
 
 use crate::{Error, ErrorKind, Result};
 
+/// The format version both headers carry in their fourth byte
+/// (`docs/format.md` §13): 2 since integer sequences are packed blocks.
+/// A reader refuses any other with a clear error instead of misreading.
+pub const FORMAT_VERSION: u8 = 2;
+
+/// The fingerprint header's first 4 bytes ([`Options::fingerprint`](crate::Options::fingerprint)):
+/// `BFM` and [`FORMAT_VERSION`]; the root type's fingerprint follows.
+pub const FINGERPRINT_MAGIC: [u8; 4] = [b'B', b'F', b'M', FORMAT_VERSION];
+
+/// The self-describing header's first 4 bytes
+/// ([`Options::self_describing`](crate::Options::self_describing)): `BFS`
+/// and [`FORMAT_VERSION`]; the fingerprint and the schema follow.
+pub const SELF_DESCRIBING_MAGIC: [u8; 4] = [b'B', b'F', b'S', FORMAT_VERSION];
+
+/// The bytes both headers start with: the magic and the fingerprint.
+pub(crate) const HEADER_LEN: usize = 12;
+
 /// Checks `bytes`' magic and version against `magic` (`what` names the
 /// header in errors) and returns the fingerprint and what follows.
 pub(crate) fn open<'a>(bytes: &'a [u8], magic: [u8; 4], what: &str) -> Result<(u64, &'a [u8])> {
-    let (Some(head), Some(fp), Some(rest)) = (bytes.get(..4), bytes.get(4..12), bytes.get(12..))
-    else {
+    let (Some(head), Some(fp), Some(rest)) = (
+        bytes.get(..4),
+        bytes.get(4..HEADER_LEN),
+        bytes.get(HEADER_LEN..),
+    ) else {
         // What there is of the magic already tells another payload apart.
         let seen = bytes.len().min(3);
         let kind = if bytes.get(..seen) != magic.get(..seen) {
@@ -17,7 +37,11 @@ pub(crate) fn open<'a>(bytes: &'a [u8], magic: [u8; 4], what: &str) -> Result<(u
         } else {
             ErrorKind::UnexpectedEnd
         };
-        return Err(Error::new(kind, format!("input is shorter than the 12-byte {what}")).at(seen));
+        return Err(Error::new(
+            kind,
+            format!("input is shorter than the {HEADER_LEN}-byte {what}"),
+        )
+        .at(seen));
     };
     if head.get(..3) != magic.get(..3) {
         let name = core::str::from_utf8(magic.get(..3).unwrap_or_default()).unwrap_or("?");

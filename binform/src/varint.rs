@@ -102,6 +102,14 @@ pub(crate) const fn extra_bytes(v: u64) -> u32 {
     (bits - 1) / 7
 }
 
+/// The 9-byte form of a value of 2^56 or more: `0xFF`, then its 8
+/// little-endian bytes (`docs/format.md` §2).
+#[inline(always)]
+pub(crate) const fn long_form(v: u64) -> [u8; MAX_LEN_U64] {
+    let b = v.to_le_bytes();
+    [0xFF, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]
+}
+
 /// Encodes `v`; returns the buffer and how many of its bytes are used.
 #[inline]
 pub fn encode_u64(v: u64) -> ([u8; MAX_LEN_U64], usize) {
@@ -111,9 +119,7 @@ pub fn encode_u64(v: u64) -> ([u8; MAX_LEN_U64], usize) {
         return (out, 1);
     }
     if v >= 1 << 56 {
-        out[0] = 0xFF;
-        out[1..].copy_from_slice(&v.to_le_bytes());
-        return (out, 9);
+        return (long_form(v), MAX_LEN_U64);
     }
     // 8..=56 significant bits: n extra bytes, n = ceil(bits / 7) - 1.
     let (word, len) = prefix_word(v);

@@ -256,15 +256,6 @@ fn unsupported_cycle(r: &Reader<'_>, tag: u64, start: usize) -> crate::Error {
     )
 }
 
-#[cold]
-fn null_strong(r: &Reader<'_>, start: usize, name: &str) -> crate::Error {
-    r.error_at(
-        start,
-        ErrorKind::InvalidReference,
-        format!("a null reference where {name} is expected"),
-    )
-}
-
 macro_rules! shared_pointer {
     ($ptr:ident, $weak:ident, $build:ident, $placeholder:ident, $erase:ident, $unerase:ident, $name:literal, $weak_name:literal, $unique:expr) => {
         impl<T: Encoding + ?Sized> Encoding for $ptr<T> {
@@ -305,7 +296,7 @@ macro_rules! shared_pointer {
                         }
                         Ok(handle)
                     }
-                    TAG_NULL => Err(null_strong(r, start, $name)),
+                    TAG_NULL => Err(r.null_strong(start, $name)),
                     _ => {
                         r.reach_shared(tag, start)?;
                         strong_ref(r, tag, start, $name, T::$unerase)

@@ -132,7 +132,7 @@ pub(super) fn bits_may_overflow<T: Lane>(base: T::Key, bits: u32) -> bool {
 /// `Lane` for the integer types up to 64 bits, whose scalars are `u64`
 /// varints (zig-zag for signed).
 macro_rules! lane64 {
-    (unsigned $($ty:ty => $key:ty, $max:expr;)*) => {$(
+    (unsigned $($ty:ty => $key:ty;)*) => {$(
         impl Lane for $ty {
             type Key = $key;
             const KEY_MAX: $key = <$ty>::MAX as $key;
@@ -154,7 +154,7 @@ macro_rules! lane64 {
             }
             #[inline]
             fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
-                w.write_varints($max, items.iter().map(|&x| x as u64));
+                w.write_varints(<$ty as crate::Pack>::MAX_SIZE, items.iter().map(|&x| x as u64));
             }
             #[inline(always)]
             fn write_scalar(self, w: &mut Writer<'_>) { w.write_varint(self as u64) }
@@ -164,7 +164,7 @@ macro_rules! lane64 {
             }
         }
     )*};
-    (signed $($ty:ty => $key:ty, $wide:ty, $max:expr;)*) => {$(
+    (signed $($ty:ty => $key:ty, $wide:ty;)*) => {$(
         impl Lane for $ty {
             type Key = $key;
             const KEY_MAX: $key = (<$ty>::MAX as $key) ^ (1 << (<$key>::BITS - 1));
@@ -198,7 +198,7 @@ macro_rules! lane64 {
             }
             #[inline]
             fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
-                w.write_varints($max, items.iter().map(|&x| crate::varint::zigzag_i64(x as i64)));
+                w.write_varints(<$ty as crate::Pack>::MAX_SIZE, items.iter().map(|&x| crate::varint::zigzag_i64(x as i64)));
             }
             #[inline(always)]
             fn write_scalar(self, w: &mut Writer<'_>) { w.write_varint_signed(self as i64) }
@@ -210,8 +210,9 @@ macro_rules! lane64 {
     )*};
 }
 
-lane64!(unsigned u16 => u16, 3; u32 => u32, 5; u64 => u64, 9; usize => u64, 9;);
-lane64!(signed i16 => u16, i16, 3; i32 => u32, i32, 5; i64 => u64, i64, 9; isize => u64, i64, 9;);
+// Each scalar's longest varint is its `Pack::MAX_SIZE` (3, 5 or 9 bytes).
+lane64!(unsigned u16 => u16; u32 => u32; u64 => u64; usize => u64;);
+lane64!(signed i16 => u16, i16; i32 => u32, i32; i64 => u64, i64; isize => u64, i64;);
 
 /// The length of a `u128` varint.
 #[inline(always)]

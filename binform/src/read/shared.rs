@@ -158,4 +158,16 @@ impl<'de> Reader<'de> {
     }
 
     // ------------------------------------------- version-tolerant fields
+
+    /// The error for a dangling reference (`TAG_NULL`, a dead `Weak`) at
+    /// `start` where a strong pointer (`name`) is expected: typed decoding
+    /// and `Value` alike.
+    #[cold]
+    pub(crate) fn null_strong(&self, start: usize, name: &str) -> Error {
+        self.error_at(
+            start,
+            ErrorKind::InvalidReference,
+            format!("a dangling reference (a dead Weak) where {name} is expected"),
+        )
+    }
 }

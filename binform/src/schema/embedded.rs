@@ -9,19 +9,22 @@ use alloc::vec::Vec;
 use super::model::Schema;
 use crate::{Error, ErrorKind, Options, Pack, Reader, Result, Writer};
 
-/// `BFS`, then the format version (the fingerprint header's, §13).
-pub const MAGIC: [u8; 4] = *b"BFS\x02";
+use crate::header::{HEADER_LEN, SELF_DESCRIBING_MAGIC as MAGIC};
 
 /// How deeply a schema's type arguments may nest (`seq<seq<…>>`), in a
 /// header read or written: what a lock file may hold too.
 pub(crate) const MAX_SCHEMA_DEPTH: u32 = binform_schema::MAX_DEPTH as u32;
 
+/// The nesting the model's own encoding may reach: the schema's depth and
+/// a few levels of the model around it (a schema, its types, a type's
+/// body, a field).
+const MODEL_DEPTH: u32 = MAX_SCHEMA_DEPTH + 8;
+
 /// Appends the header for a root type with `fingerprint` and `schema`.
 pub(crate) fn write_header(buf: &mut Vec<u8>, fingerprint: u64, schema: &Schema) -> Result<()> {
     buf.extend_from_slice(&MAGIC);
     buf.extend_from_slice(&fingerprint.to_le_bytes());
-    // The model's levels: the schema's depth, and a few of its own.
-    let mut w = Writer::with_depth(buf, MAX_SCHEMA_DEPTH + 8);
+    let mut w = Writer::with_depth(buf, MODEL_DEPTH);
     w.write_len_prefixed(|w| schema.pack(w))
 }
 
@@ -55,12 +58,12 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Parts<'_>> {
                     rest.len() - start
                 ),
             )
-            .at(12)
+            .at(HEADER_LEN)
         })?;
     Ok(Parts {
         fingerprint,
         schema,
-        schema_at: 12 + start,
+        schema_at: HEADER_LEN + start,
         body: &rest[start + len..],
     })
 }
@@ -84,7 +87,7 @@ pub(crate) fn decode_schema(parts: &Parts<'_>, options: &Options) -> Result<Sche
     let schema: Schema = options
         .self_describing(false)
         .fingerprint(false)
-        .max_depth(options.depth_limit().min(MAX_SCHEMA_DEPTH + 8) as usize)
+        .max_depth(options.depth_limit().min(MODEL_DEPTH) as usize)
         .from_slice(parts.schema)
         .map_err(|e| e.shifted(at))?;
     if let Err(problem) = schema.validate() {

@@ -24,6 +24,7 @@ mod lock;
 pub(crate) mod model;
 
 pub use crate::encoding::{fingerprint_of, schema_of, Builder};
+pub use crate::header::{FINGERPRINT_MAGIC, FORMAT_VERSION, SELF_DESCRIBING_MAGIC};
 pub use binform_schema::{compare, parse, Incompatibility, MAX_DEPTH};
 pub use embedded::read_schema;
 pub use hash::{fingerprint, hash_bytes, hash_str, mix, wire_name, HASH_START, LEVELS};

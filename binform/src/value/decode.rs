@@ -16,8 +16,8 @@ use crate::schema::embedded::{decode_schema, split};
 use crate::schema::{Body, FieldDef, Schema, TypeRef};
 use crate::{Error, ErrorKind, Options, Reader, Result, Unpack, Wire};
 
-/// What one element costs the memory budget: the `Value` it becomes.
-const VALUE_SIZE: usize = core::mem::size_of::<Value>();
+use super::VALUE_SIZE;
+use crate::refs::{TAG_ID_BASE, TAG_NEW, TAG_NULL};
 
 /// A self-describing payload as a document.
 pub(super) fn document(bytes: &[u8], options: &Options) -> Result<Value> {
@@ -466,7 +466,7 @@ impl<'s> Decoder<'s> {
         let at = r.position();
         let tag = r.read_varint()?;
         match tag {
-            0 => {
+            TAG_NEW => {
                 let id = self.shared.len() as u64;
                 self.shared.push(inner);
                 r.charge_memory(VALUE_SIZE)?;
@@ -476,14 +476,10 @@ impl<'s> Decoder<'s> {
                     value: Box::new(v),
                 })
             }
-            1 if weak => Ok(Value::Dangling),
-            1 => Err(r.error_at(
-                at,
-                ErrorKind::InvalidReference,
-                "a dangling reference where an Rc or Arc is expected",
-            )),
+            TAG_NULL if weak => Ok(Value::Dangling),
+            TAG_NULL => Err(r.null_strong(at, "an Rc or Arc")),
             n => {
-                let id = n - 2;
+                let id = n - TAG_ID_BASE;
                 // `try_from`: on a 32-bit target a cast would wrap id 2^32
                 // onto shared value 0.
                 let Some(&ty) = usize::try_from(id).ok().and_then(|i| self.shared.get(i)) else {

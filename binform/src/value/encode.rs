@@ -162,15 +162,15 @@ impl<'s> Encoder<'s> {
                         ));
                     }
                     self.next_id += 1;
-                    w.write_varint(0);
+                    w.write_varint(crate::refs::TAG_NEW);
                     deeper(w, |w| self.value(w, inner, value))
                 }
                 Value::Reference(id) if *id < self.next_id => {
-                    w.write_varint(id + 2);
+                    w.write_varint(id + crate::refs::TAG_ID_BASE);
                     Ok(())
                 }
                 Value::Dangling if weak => {
-                    w.write_varint(1);
+                    w.write_varint(crate::refs::TAG_NULL);
                     Ok(())
                 }
                 _ => Err(self.mismatch("a shared value or a reference to an earlier one", v)),

@@ -52,6 +52,10 @@ use crate::read::UnpackOwned;
 use crate::schema::Schema;
 use crate::{Options, Result};
 
+/// What one `Value` costs the memory budget, however it is built
+/// (decoded, or resolved against another schema).
+pub(crate) const VALUE_SIZE: usize = core::mem::size_of::<Value>();
+
 /// A binform value without its Rust type: what a schema says the bytes
 /// hold. Integers keep their width (`u64` also stands for `usize`, `i64`
 /// for `isize`, as the format does not tell them apart).

@@ -15,6 +15,7 @@
 //!   widen, `T` becomes `Option<T>` (as `Some`); anything else that cannot
 //!   be lossless is an error naming the field path.
 
+use super::VALUE_SIZE;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -174,8 +175,6 @@ struct State {
     their_tags: RefCell<BTreeMap<*const FieldDef, BTreeMap<u32, usize>>>,
     their_variants: RefCell<BTreeMap<*const crate::schema::VariantDef, BTreeMap<String, usize>>>,
 }
-
-const VALUE_SIZE: usize = core::mem::size_of::<Value>();
 
 #[cold]
 fn cannot(what: impl core::fmt::Display, got: &Value) -> Error {

@@ -186,11 +186,8 @@ impl<'a> Cursor<'_, 'a> {
             let (word, len) = crate::varint::prefix_word(v);
             unsafe { self.put_prefix(word.to_le_bytes(), len) }
         } else {
-            let mut block = [0xFF; 9];
-            if let Some(rest) = block.get_mut(1..) {
-                rest.copy_from_slice(&v.to_le_bytes());
-            }
-            unsafe { self.put_prefix(block, 9) }
+            let block = crate::varint::long_form(v);
+            unsafe { self.put_prefix(block, crate::varint::MAX_LEN_U64) }
         }
     }
 
@@ -238,18 +235,14 @@ impl<'a> Cursor<'_, 'a> {
         for v in values {
             // Already there unless `max_len` understated a length: one
             // compare of locals keeps every store in bounds regardless.
-            self.reserve(9);
+            self.reserve(crate::varint::MAX_LEN_U64);
             if v < 1 << 56 {
                 let (word, len) = crate::varint::prefix_word(v);
                 self.store_at(0, word.to_le_bytes());
                 self.len += len;
             } else {
-                let mut block = [0xFF; 9];
-                if let Some(rest) = block.get_mut(1..) {
-                    rest.copy_from_slice(&v.to_le_bytes());
-                }
-                self.store_at(0, block);
-                self.len += 9;
+                self.store_at(0, crate::varint::long_form(v));
+                self.len += crate::varint::MAX_LEN_U64;
             }
         }
     }

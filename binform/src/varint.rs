@@ -105,9 +105,12 @@ pub(crate) const fn extra_bytes(v: u64) -> u32 {
 /// The 9-byte form of a value of 2^56 or more: `0xFF`, then its 8
 /// little-endian bytes (`docs/format.md` §2).
 #[inline(always)]
-pub(crate) const fn long_form(v: u64) -> [u8; MAX_LEN_U64] {
-    let b = v.to_le_bytes();
-    [0xFF, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]
+pub(crate) fn long_form(v: u64) -> [u8; MAX_LEN_U64] {
+    let mut block = [0xFF; MAX_LEN_U64];
+    if let Some(rest) = block.get_mut(1..) {
+        rest.copy_from_slice(&v.to_le_bytes());
+    }
+    block
 }
 
 /// Encodes `v`; returns the buffer and how many of its bytes are used.

@@ -1,0 +1,85 @@
+//! `ArrayVec` and `ArrayString` (feature `arrayvec`): a sequence and a
+//! string; more elements than the capacity is an error.
+
+use arrayvec::{ArrayString, ArrayVec};
+
+use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
+
+#[cold]
+#[inline(never)]
+fn over_capacity(r: &Reader<'_>, at: usize, len: usize, cap: usize) -> crate::Error {
+    r.error_at(
+        at,
+        ErrorKind::InvalidValue,
+        alloc::format!("{len} elements do not fit an ArrayVec/ArrayString of capacity {cap}"),
+    )
+}
+
+/// An `ArrayVec` is a sequence, byte for byte a `Vec` of its items; a
+/// length above its capacity is an error before anything is decoded.
+impl<T: Encoding, const CAP: usize> Encoding for ArrayVec<T, CAP> {
+    encoding_transparent!([T]);
+}
+
+impl<T: Pack, const CAP: usize> Pack for ArrayVec<T, CAP> {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        self.as_slice().pack(w)
+    }
+}
+
+impl<'de, T: Unpack<'de>, const CAP: usize> Unpack<'de> for ArrayVec<T, CAP> {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn placeholder(_: &mut u32) -> Option<Self> {
+        Some(ArrayVec::new())
+    }
+
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        let at = r.position();
+        let len = r.read_seq_len::<T>()?;
+        if len > CAP {
+            return Err(over_capacity(r, at, len, CAP));
+        }
+        if T::PACKED {
+            // Packed integers read their blocks through the vector path.
+            return Ok(T::unpack_vec(r, len)?.into_iter().collect());
+        }
+        // Anything else straight into the array: no heap vector.
+        r.nested(|r| {
+            let mut out = ArrayVec::new();
+            for _ in 0..len {
+                out.push(T::unpack(r)?);
+            }
+            Ok(out)
+        })
+    }
+}
+
+/// An `ArrayString` is a string (format.md §5).
+impl<const CAP: usize> Encoding for ArrayString<CAP> {
+    encoding_transparent!(str);
+}
+
+impl<const CAP: usize> Pack for ArrayString<CAP> {
+    #[inline]
+    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        self.as_str().pack(w)
+    }
+}
+
+impl<'de, const CAP: usize> Unpack<'de> for ArrayString<CAP> {
+    const MIN_SIZE: usize = 1;
+
+    #[inline]
+    fn placeholder(_: &mut u32) -> Option<Self> {
+        Some(ArrayString::new())
+    }
+
+    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        let at = r.position();
+        let text = <&str>::unpack(r)?;
+        ArrayString::from(text).map_err(|_| over_capacity(r, at, text.len(), CAP))
+    }
+}

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use crate::plain::Plain;
 use crate::schema::hash::Unrolled;
 use crate::schema::model::{short_type_name, Body, Schema, TypeDef, TypeRef, Types};
-use crate::wire::Wire;
+use crate::tolerant::wire::Wire;
 
 /// What a type's encoding is, independent of direction: the facts that
 /// [`Pack`](crate::Pack) and [`Unpack`](crate::Unpack) share, held once.
@@ -317,7 +317,7 @@ macro_rules! encoding_array {
 /// everything is the contents'.
 macro_rules! encoding_transparent {
     ($inner:ty) => {
-        const WIRE: crate::wire::Wire = <$inner as crate::Encoding>::WIRE;
+        const WIRE: crate::tolerant::wire::Wire = <$inner as crate::Encoding>::WIRE;
         encoding_transparent!(@levels $inner,
             UNROLLED_0 UNROLLED_1 UNROLLED_2 UNROLLED_3 UNROLLED_4 UNROLLED_5
             UNROLLED_6 UNROLLED_7 UNROLLED_8 UNROLLED_9 UNROLLED_10 UNROLLED_11

@@ -140,9 +140,9 @@ mod scratch;
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub mod serde;
 mod stack;
+mod tolerant;
 pub mod value;
 pub mod varint;
-mod wire;
 mod write;
 
 #[doc(hidden)]
@@ -164,11 +164,11 @@ pub use options::{
 };
 #[doc(hidden)]
 pub use plain::Plain;
-#[doc(hidden)]
-pub use read::Fields;
 pub use read::{Reader, Unpack, UnpackOwned};
 pub use schema::{Schema, TypeRef};
-pub use value::Value;
 #[doc(hidden)]
-pub use wire::Wire;
+pub use tolerant::wire::Wire;
+#[doc(hidden)]
+pub use tolerant::Fields;
+pub use value::Value;
 pub use write::{Pack, Writer};

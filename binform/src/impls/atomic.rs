@@ -5,7 +5,7 @@
 use core::cmp::Ordering;
 use core::sync::atomic;
 
-use crate::wire::Wire;
+use crate::tolerant::wire::Wire;
 use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 macro_rules! atomic {

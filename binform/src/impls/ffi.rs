@@ -7,7 +7,7 @@ use alloc::ffi::CString;
 use alloc::vec::Vec;
 use core::ffi::CStr;
 
-use crate::wire::Wire;
+use crate::tolerant::wire::Wire;
 use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 impl Encoding for CStr {

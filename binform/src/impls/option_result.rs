@@ -2,7 +2,7 @@
 //! then the payload if any.
 
 use crate::read::ReadCursor;
-use crate::wire::Wire;
+use crate::tolerant::wire::Wire;
 use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 impl<T: Encoding> Encoding for Option<T> {

@@ -8,7 +8,7 @@ use core::num::{
 
 use crate::read::cursor::Source;
 use crate::read::ReadCursor;
-use crate::wire::Wire;
+use crate::tolerant::wire::Wire;
 use crate::{Encoding, Error, ErrorKind, Pack, Plain, Reader, Result, Unpack, Writer};
 
 /// A scalar's `Pack::MAX_SIZE` and `pack_reserved`: `$put`, the cursor's

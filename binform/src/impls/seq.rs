@@ -15,7 +15,8 @@ impl<T: Encoding> Encoding for [T] {
     // (`Wrapping<u32>`, `Cell<u32>`) is written one value at a time, and
     // its sequences must not look like the integer's.
     encoding_builtin!(empty crate::encoding::seq_name::<T>(), T);
-    const WIRE: crate::wire::Wire = crate::wire::Wire::seq_of_packed(T::WIRE, T::PACKED);
+    const WIRE: crate::tolerant::wire::Wire =
+        crate::tolerant::wire::Wire::seq_of_packed(T::WIRE, T::PACKED);
 }
 
 impl<T: Pack> Pack for [T] {

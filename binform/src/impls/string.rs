@@ -5,7 +5,7 @@ use alloc::string::String;
 
 use crate::read::cursor::Source;
 use crate::read::ReadCursor;
-use crate::wire::Wire;
+use crate::tolerant::wire::Wire;
 use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 impl Encoding for str {

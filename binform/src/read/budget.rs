@@ -171,7 +171,7 @@ impl<'de> Reader<'de> {
     /// A declared length that needs `least` bytes, more than remain.
     #[cold]
     #[inline(never)]
-    pub(super) fn short_input_bytes(&self, len: usize, least: usize, start: usize) -> Error {
+    pub(crate) fn short_input_bytes(&self, len: usize, least: usize, start: usize) -> Error {
         self.error_at(
             start,
             ErrorKind::UnexpectedEnd,

@@ -5,16 +5,14 @@ use alloc::vec::Vec;
 use crate::encoding::Encoding;
 use crate::error::{Error, ErrorKind, Result};
 
-use crate::wire::Wire;
+use crate::tolerant::wire::Wire;
 
 mod budget;
 pub(crate) mod cursor;
-mod fields;
 mod reader;
 mod shared;
 
 pub use cursor::ReadCursor;
-pub use fields::Fields;
 pub use reader::Reader;
 
 /// A type that can be decoded from bytes that live for `'de`.

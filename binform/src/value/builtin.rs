@@ -399,7 +399,7 @@ pub(super) static NO_TYPES: Schema = Schema {
 /// type, as the Rust type's `Encoding::WIRE` says it: the same rules by
 /// schema name.
 pub(super) fn wire_of(node: &TypeRef, schema: &Schema) -> Result<crate::Wire> {
-    use crate::wire::PACKED_ELEMENT;
+    use crate::tolerant::wire::PACKED_ELEMENT;
     use crate::Wire;
     let scalar = |s: Scalar| match s {
         Scalar::U8 | Scalar::I8 | Scalar::Bool => Wire::Byte,

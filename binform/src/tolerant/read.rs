@@ -5,9 +5,9 @@ use alloc::format;
 
 use crate::error::{Error, ErrorKind, Result};
 
-use super::{Reader, Unpack};
+use crate::read::{Reader, Unpack};
 
-use crate::wire::Wire;
+use crate::tolerant::wire::Wire;
 
 impl<'de> Reader<'de> {
     /// `Unpack::unpack_field`'s default: the plain encoding, as
@@ -36,10 +36,7 @@ impl<'de> Reader<'de> {
     /// writer's): kept out of line, so that the usual paths stay small.
     #[cold]
     #[inline(never)]
-    pub(super) fn read_framed_instead<T>(
-        &mut self,
-        unpack: impl FnOnce(&mut Self) -> Result<T>,
-    ) -> Result<T> {
+    fn read_framed_instead<T>(&mut self, unpack: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         let len = self.read_len()?;
         self.read_within(len, unpack)
     }
@@ -89,7 +86,7 @@ impl<'de> Reader<'de> {
 
     #[cold]
     #[inline(never)]
-    pub(super) fn wire_error(&self, tag: u32, found: Wire, expected: Wire) -> Error {
+    fn wire_error(&self, tag: u32, found: Wire, expected: Wire) -> Error {
         self.error(
             ErrorKind::InvalidValue,
             format!(
@@ -120,12 +117,12 @@ impl<'de> Reader<'de> {
 
     /// Skips a sequence of `element`-typed values (each at least a byte,
     /// so the count is bounded by the input).
-    pub(super) fn skip_seq(&mut self, element: u8) -> Result<()> {
+    fn skip_seq(&mut self, element: u8) -> Result<()> {
         let start = self.position();
         let count = self.read_len()?;
         // Packed integers take two bytes a block of 256, anything else at
         // least a byte an element.
-        let least = if element == crate::wire::PACKED_ELEMENT {
+        let least = if element == crate::tolerant::wire::PACKED_ELEMENT {
             crate::packed::layout::min_size(count)
         } else {
             count
@@ -133,7 +130,7 @@ impl<'de> Reader<'de> {
         if least > self.remaining() {
             return Err(self.short_input_bytes(count, least, start));
         }
-        if element == crate::wire::PACKED_ELEMENT {
+        if element == crate::tolerant::wire::PACKED_ELEMENT {
             return self.skip_packed(count);
         }
         // `Wire::seq` let only element wire types through.
@@ -148,7 +145,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Skips `count` packed integers (§22) without knowing their type.
-    pub(super) fn skip_packed(&mut self, count: usize) -> Result<()> {
+    fn skip_packed(&mut self, count: usize) -> Result<()> {
         use crate::packed::layout::{
             bits_len, check_bits, codes_len, form, padding_is_zero, payload_len, Form, BLOCK, SHORT,
         };
@@ -207,7 +204,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Skips a packed block's base.
-    pub(super) fn skip_packed_base(&mut self) -> Result<()> {
+    fn skip_packed_base(&mut self) -> Result<()> {
         // Only integers of up to 64 bits are tolerant sequences of packed
         // integers (`u128`/`i128` fields are framed), so a base is a `u64`
         // varint: its first byte gives its length.
@@ -219,8 +216,8 @@ impl<'de> Reader<'de> {
 /// the next one has if its gap is zero.
 #[doc(hidden)]
 pub struct Fields {
-    pub(super) left: usize,
-    pub(super) next: u64,
+    left: usize,
+    next: u64,
 }
 
 impl Fields {

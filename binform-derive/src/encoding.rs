@@ -212,7 +212,7 @@ fn plain_const(krate: &TokenStream, fields: &[Field]) -> TokenStream {
         // SAFETY: every field is plain data and the conditions check that
         // they fill the struct in declaration order with no padding, so the
         // struct's memory is its encoding and any bit pattern is valid.
-        const PLAIN: #krate::Plain<Self> = unsafe { #krate::Plain::new_unchecked(#(#conds)&&*) };
+        const PLAIN: #krate::__private::Plain<Self> = unsafe { #krate::__private::Plain::new_unchecked(#(#conds)&&*) };
     }
 }
 

@@ -96,7 +96,7 @@ fn unpack_fields(
     });
     // The wire type a field's type expects.
     let expected = |f: &Field| match &f.attrs.with {
-        Some(_) => quote!(#krate::Wire::Framed),
+        Some(_) => quote!(#krate::__private::Wire::Framed),
         None => fields::via(krate, f, quote!(#krate::Encoding), quote!(WIRE)),
     };
     // The expression that reads a field's value, given its wire type.
@@ -195,7 +195,7 @@ fn unpack_fields(
     // A variant body may be empty (the writer's variant had no fields).
     let fields_cursor = if empty_body_ok {
         quote!(if __r.remaining() == 0 {
-            #krate::Fields::none()
+            #krate::__private::Fields::none()
         } else {
             __r.read_fields()?
         })

@@ -10,8 +10,11 @@ pub use alloc::vec;
 pub use core;
 
 pub use crate::impls::SharedUnpack;
+pub use crate::plain::Plain;
 pub use crate::read::ReadCursor;
 pub use crate::schema::hash::Unrolled;
+pub use crate::tolerant::wire::Wire;
+pub use crate::tolerant::Fields;
 pub use crate::write::{Cursor, Kept, RESERVE_SLACK};
 
 /// The smaller of two sizes, usable in `const` context (an enum's `MIN_SIZE`
@@ -50,7 +53,7 @@ pub trait Field: Sized {
     /// [`Encoding::PLAIN`](crate::Encoding::PLAIN), as a flag.
     const PLAIN: bool;
     /// [`Encoding::WIRE`](crate::Encoding::WIRE).
-    const WIRE: crate::Wire;
+    const WIRE: crate::tolerant::wire::Wire;
     /// [`Unpack::MIN_SIZE`](crate::Unpack::MIN_SIZE).
     const MIN_SIZE: usize;
     #[allow(missing_docs)]
@@ -108,7 +111,11 @@ pub trait Field: Sized {
     /// [`Unpack::unpack_cursor`](crate::Unpack::unpack_cursor).
     fn unpack_cursor(c: &mut ReadCursor<'_, '_>) -> crate::Result<Self>;
     /// [`Unpack::unpack_field`](crate::Unpack::unpack_field).
-    fn unpack_field(r: &mut crate::Reader<'_>, tag: u32, wire: crate::Wire) -> crate::Result<Self>;
+    fn unpack_field(
+        r: &mut crate::Reader<'_>,
+        tag: u32,
+        wire: crate::tolerant::wire::Wire,
+    ) -> crate::Result<Self>;
     /// [`Unpack::placeholder`](crate::Unpack::placeholder).
     fn placeholder(work: &mut u32) -> Option<Self>;
 }
@@ -119,7 +126,7 @@ pub trait Field: Sized {
 #[diagnostic::do_not_recommend]
 impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     const PLAIN: bool = <T as crate::Encoding>::PLAIN.get();
-    const WIRE: crate::Wire = <T as crate::Encoding>::WIRE;
+    const WIRE: crate::tolerant::wire::Wire = <T as crate::Encoding>::WIRE;
     const MIN_SIZE: usize = <T as crate::Unpack<'static>>::MIN_SIZE;
     const MAX_SIZE: usize = <T as crate::Pack>::MAX_SIZE;
     const UNROLLED_0: Unrolled = <T as crate::Encoding>::UNROLLED_0;
@@ -170,7 +177,11 @@ impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
         <T as crate::Unpack<'_>>::unpack_cursor(c)
     }
     #[inline(always)]
-    fn unpack_field(r: &mut crate::Reader<'_>, tag: u32, wire: crate::Wire) -> crate::Result<Self> {
+    fn unpack_field(
+        r: &mut crate::Reader<'_>,
+        tag: u32,
+        wire: crate::tolerant::wire::Wire,
+    ) -> crate::Result<Self> {
         <T as crate::Unpack<'_>>::unpack_field(r, tag, wire)
     }
     #[inline(always)]

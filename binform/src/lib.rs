@@ -162,13 +162,7 @@ pub use options::{
     Options, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LEN, DEFAULT_MEMORY_BASE,
     DEFAULT_MEMORY_PER_INPUT_BYTE,
 };
-#[doc(hidden)]
-pub use plain::Plain;
 pub use read::{Reader, Unpack, UnpackOwned};
 pub use schema::{Schema, TypeRef};
-#[doc(hidden)]
-pub use tolerant::wire::Wire;
-#[doc(hidden)]
-pub use tolerant::Fields;
 pub use value::Value;
 pub use write::{Pack, Writer};

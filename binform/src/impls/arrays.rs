@@ -1,7 +1,8 @@
 //! Fixed-size arrays `[T; N]`: the N elements, with no length (the type
 //! fixes it). Nested arrays (`[[T; N]; M]`) are elements in row order.
 
-use crate::{Encoding, Pack, Plain, Reader, Result, Unpack, Writer};
+use crate::plain::Plain;
+use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 
 impl<T: Encoding, const N: usize> Encoding for [T; N] {
     encoding_array!(T, N);

@@ -6,10 +6,11 @@ use core::num::{
     NonZeroU16, NonZeroU32, NonZeroU64, NonZeroU8, NonZeroUsize,
 };
 
+use crate::plain::Plain;
 use crate::read::cursor::Source;
 use crate::read::ReadCursor;
 use crate::tolerant::wire::Wire;
-use crate::{Encoding, Error, ErrorKind, Pack, Plain, Reader, Result, Unpack, Writer};
+use crate::{Encoding, Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 /// A scalar's `Pack::MAX_SIZE` and `pack_reserved`: `$put`, the cursor's
 /// unchecked write, of what `$value` makes of the value.
@@ -299,7 +300,7 @@ fn signed<'de, T: TryFrom<i64>>(s: &mut impl Source<'de>, name: &str) -> Result<
 macro_rules! unsigned_varint {
     ($($ty:ty),*) => {$(
         impl Encoding for $ty {
-            encoding_builtin!(crate::schema::wire_name(stringify!($ty)));
+            encoding_builtin!(crate::schema::hash::wire_name(stringify!($ty)));
             const WIRE: Wire = Wire::Varint;
             const PACKED: bool = true;
         }
@@ -355,7 +356,7 @@ unsigned_varint!(u16, u32, u64, usize);
 macro_rules! signed_varint {
     ($($ty:ty),*) => {$(
         impl Encoding for $ty {
-            encoding_builtin!(crate::schema::wire_name(stringify!($ty)));
+            encoding_builtin!(crate::schema::hash::wire_name(stringify!($ty)));
             const WIRE: Wire = Wire::Varint;
             const PACKED: bool = true;
         }
@@ -499,7 +500,7 @@ impl<'de> Unpack<'de> for i128 {
 macro_rules! float {
     ($($ty:ty => $bits:ty => $wire:ident),*) => {$(
         impl Encoding for $ty {
-            encoding_builtin!(crate::schema::wire_name(stringify!($ty)));
+            encoding_builtin!(crate::schema::hash::wire_name(stringify!($ty)));
             const WIRE: Wire = Wire::$wire;
             #[allow(unsafe_code)]
             const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(true) };

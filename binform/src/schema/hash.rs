@@ -27,7 +27,18 @@ use alloc::vec::Vec;
 
 use super::model::{Body, FieldDef, Schema, TypeDef, TypeRef};
 
-/// The FNV-1a 64 offset basis: the hash of no bytes.
+/// The FNV-1a 64 offset basis: the hash of no bytes. This and
+/// [`hash_bytes`], [`hash_str`] and [`mix`] are the hash of
+/// `docs/format.md` §14, public so that a second implementation or a
+/// hand-written impl's test can compute a fingerprint; they change only
+/// with the format version.
+///
+/// ```
+/// use binform::schema::{hash_str, HASH_START, hash_bytes};
+/// assert_eq!(hash_str(""), HASH_START);
+/// // FNV-1a 64 of "a", a published test vector.
+/// assert_eq!(hash_bytes(HASH_START, b"a"), 0xaf63_dc4c_8601_ec8c);
+/// ```
 pub const HASH_START: u64 = 0xCBF2_9CE4_8422_2325;
 /// The FNV-1a 64 prime.
 const FNV_PRIME: u64 = 0x0000_0100_0000_01B3;
@@ -98,7 +109,7 @@ pub const fn hash_decimal(h: u64, n: u64) -> u64 {
 }
 
 /// The schema name of a primitive: `usize`/`isize` travel as `u64`/`i64`.
-pub const fn wire_name(rust_name: &'static str) -> &'static str {
+pub(crate) const fn wire_name(rust_name: &'static str) -> &'static str {
     match rust_name.as_bytes() {
         b"usize" => "u64",
         b"isize" => "i64",

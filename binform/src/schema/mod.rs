@@ -27,7 +27,7 @@ pub use crate::encoding::{fingerprint_of, schema_of, Builder};
 pub use crate::header::{FINGERPRINT_MAGIC, FORMAT_VERSION, SELF_DESCRIBING_MAGIC};
 pub use binform_schema::{compare, parse, Incompatibility, MAX_DEPTH};
 pub use embedded::read_schema;
-pub use hash::{fingerprint, hash_bytes, hash_str, mix, wire_name, HASH_START, LEVELS};
+pub use hash::{fingerprint, hash_bytes, hash_str, mix, HASH_START, LEVELS};
 #[cfg(feature = "std")]
 pub use lock::{assert_compatible, check_compatible};
 pub use model::{short_type_name, Body, FieldDef, Schema, TypeDef, TypeRef, Types, VariantDef};

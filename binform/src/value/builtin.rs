@@ -398,9 +398,9 @@ pub(super) static NO_TYPES: Schema = Schema {
 /// The wire type (format.md §12) a field of type `node` has in a tolerant
 /// type, as the Rust type's `Encoding::WIRE` says it: the same rules by
 /// schema name.
-pub(super) fn wire_of(node: &TypeRef, schema: &Schema) -> Result<crate::Wire> {
+pub(super) fn wire_of(node: &TypeRef, schema: &Schema) -> Result<crate::tolerant::wire::Wire> {
+    use crate::tolerant::wire::Wire;
     use crate::tolerant::wire::PACKED_ELEMENT;
-    use crate::Wire;
     let scalar = |s: Scalar| match s {
         Scalar::U8 | Scalar::I8 | Scalar::Bool => Wire::Byte,
         Scalar::U16

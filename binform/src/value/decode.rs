@@ -14,7 +14,8 @@ use super::Value;
 use crate::packed::{unpack_vec, Lane};
 use crate::schema::embedded::{decode_schema, split};
 use crate::schema::{Body, FieldDef, Schema, TypeRef};
-use crate::{Error, ErrorKind, Options, Reader, Result, Unpack, Wire};
+use crate::tolerant::wire::Wire;
+use crate::{Error, ErrorKind, Options, Reader, Result, Unpack};
 
 use super::VALUE_SIZE;
 use crate::refs::{TAG_ID_BASE, TAG_NEW, TAG_NULL};

@@ -12,7 +12,8 @@ use super::Value;
 use crate::packed::Lane;
 use crate::schema::embedded::write_header;
 use crate::schema::{fingerprint, Body, FieldDef, Schema, TypeRef, VariantDef};
-use crate::{Error, ErrorKind, Pack, Result, Wire, Writer};
+use crate::tolerant::wire::Wire;
+use crate::{Error, ErrorKind, Pack, Result, Writer};
 
 /// A document as a self-describing payload.
 pub(super) fn document(value: &Value) -> Result<Vec<u8>> {

@@ -85,7 +85,11 @@ fn every_sequence_type_has_the_slice_wire_type() {
     assert_eq!(<LinkedList<u32> as Encoding>::WIRE, vec);
     assert_eq!(<BinaryHeap<u32> as Encoding>::WIRE, vec);
     assert_eq!(<Box<[u32]> as Encoding>::WIRE, vec);
-    assert_ne!(vec, binform::Wire::Framed, "integers self-delimit");
+    assert_ne!(
+        vec,
+        binform::__private::Wire::Framed,
+        "integers self-delimit"
+    );
 }
 
 // ------------------------------------------------------------ spellings

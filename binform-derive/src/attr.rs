@@ -7,6 +7,11 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, LitStr, Path, Token, WherePredicate};
 
 use crate::ctxt::Ctxt;
+use crate::symbol::{
+    self, Symbol, BINFORM, BOUND, BOUND_KEYS, CONTAINER_KEYS, CRATE, DEFAULT, ENCODING, FIELD_KEYS,
+    OTHER, PACK, REMOTE, REQUIRED, RESERVED, SCHEMA_LOCK, SERDE, SKIP, TAG, UNPACK, VARIANT_KEYS,
+    VERSION_TOLERANT, WITH,
+};
 
 /// A value given by an attribute, with the span of its key for errors.
 /// (Not `Spanned`: that name is `syn::spanned::Spanned`'s.)
@@ -18,24 +23,48 @@ pub struct Attr<T> {
 /// One attribute slot: remembers the first value and reports repeats.
 struct Slot<'c, T> {
     cx: &'c Ctxt,
-    name: &'static str,
+    /// The key, and the key it is nested in (`bound(pack)`), if any.
+    key: Symbol,
+    parent: Option<Symbol>,
     value: Option<Attr<T>>,
 }
 
 impl<'c, T> Slot<'c, T> {
-    fn new(cx: &'c Ctxt, name: &'static str) -> Self {
+    fn new(cx: &'c Ctxt, key: Symbol) -> Self {
         Slot {
             cx,
-            name,
+            key,
+            parent: None,
             value: None,
         }
+    }
+
+    /// A slot for `key` inside `parent(...)`.
+    fn nested(cx: &'c Ctxt, parent: Symbol, key: Symbol) -> Self {
+        Slot {
+            parent: Some(parent),
+            ..Slot::new(cx, key)
+        }
+    }
+
+    /// The key as written: `tag`, `bound(pack)`.
+    fn name(&self) -> String {
+        match self.parent {
+            Some(parent) => format!("{parent}({})", self.key),
+            None => self.key.to_string(),
+        }
+    }
+
+    /// Whether `meta` is this slot's key.
+    fn is(&self, meta: &ParseNestedMeta) -> bool {
+        meta.path == self.key
     }
 
     fn set(&mut self, meta: &ParseNestedMeta, value: T) {
         if self.value.is_some() {
             self.cx.error_spanned_by(
                 &meta.path,
-                format!("duplicate binform attribute `{}`", self.name),
+                format!("duplicate binform attribute `{}`", self.name()),
             );
         } else {
             self.value = Some(Attr {
@@ -43,6 +72,18 @@ impl<'c, T> Slot<'c, T> {
                 span: meta_span(meta),
             });
         }
+    }
+
+    /// Reads the key's value with `read` (given the key, for its errors)
+    /// and records it.
+    fn read(
+        &mut self,
+        meta: &ParseNestedMeta,
+        read: impl FnOnce(&ParseNestedMeta, Symbol) -> syn::Result<T>,
+    ) -> syn::Result<()> {
+        let value = read(meta, self.key)?;
+        self.set(meta, value);
+        Ok(())
     }
 
     fn get(self) -> Option<Attr<T>> {
@@ -62,14 +103,14 @@ fn meta_span(meta: &ParseNestedMeta) -> Span {
 /// and records it in `slot`.
 fn flag(meta: &ParseNestedMeta, slot: &mut Slot<'_, ()>) -> syn::Result<()> {
     if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
-        return Err(meta.error(format!("`{}` takes no value", slot.name)));
+        return Err(meta.error(format!("`{}` takes no value", slot.name())));
     }
     slot.set(meta, ());
     Ok(())
 }
 
 /// Reads `= "string"` after a key.
-fn string_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<LitStr> {
+fn string_value(meta: &ParseNestedMeta, key: Symbol) -> syn::Result<LitStr> {
     let expr = meta.value()?;
     match expr.parse::<syn::Lit>()? {
         syn::Lit::Str(s) => Ok(s),
@@ -81,7 +122,7 @@ fn string_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<LitStr> {
 }
 
 /// Reads `= 7` (a `u32` literal).
-fn u32_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<(u32, Span)> {
+fn u32_value(meta: &ParseNestedMeta, key: Symbol) -> syn::Result<(u32, Span)> {
     let expr = meta.value()?;
     match expr.parse::<syn::Lit>()? {
         syn::Lit::Int(i) => i.base10_parse::<u32>().map(|v| (v, i.span())).map_err(|_| {
@@ -98,7 +139,7 @@ fn u32_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<(u32, Span)> {
 }
 
 /// Reads `= [1, 2, 3]` (a list of `u32` literals).
-fn u32_list_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<Vec<(u32, Span)>> {
+fn u32_list_value(meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Vec<(u32, Span)>> {
     let input = meta.value()?;
     let content;
     syn::bracketed!(content in input);
@@ -115,7 +156,7 @@ fn u32_list_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<Vec<(u32, Sp
 }
 
 /// Reads `= "path::to::item"`.
-fn path_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<Path> {
+fn path_value(meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Path> {
     let lit = string_value(meta, key)?;
     lit.parse::<Path>().map_err(|_| {
         syn::Error::new(
@@ -126,7 +167,7 @@ fn path_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<Path> {
 }
 
 /// Reads `= "T: Trait, U: Other"`.
-fn predicates_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<Vec<WherePredicate>> {
+fn predicates_value(meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Vec<WherePredicate>> {
     let lit = string_value(meta, key)?;
     let parsed = lit
         .parse_with(Punctuated::<WherePredicate, Token![,]>::parse_terminated)
@@ -145,7 +186,7 @@ fn for_each_meta(
     attrs: &[Attribute],
     mut each: impl FnMut(&ParseNestedMeta) -> syn::Result<()>,
 ) {
-    for attr in attrs.iter().filter(|a| a.path().is_ident("binform")) {
+    for attr in attrs.iter().filter(|a| *a.path() == BINFORM) {
         if let syn::Meta::Path(_) = attr.meta {
             cx.error_spanned_by(attr, "expected `#[binform(...)]` with arguments");
             continue;
@@ -156,7 +197,8 @@ fn for_each_meta(
     }
 }
 
-fn unknown(meta: &ParseNestedMeta, place: &str, known: &str) -> syn::Error {
+fn unknown(meta: &ParseNestedMeta, place: &str, known: &[Symbol]) -> syn::Error {
+    let known = symbol::list(known);
     let name = meta
         .path
         .get_ident()
@@ -204,49 +246,41 @@ pub struct Container {
 
 impl Container {
     pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Self {
-        let mut krate = Slot::new(cx, "crate");
-        let mut bound = Slot::new(cx, "bound");
-        let mut pack_bound = Slot::new(cx, "bound(pack)");
-        let mut unpack_bound = Slot::new(cx, "bound(unpack)");
-        let mut encoding_bound = Slot::new(cx, "bound(encoding)");
-        let mut version_tolerant = Slot::new(cx, "version_tolerant");
-        let mut reserved = Slot::new(cx, "reserved");
-        let mut schema_lock = Slot::new(cx, "schema_lock");
-        let mut remote = Slot::new(cx, "remote");
+        let mut krate = Slot::new(cx, CRATE);
+        let mut bound = Slot::new(cx, BOUND);
+        let mut pack_bound = Slot::nested(cx, BOUND, PACK);
+        let mut unpack_bound = Slot::nested(cx, BOUND, UNPACK);
+        let mut encoding_bound = Slot::nested(cx, BOUND, ENCODING);
+        let mut version_tolerant = Slot::new(cx, VERSION_TOLERANT);
+        let mut reserved = Slot::new(cx, RESERVED);
+        let mut schema_lock = Slot::new(cx, SCHEMA_LOCK);
+        let mut remote = Slot::new(cx, REMOTE);
         for_each_meta(cx, attrs, |meta| {
-            if meta.path.is_ident("version_tolerant") {
+            if version_tolerant.is(meta) {
                 flag(meta, &mut version_tolerant)?;
-            } else if meta.path.is_ident("reserved") {
-                reserved.set(meta, u32_list_value(meta, "reserved")?);
-            } else if meta.path.is_ident("crate") {
-                krate.set(meta, path_value(meta, "crate")?);
-            } else if meta.path.is_ident("schema_lock") {
-                schema_lock.set(meta, string_value(meta, "schema_lock")?);
-            } else if meta.path.is_ident("remote") {
-                remote.set(meta, path_value(meta, "remote")?);
-            } else if meta.path.is_ident("bound") {
+            } else if reserved.is(meta) {
+                reserved.read(meta, u32_list_value)?;
+            } else if krate.is(meta) {
+                krate.read(meta, path_value)?;
+            } else if schema_lock.is(meta) {
+                schema_lock.read(meta, string_value)?;
+            } else if remote.is(meta) {
+                remote.read(meta, path_value)?;
+            } else if bound.is(meta) {
                 if meta.input.peek(Token![=]) {
-                    bound.set(meta, predicates_value(meta, "bound")?);
+                    bound.read(meta, predicates_value)?;
                 } else {
                     meta.parse_nested_meta(|inner| {
-                        if inner.path.is_ident("pack") {
-                            pack_bound.set(&inner, predicates_value(&inner, "pack")?);
-                        } else if inner.path.is_ident("unpack") {
-                            unpack_bound.set(&inner, predicates_value(&inner, "unpack")?);
-                        } else if inner.path.is_ident("encoding") {
-                            encoding_bound.set(&inner, predicates_value(&inner, "encoding")?);
-                        } else {
-                            return Err(unknown(&inner, "bound", "pack, unpack, encoding"));
+                        for slot in [&mut pack_bound, &mut unpack_bound, &mut encoding_bound] {
+                            if slot.is(&inner) {
+                                return slot.read(&inner, predicates_value);
+                            }
                         }
-                        Ok(())
+                        Err(unknown(&inner, "bound", BOUND_KEYS))
                     })?;
                 }
             } else {
-                return Err(unknown(
-                    meta,
-                    "container",
-                    "crate, bound, version_tolerant, reserved, schema_lock, remote",
-                ));
+                return Err(unknown(meta, "container", CONTAINER_KEYS));
             }
             Ok(())
         });
@@ -286,31 +320,27 @@ pub struct Field {
 
 impl Field {
     pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Self {
-        let mut skip = Slot::new(cx, "skip");
-        let mut default = Slot::new(cx, "default");
-        let mut with = Slot::new(cx, "with");
-        let mut serde = Slot::new(cx, "serde");
-        let mut required = Slot::new(cx, "required");
-        let mut tag = Slot::new(cx, "tag");
+        let mut skip = Slot::new(cx, SKIP);
+        let mut default = Slot::new(cx, DEFAULT);
+        let mut with = Slot::new(cx, WITH);
+        let mut serde = Slot::new(cx, SERDE);
+        let mut required = Slot::new(cx, REQUIRED);
+        let mut tag = Slot::new(cx, TAG);
         for_each_meta(cx, attrs, |meta| {
-            if meta.path.is_ident("tag") {
-                tag.set(meta, u32_value(meta, "tag")?.0);
-            } else if meta.path.is_ident("skip") {
+            if tag.is(meta) {
+                tag.read(meta, |meta, key| u32_value(meta, key).map(|(v, _)| v))?;
+            } else if skip.is(meta) {
                 flag(meta, &mut skip)?;
-            } else if meta.path.is_ident("default") {
-                default.set(meta, path_value(meta, "default")?);
-            } else if meta.path.is_ident("with") {
-                with.set(meta, path_value(meta, "with")?);
-            } else if meta.path.is_ident("serde") {
+            } else if default.is(meta) {
+                default.read(meta, path_value)?;
+            } else if with.is(meta) {
+                with.read(meta, path_value)?;
+            } else if serde.is(meta) {
                 flag(meta, &mut serde)?;
-            } else if meta.path.is_ident("required") {
+            } else if required.is(meta) {
                 flag(meta, &mut required)?;
             } else {
-                return Err(unknown(
-                    meta,
-                    "field",
-                    "skip, default, with, serde, tag, required",
-                ));
+                return Err(unknown(meta, "field", FIELD_KEYS));
             }
             Ok(())
         });
@@ -340,7 +370,7 @@ impl Field {
         if let (Some(serde), None) = (&self.serde, &self.with) {
             let mut path = krate.clone();
             path.segments
-                .push(syn::Ident::new("serde", serde.span).into());
+                .push(syn::Ident::new(SERDE.as_str(), serde.span).into());
             self.with = Some(Attr {
                 value: path,
                 span: serde.span,
@@ -359,15 +389,15 @@ pub struct Variant {
 
 impl Variant {
     pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Self {
-        let mut tag = Slot::new(cx, "tag");
-        let mut other = Slot::new(cx, "other");
+        let mut tag = Slot::new(cx, TAG);
+        let mut other = Slot::new(cx, OTHER);
         for_each_meta(cx, attrs, |meta| {
-            if meta.path.is_ident("tag") {
-                tag.set(meta, u32_value(meta, "tag")?.0);
-            } else if meta.path.is_ident("other") {
+            if tag.is(meta) {
+                tag.read(meta, |meta, key| u32_value(meta, key).map(|(v, _)| v))?;
+            } else if other.is(meta) {
                 flag(meta, &mut other)?;
             } else {
-                return Err(unknown(meta, "variant", "tag, other"));
+                return Err(unknown(meta, "variant", VARIANT_KEYS));
             }
             Ok(())
         });

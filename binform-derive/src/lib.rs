@@ -19,6 +19,7 @@ mod expand;
 mod fields;
 mod lock;
 mod placeholder;
+mod symbol;
 mod tolerant;
 
 use proc_macro::TokenStream;

@@ -29,6 +29,20 @@ impl Container<'_> {
     }
 }
 
+/// The encoded fields with their index in the declaration, in the order
+/// they are on the wire: ascending tags (for a compact type, whose tags
+/// are positions, the declaration order). The one home of field order,
+/// for the encoders, the decoders and the schema alike.
+pub fn wire_order<'f, 'a>(fields: &'f [Field<'a>]) -> Vec<(usize, &'f Field<'a>)> {
+    let mut encoded: Vec<(usize, &Field)> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.is_encoded())
+        .collect();
+    encoded.sort_by_key(|(_, f)| f.tag);
+    encoded
+}
+
 /// The runtime crate's path when no `crate = "..."` says otherwise.
 pub fn default_krate() -> syn::Path {
     syn::parse_quote!(::binform)

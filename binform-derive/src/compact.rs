@@ -5,8 +5,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Lifetime;
 
-use crate::ast::{Field, Style, Variant};
+use crate::ast::{Body, Field, Style, Variant};
 use crate::fields::{self, binding, pack_cursor_stmt, pack_variants, unpack_cursor_field, Out};
+use crate::layout::{Gen, Layout};
 
 /// Statements that write each encoded field from its binding through the
 /// cursor `__c`, with one room check for all the bounded ones: room is
@@ -22,11 +23,7 @@ use crate::fields::{self, binding, pack_cursor_stmt, pack_variants, unpack_curso
 /// enum's variant), or their caller has (a struct's `pack_cursor`, or the
 /// parent whose room covers it, through `pack_reserved`).
 fn pack_fields(krate: &TokenStream, fields: &[Field], reserve: bool) -> TokenStream {
-    let encoded: Vec<(usize, &Field)> = fields
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.is_encoded())
-        .collect();
+    let encoded = crate::ast::wire_order(fields);
     // The room still needed before each field: `__room{k}` covers the
     // bounded fields from the k-th on, computed from the last backwards.
     let room = |k: usize| format_ident!("__room{}", k);
@@ -130,13 +127,13 @@ fn first_room(krate: &TokenStream, encoded: &[&Field]) -> TokenStream {
 }
 
 /// `Pack::MAX_SIZE` of a compact struct: its fields' sum.
-pub fn max_size_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
+fn max_size_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
     let sizes = field_max_sizes(krate, fields);
     quote!(#krate::__private::max_size_sum(&[#(#sizes),*]))
 }
 
 /// `Pack::MAX_SIZE` of a compact enum: its tag and its largest variant.
-pub fn max_size_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
+fn max_size_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
     let sums = variants.iter().map(|v| {
         let sizes = field_max_sizes(krate, &v.fields);
         quote!(#krate::__private::max_size_sum(&[#(#sizes),*]))
@@ -155,15 +152,18 @@ fn field_max_sizes(krate: &TokenStream, fields: &[Field]) -> Vec<TokenStream> {
 
 /// `Pack::pack` of a compact type: its fields through a cursor, which
 /// keeps the buffer's end in registers from the first field to the last.
-pub fn pack(krate: &TokenStream) -> TokenStream {
+fn pack(krate: &TokenStream) -> TokenStream {
     quote!(__w.with_cursor(|__c| <Self as #krate::Pack>::pack_cursor(self, __c)))
 }
 
 /// `Pack::pack_cursor` of a compact struct (a compact type nested in
 /// another writes through its parent's cursor): room for its bounded
 /// fields, then its `pack_reserved`.
-pub fn pack_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
-    let encoded: Vec<&Field> = fields.iter().filter(|f| f.is_encoded()).collect();
+fn pack_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
+    let encoded: Vec<&Field> = crate::ast::wire_order(fields)
+        .into_iter()
+        .map(|(_, f)| f)
+        .collect();
     let reserve = first_room(krate, &encoded);
     quote! {
         #reserve
@@ -180,14 +180,14 @@ pub fn pack_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
 /// `Pack::pack_reserved` of a compact struct: its fields, with room made
 /// by its caller (its own `pack_cursor`, or a parent's room, which counts
 /// this struct's `MAX_SIZE`).
-pub fn pack_reserved_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
+fn pack_reserved_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
     let bind = fields::bind_struct(style, fields);
     let body = pack_fields(krate, fields, false);
     quote!(#bind #body)
 }
 
 /// `Pack::pack_cursor` of a compact enum: the variant's index, its fields.
-pub fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
+fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
     let tags = 0u32..;
     pack_variants(
         variants
@@ -221,13 +221,13 @@ fn construct(
 /// `Unpack::unpack` of a compact type: its fields through a cursor, which
 /// keeps the input's position in registers from the first field to the
 /// last.
-pub fn unpack(krate: &TokenStream, de: &Lifetime) -> TokenStream {
+fn unpack(krate: &TokenStream, de: &Lifetime) -> TokenStream {
     quote!(__r.with_cursor(|__c| <Self as #krate::Unpack<#de>>::unpack_cursor(__c)))
 }
 
 /// `Unpack::unpack_cursor` of a compact struct (a compact type nested in
 /// another reads through its parent's cursor).
-pub fn unpack_struct(
+fn unpack_struct(
     krate: &TokenStream,
     de: &Lifetime,
     style: Style,
@@ -239,7 +239,7 @@ pub fn unpack_struct(
 
 /// `Unpack::unpack_cursor` of a compact enum: the variant's index, its
 /// fields.
-pub fn unpack_enum(
+fn unpack_enum(
     krate: &TokenStream,
     de: &Lifetime,
     name: &str,
@@ -270,7 +270,7 @@ pub fn min_size_of(krate: &TokenStream, de: &Lifetime, fields: &[Field]) -> Toke
 }
 
 /// One tag byte plus the smallest variant.
-pub fn min_size_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]) -> TokenStream {
+fn min_size_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]) -> TokenStream {
     let mut sizes = variants.iter().map(|v| min_size_of(krate, de, &v.fields));
     let Some(first) = sizes.next() else {
         return quote!(1);
@@ -280,4 +280,85 @@ pub fn min_size_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]) -
         |acc, next| quote!(#krate::__private::min_size(#acc, #next)),
     );
     quote!(1 + #folded)
+}
+
+/// The compact layout: fields in declaration order through a cursor, an
+/// enum as its variant index and the variant's fields.
+pub struct Compact;
+
+impl Layout for Compact {
+    fn pack(&self, gen: &Gen) -> TokenStream {
+        pack(gen.krate)
+    }
+
+    fn pack_items(&self, gen: &Gen) -> TokenStream {
+        let (krate, inline) = (gen.krate, &gen.inline);
+        let (max_size, cursor_body, reserved) = match &gen.cont.body {
+            Body::Struct(style, fields) => {
+                let body = pack_reserved_struct(krate, *style, fields);
+                let reserved = quote! {
+                    #inline
+                    unsafe fn pack_reserved(
+                        &self,
+                        __c: &mut #krate::__private::Cursor<'_, '_>,
+                    ) -> ::core::result::Result<#krate::__private::Kept<Self>, #krate::Error> {
+                        #body
+                        // SAFETY: each field kept the room it was given (its
+                        // own `Kept`), and together they take at most this
+                        // struct's `MAX_SIZE`, the sum of theirs.
+                        ::core::result::Result::Ok(unsafe { #krate::__private::Kept::promise() })
+                    }
+                };
+                (
+                    max_size_struct(krate, fields),
+                    pack_struct(krate, fields),
+                    reserved,
+                )
+            }
+            Body::Enum(variants) => (
+                max_size_enum(krate, variants),
+                pack_enum(krate, variants),
+                quote!(),
+            ),
+        };
+        quote! {
+            const MAX_SIZE: ::core::primitive::usize = #max_size;
+            #reserved
+
+            #inline
+            fn pack_cursor(
+                &self,
+                __c: &mut #krate::__private::Cursor<'_, '_>,
+            ) -> ::core::result::Result<(), #krate::Error> {
+                #cursor_body
+            }
+        }
+    }
+
+    fn unpack(&self, gen: &Gen) -> TokenStream {
+        unpack(gen.krate, gen.de)
+    }
+
+    fn unpack_items(&self, gen: &Gen) -> TokenStream {
+        let (krate, de, inline) = (gen.krate, gen.de, &gen.inline);
+        let body = match &gen.cont.body {
+            Body::Struct(style, fields) => unpack_struct(krate, de, *style, fields),
+            Body::Enum(variants) => unpack_enum(krate, de, gen.name, variants),
+        };
+        quote! {
+            #inline
+            fn unpack_cursor(
+                __c: &mut #krate::__private::ReadCursor<'_, #de>,
+            ) -> ::core::result::Result<Self, #krate::Error> {
+                #body
+            }
+        }
+    }
+
+    fn min_size(&self, gen: &Gen) -> TokenStream {
+        match &gen.cont.body {
+            Body::Struct(_, fields) => min_size_of(gen.krate, gen.de, fields),
+            Body::Enum(variants) => min_size_enum(gen.krate, gen.de, variants),
+        }
+    }
 }

@@ -29,11 +29,9 @@ pub fn type_ident(cont: &Container) -> String {
     name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
 }
 
-/// The encoded fields in ascending tag order (the order on the wire).
-fn by_tag<'f, 'a>(fields: &'f [Field<'a>]) -> Vec<&'f Field<'a>> {
-    let mut out: Vec<&Field> = fields.iter().filter(|f| f.is_encoded()).collect();
-    out.sort_by_key(|f| f.tag);
-    out
+/// The encoded fields in the order on the wire.
+fn by_tag<'f, 'a>(fields: &'f [Field<'a>]) -> impl Iterator<Item = &'f Field<'a>> {
+    crate::ast::wire_order(fields).into_iter().map(|(_, f)| f)
 }
 
 /// The canonical text around the field types, and the field types (or
@@ -217,7 +215,7 @@ fn plain_const(krate: &TokenStream, fields: &[Field]) -> TokenStream {
 }
 
 fn field_defs(fields: &[Field], krate: &TokenStream) -> TokenStream {
-    let defs = by_tag(fields).into_iter().map(|f| {
+    let defs = by_tag(fields).map(|f| {
         let tag = f.tag;
         let name = compact_tokens(&f.member);
         let schema = match &f.attrs.with {

@@ -9,6 +9,7 @@ use syn::{DeriveInput, Lifetime, LifetimeParam};
 
 use crate::ast::{Body, Container};
 use crate::ctxt::Ctxt;
+use crate::layout::{Gen, Layout};
 use crate::{bound, check, compact, encoding, lock, placeholder, tolerant};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -119,102 +120,23 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
             placeholder::placeholder_enum(&krate, &de, variants, cheapest, &order)
         }
     };
-    // Compact types write through a cursor: `pack` opens it and
-    // `pack_cursor` writes the fields (tolerant ones frame each field and
-    // keep the writer).
-    let cursor_body = match (&cont.body, cont.is_tolerant()) {
-        (Body::Struct(_, fields), false) => Some(compact::pack_struct(&krate, fields)),
-        (Body::Enum(variants), false) => Some(compact::pack_enum(&krate, variants)),
-        (_, true) => None,
+    let gen = Gen {
+        cont,
+        krate: &krate,
+        de: &de,
+        name: &name,
+        inline: inline_attr(&cont.body),
     };
-    // A small type's fields are always written inline: called out of line
-    // (as LLVM chose for the three-field items of a vector), the cursor
-    // goes to memory and each element pays a call, 30% of encoding
-    // `minecraft_savedata` (perf, issue 14). Large ones are left to LLVM.
-    let inline = if small_body(&cont.body) {
-        quote!(#[inline(always)])
+    let layout: &dyn Layout = if cont.is_tolerant() {
+        &tolerant::Tolerant
     } else {
-        quote!(#[inline])
+        &compact::Compact
     };
-    let max_size = match (&cont.body, cont.is_tolerant()) {
-        (Body::Struct(_, fields), false) => Some(compact::max_size_struct(&krate, fields)),
-        (Body::Enum(variants), false) => Some(compact::max_size_enum(&krate, variants)),
-        (_, true) => None,
-    };
-    let pack_reserved = match (&cont.body, cont.is_tolerant()) {
-        (Body::Struct(style, fields), false) => {
-            let body = compact::pack_reserved_struct(&krate, *style, fields);
-            Some(quote! {
-                #inline
-                unsafe fn pack_reserved(
-                    &self,
-                    __c: &mut #krate::__private::Cursor<'_, '_>,
-                ) -> ::core::result::Result<#krate::__private::Kept<Self>, #krate::Error> {
-                    #body
-                    // SAFETY: each field kept the room it was given (its
-                    // own `Kept`), and together they take at most this
-                    // struct's `MAX_SIZE`, the sum of theirs.
-                    ::core::result::Result::Ok(unsafe { #krate::__private::Kept::promise() })
-                }
-            })
-        }
-        _ => None,
-    };
-    let pack_cursor = cursor_body.map(|body| {
-        quote! {
-            const MAX_SIZE: ::core::primitive::usize = #max_size;
-            #pack_reserved
-
-            #inline
-            fn pack_cursor(
-                &self,
-                __c: &mut #krate::__private::Cursor<'_, '_>,
-            ) -> ::core::result::Result<(), #krate::Error> {
-                #body
-            }
-        }
-    });
-    // The decoder's mirror: `unpack` opens a cursor over the input and
-    // `unpack_cursor` reads the fields.
-    let unpack_cursor = match (&cont.body, cont.is_tolerant()) {
-        (Body::Struct(style, fields), false) => {
-            Some(compact::unpack_struct(&krate, &de, *style, fields))
-        }
-        (Body::Enum(variants), false) => Some(compact::unpack_enum(&krate, &de, &name, variants)),
-        (_, true) => None,
-    }
-    .map(|body| {
-        quote! {
-            #inline
-            fn unpack_cursor(
-                __c: &mut #krate::__private::ReadCursor<'_, #de>,
-            ) -> ::core::result::Result<Self, #krate::Error> {
-                #body
-            }
-        }
-    });
-    let (pack_body, unpack_body, min_size) = match (&cont.body, cont.is_tolerant()) {
-        (Body::Struct(_, fields), false) => (
-            compact::pack(&krate),
-            compact::unpack(&krate, &de),
-            compact::min_size_of(&krate, &de, fields),
-        ),
-        (Body::Enum(variants), false) => (
-            compact::pack(&krate),
-            compact::unpack(&krate, &de),
-            compact::min_size_enum(&krate, &de, variants),
-        ),
-        (Body::Struct(style, fields), true) => (
-            tolerant::pack_struct(&krate, *style, fields),
-            tolerant::unpack_struct(&krate, &de, *style, fields),
-            quote!(1),
-        ),
-        (Body::Enum(variants), true) => (
-            tolerant::pack_enum(&krate, variants),
-            tolerant::unpack_enum(&krate, &de, &name, variants),
-            quote!(2),
-        ),
-    };
+    let pack_body = layout.pack(&gen);
+    let pack_items = layout.pack_items(&gen);
+    let unpack_body = layout.unpack(&gen);
+    let unpack_items = layout.unpack_items(&gen);
+    let min_size = layout.min_size(&gen);
     let (encoding_items, encoding_shared) = encoding::items(cont, &krate);
 
     quote! {
@@ -236,7 +158,7 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
                     #pack_body
                 }
 
-                #pack_cursor
+                #pack_items
             }
 
             #[automatically_derived]
@@ -248,7 +170,7 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
                     #unpack_body
                 }
 
-                #unpack_cursor
+                #unpack_items
 
                 #[inline]
                 fn placeholder(__work: &mut ::core::primitive::u32) -> ::core::option::Option<Self> {
@@ -261,13 +183,21 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
     }
 }
 
-/// Whether a compact type has few enough encoded fields (in its largest
-/// variant) that its encoder is always worth inlining.
-fn small_body(body: &Body) -> bool {
+/// The inline attribute of a type's generated methods. A small type's
+/// fields are always written inline: called out of line (as LLVM chose
+/// for the three-field items of a vector), the cursor goes to memory and
+/// each element pays a call, 30% of encoding `minecraft_savedata` (perf,
+/// issue 14). Large ones are left to LLVM.
+fn inline_attr(body: &Body) -> TokenStream {
     const SMALL: usize = 8;
     let encoded = |fields: &[crate::ast::Field]| fields.iter().filter(|f| f.is_encoded()).count();
-    match body {
+    let small = match body {
         Body::Struct(_, fields) => encoded(fields) <= SMALL,
         Body::Enum(variants) => variants.iter().all(|v| encoded(&v.fields) <= SMALL),
+    };
+    if small {
+        quote!(#[inline(always)])
+    } else {
+        quote!(#[inline])
     }
 }

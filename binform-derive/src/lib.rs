@@ -17,6 +17,7 @@ mod ctxt;
 mod encoding;
 mod expand;
 mod fields;
+mod layout;
 mod lock;
 mod placeholder;
 mod symbol;

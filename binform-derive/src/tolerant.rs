@@ -14,12 +14,13 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Lifetime;
 
-use crate::ast::{Field, Style, Variant};
+use crate::ast::{Body, Field, Style, Variant};
 use crate::fields::{self, binding, default_value, pack_fn, pack_variants, unpack_fn};
+use crate::layout::{Gen, Layout};
 
 /// Writes the encoded fields (bound to `__f<i>`) as a tolerant field list.
 fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
-    let encoded = encoded_by_tag(fields);
+    let encoded = crate::ast::wire_order(fields);
     let count = encoded.len();
     let stmts = encoded.iter().zip(gaps(&encoded)).map(|((i, f), gap)| {
         let b = binding(*i);
@@ -56,19 +57,7 @@ fn gaps(encoded: &[(usize, &Field)]) -> Vec<u32> {
         .collect()
 }
 
-/// The encoded fields with their index, in ascending tag order (the order
-/// on the wire).
-fn encoded_by_tag<'a, 'b>(fields: &'b [Field<'a>]) -> Vec<(usize, &'b Field<'a>)> {
-    let mut encoded: Vec<(usize, &Field)> = fields
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.is_encoded())
-        .collect();
-    encoded.sort_by_key(|(_, f)| f.tag);
-    encoded
-}
-
-pub fn pack_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
+fn pack_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
     fields::pack_struct(style, fields, pack_fields(krate, fields))
 }
 
@@ -89,7 +78,7 @@ fn unpack_fields(
     empty_body_ok: bool,
 ) -> TokenStream {
     let slot = |i: usize| format_ident!("__slot{}", i);
-    let encoded = encoded_by_tag(fields);
+    let encoded = crate::ast::wire_order(fields);
     let decls = encoded.iter().map(|(i, f)| {
         let (s, ty) = (slot(*i), f.ty);
         quote!(let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None;)
@@ -217,7 +206,7 @@ fn unpack_fields(
     }}
 }
 
-pub fn unpack_struct(
+fn unpack_struct(
     krate: &TokenStream,
     de: &Lifetime,
     style: Style,
@@ -227,7 +216,7 @@ pub fn unpack_struct(
     quote!(::core::result::Result::Ok(#value))
 }
 
-pub fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
+fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
     pack_variants(
         variants.iter().map(|v| {
             let body = if v.fields.iter().any(Field::is_encoded) {
@@ -250,7 +239,7 @@ fn unpack_variant(krate: &TokenStream, de: &Lifetime, v: &Variant) -> TokenStrea
     quote!(__r.read_within(__len, |__r| ::core::result::Result::Ok(#decoded)))
 }
 
-pub fn unpack_enum(
+fn unpack_enum(
     krate: &TokenStream,
     de: &Lifetime,
     name: &str,
@@ -288,6 +277,42 @@ pub fn unpack_enum(
         match __tag {
             #(#arms)*
             _ => #fallback,
+        }
+    }
+}
+
+/// The version-tolerant layout: tagged fields, each with a key (its tag's
+/// gap and wire type), written and read through the writer and reader.
+pub struct Tolerant;
+
+impl Layout for Tolerant {
+    fn pack(&self, gen: &Gen) -> TokenStream {
+        match &gen.cont.body {
+            Body::Struct(style, fields) => pack_struct(gen.krate, *style, fields),
+            Body::Enum(variants) => pack_enum(gen.krate, variants),
+        }
+    }
+
+    fn pack_items(&self, _: &Gen) -> TokenStream {
+        quote!()
+    }
+
+    fn unpack(&self, gen: &Gen) -> TokenStream {
+        match &gen.cont.body {
+            Body::Struct(style, fields) => unpack_struct(gen.krate, gen.de, *style, fields),
+            Body::Enum(variants) => unpack_enum(gen.krate, gen.de, gen.name, variants),
+        }
+    }
+
+    fn unpack_items(&self, _: &Gen) -> TokenStream {
+        quote!()
+    }
+
+    /// A struct's field count byte; an enum's tag and body length.
+    fn min_size(&self, gen: &Gen) -> TokenStream {
+        match &gen.cont.body {
+            Body::Struct(..) => quote!(1),
+            Body::Enum(_) => quote!(2),
         }
     }
 }

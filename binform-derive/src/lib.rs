@@ -26,9 +26,14 @@ mod tolerant;
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
-/// Implements `binform::Pack` and `binform::Unpack` for a struct or enum.
+/// Implements `binform::Encoding`, `binform::Pack` and `binform::Unpack`
+/// for a struct or an enum.
 ///
-/// See the `binform` crate documentation for the attributes.
+/// Attributes, `#[binform(...)]`: on the type `version_tolerant`,
+/// `reserved = [..]`, `bound = ".."`, `crate = ".."`, `schema_lock = ".."`;
+/// on a field `skip`, `default = ".."`, `with = ".."`, `serde`, `tag = N`,
+/// `required`; on a variant `tag = N`, `other`. The reference, with an
+/// example of each, is the module `binform::attributes`.
 #[proc_macro_derive(Packable, attributes(binform))]
 pub fn derive_packable(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

@@ -114,6 +114,7 @@ extern crate alloc;
 #[macro_use]
 mod encoding;
 mod api;
+pub mod attributes;
 #[cfg(feature = "bitflags")]
 #[cfg_attr(docsrs, doc(cfg(feature = "bitflags")))]
 pub mod bitflags;
@@ -147,6 +148,12 @@ mod write;
 
 #[doc(hidden)]
 pub mod __private;
+
+/// `docs/format.md`'s Rust examples, run as doctests (read only when
+/// doctests are built, so the packaged crate does not need the file).
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/format.md")]
+pub struct FormatSpec;
 
 #[cfg(feature = "bytes")]
 #[cfg_attr(docsrs, doc(cfg(feature = "bytes")))]

@@ -15,63 +15,7 @@ use alloc::vec::Vec;
 use crate::schema::{Schema, TypeDef, TypeRef};
 use crate::{Error, ErrorKind, Result};
 
-/// A scalar's encoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Scalar {
-    Unit,
-    Bool,
-    Char,
-    F32,
-    F64,
-    U8,
-    U16,
-    U32,
-    U64,
-    U128,
-    I8,
-    I16,
-    I32,
-    I64,
-    I128,
-}
-
-impl Scalar {
-    fn by_name(name: &str) -> Option<Scalar> {
-        Some(match name {
-            "unit" => Scalar::Unit,
-            "bool" => Scalar::Bool,
-            "char" => Scalar::Char,
-            "f32" => Scalar::F32,
-            "f64" => Scalar::F64,
-            "u8" => Scalar::U8,
-            "u16" => Scalar::U16,
-            "u32" => Scalar::U32,
-            "u64" => Scalar::U64,
-            "u128" => Scalar::U128,
-            "i8" => Scalar::I8,
-            "i16" => Scalar::I16,
-            "i32" => Scalar::I32,
-            "i64" => Scalar::I64,
-            "i128" => Scalar::I128,
-            _ => return None,
-        })
-    }
-
-    /// Whether sequences of it are packed (format.md §22).
-    pub(super) fn packs(self) -> bool {
-        matches!(
-            self,
-            Scalar::U16
-                | Scalar::U32
-                | Scalar::U64
-                | Scalar::U128
-                | Scalar::I16
-                | Scalar::I32
-                | Scalar::I64
-                | Scalar::I128
-        )
-    }
-}
+use super::scalar::Scalar;
 
 /// A node inside a shape: one of the schema's, or one built for a
 /// built-in record (which holds only scalars, byte arrays and records).

@@ -22,10 +22,11 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{dyn_entry, shape, Node, Scalar, Shape, NO_TYPES};
+use super::builtin::{dyn_entry, shape, Node, Shape, NO_TYPES};
+use super::scalar::{convert, loose_integer as integer, mismatch, Lenience, Scalar};
 use super::Value;
 use crate::schema::{Body, FieldDef, Schema, TypeRef};
-use crate::{Error, ErrorKind, Result};
+use crate::{Error, Result};
 
 /// `loose` in the exact shapes of `schema`, as a document.
 pub(super) fn document(schema: &Schema, loose: &Value) -> Result<Value> {
@@ -42,10 +43,7 @@ struct Conform<'s> {
 
 #[cold]
 fn wants(what: impl core::fmt::Display, got: &Value) -> Error {
-    Error::new(
-        ErrorKind::InvalidValue,
-        format!("expected {what}, found {}", super::encode::kind(got)),
-    )
+    mismatch(Lenience::Loose, what, got)
 }
 
 /// The entries of a map with string keys (a JSON object).
@@ -116,9 +114,9 @@ fn single(v: &Value) -> Option<(&str, &Value)> {
 impl<'s> Conform<'s> {
     fn value(&self, node: &TypeRef, v: &Value) -> Result<Value> {
         Ok(match shape(node, self.schema)? {
-            Shape::Scalar(s) => scalar(s, v)?,
+            Shape::Scalar(s) => convert(s, v, Lenience::Loose)?,
             Shape::NonZero(s) => {
-                let x = scalar(s, v)?;
+                let x = convert(s, v, Lenience::Loose)?;
                 if x.is_zero_integer() {
                     return Err(wants("a non-zero integer", v));
                 }
@@ -346,7 +344,8 @@ impl<'s> Conform<'s> {
             .iter()
             .enumerate()
             .map(|(i, item)| {
-                let x = scalar(s, item).map_err(|e| e.in_field(&format!("[{i}]")))?;
+                let x =
+                    convert(s, item, Lenience::Loose).map_err(|e| e.in_field(&format!("[{i}]")))?;
                 if nonzero && x.is_zero_integer() {
                     return Err(wants("a non-zero integer", item).in_field(&format!("[{i}]")));
                 }
@@ -364,104 +363,6 @@ fn variant_of(v: &Value) -> Result<(&str, Option<&Value>)> {
             .map(|(name, inner)| (name, Some(inner)))
             .ok_or_else(|| wants("a variant: its name, or {\"Name\": value}", v)),
     }
-}
-
-/// Any integer, as the widest signed type; a string of digits too.
-fn integer(v: &Value) -> Result<i128> {
-    Ok(match v {
-        Value::U8(x) => (*x).into(),
-        Value::U16(x) => (*x).into(),
-        Value::U32(x) => (*x).into(),
-        Value::U64(x) => (*x).into(),
-        Value::I8(x) => (*x).into(),
-        Value::I16(x) => (*x).into(),
-        Value::I32(x) => (*x).into(),
-        Value::I64(x) => (*x).into(),
-        Value::I128(x) => *x,
-        Value::U128(x) => i128::try_from(*x).map_err(|_| wants("an integer in range", v))?,
-        Value::String(s) => s.parse().map_err(|_| wants("an integer", v))?,
-        _ => return Err(wants("an integer", v)),
-    })
-}
-
-/// A NaN written with its bits (`"NaN:0x7ff8000000000001"`), which keep
-/// its sign and payload.
-fn nan_bits(v: &Value) -> Option<u64> {
-    match v {
-        Value::String(s) => u64::from_str_radix(s.strip_prefix("NaN:0x")?, 16).ok(),
-        _ => None,
-    }
-}
-
-fn float(v: &Value) -> Result<f64> {
-    Ok(match v {
-        Value::F64(x) => *x,
-        Value::F32(x) => (*x).into(),
-        Value::String(s) => match s.as_str() {
-            "NaN" => f64::NAN,
-            "inf" => f64::INFINITY,
-            "-inf" => f64::NEG_INFINITY,
-            other => other.parse().map_err(|_| wants("a number", v))?,
-        },
-        other => integer(other)? as f64,
-    })
-}
-
-fn scalar(s: Scalar, v: &Value) -> Result<Value> {
-    macro_rules! int {
-        ($t:ty, $variant:ident) => {{
-            let x = match (v, stringify!($variant)) {
-                (Value::U128(x), "U128") => return Ok(Value::U128(*x)),
-                (Value::String(text), "U128") => {
-                    return text
-                        .parse()
-                        .map(Value::U128)
-                        .map_err(|_| wants("a u128", v))
-                }
-                _ => integer(v)?,
-            };
-            <$t>::try_from(x)
-                .map(Value::$variant)
-                .map_err(|_| wants(concat!("a ", stringify!($t), " (in its range)"), v))?
-        }};
-    }
-    Ok(match s {
-        Scalar::Unit => match v {
-            Value::Unit => Value::Unit,
-            _ => return Err(wants("unit (null)", v)),
-        },
-        Scalar::Bool => match v {
-            Value::Bool(b) => Value::Bool(*b),
-            _ => return Err(wants("a bool", v)),
-        },
-        Scalar::Char => match v {
-            Value::Char(c) => Value::Char(*c),
-            Value::String(s) if s.chars().count() == 1 => {
-                Value::Char(s.chars().next().unwrap_or_default())
-            }
-            _ => return Err(wants("a one-character string", v)),
-        },
-        Scalar::F32 => match nan_bits(v) {
-            Some(bits) => Value::F32(f32::from_bits(
-                u32::try_from(bits).map_err(|_| wants("an f32 NaN's bits", v))?,
-            )),
-            None => Value::F32(float(v)? as f32),
-        },
-        Scalar::F64 => match nan_bits(v) {
-            Some(bits) => Value::F64(f64::from_bits(bits)),
-            None => Value::F64(float(v)?),
-        },
-        Scalar::U8 => int!(u8, U8),
-        Scalar::U16 => int!(u16, U16),
-        Scalar::U32 => int!(u32, U32),
-        Scalar::U64 => int!(u64, U64),
-        Scalar::U128 => int!(u128, U128),
-        Scalar::I8 => int!(i8, I8),
-        Scalar::I16 => int!(i16, I16),
-        Scalar::I32 => int!(i32, I32),
-        Scalar::I64 => int!(i64, I64),
-        Scalar::I128 => int!(i128, I128),
-    })
 }
 
 fn bytes(v: &Value, n: Option<usize>) -> Result<Value> {

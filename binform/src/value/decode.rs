@@ -9,7 +9,8 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{dyn_entry, shape, wire_of, Node, Scalar, Shape, NO_TYPES};
+use super::builtin::{dyn_entry, shape, wire_of, Node, Shape, NO_TYPES};
+use super::scalar::Scalar;
 use super::Value;
 use crate::packed::{unpack_vec, Lane};
 use crate::schema::embedded::{decode_schema, split};

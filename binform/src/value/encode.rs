@@ -7,7 +7,8 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{dyn_entry, shape, wire_of, Node, Scalar, Shape, NO_TYPES};
+use super::builtin::{dyn_entry, shape, wire_of, Node, Shape, NO_TYPES};
+use super::scalar::Scalar;
 use super::Value;
 use crate::packed::Lane;
 use crate::schema::embedded::write_header;
@@ -66,7 +67,10 @@ impl<'s> Encoder<'s> {
     fn mismatch(&self, what: impl core::fmt::Display, value: &Value) -> Error {
         Error::new(
             ErrorKind::InvalidValue,
-            format!("the schema wants {what}, the value is {}", kind(value)),
+            format!(
+                "the schema wants {what}, the value is {}",
+                super::show::kind(value)
+            ),
         )
     }
 
@@ -485,36 +489,3 @@ fn deeper(w: &mut Writer<'_>, f: impl FnOnce(&mut Writer<'_>) -> Result<()>) -> 
 /// reader bounded a decoded document already; this bounds one built by
 /// hand (its built-in nesting is bounded by its schema's).
 const WRITE_DEPTH: u32 = 4096;
-
-/// A value's kind, for errors (without walking its contents).
-pub(super) fn kind(v: &Value) -> String {
-    let simple = match v {
-        Value::Struct { name, .. } => return format!("a `{name}` struct"),
-        Value::Variant { name, variant, .. } => return format!("`{name}::{variant}`"),
-        Value::Unit => "unit",
-        Value::Bool(_) => "a bool",
-        Value::U8(_) => "a u8",
-        Value::U16(_) => "a u16",
-        Value::U32(_) => "a u32",
-        Value::U64(_) => "a u64",
-        Value::U128(_) => "a u128",
-        Value::I8(_) => "an i8",
-        Value::I16(_) => "an i16",
-        Value::I32(_) => "an i32",
-        Value::I64(_) => "an i64",
-        Value::I128(_) => "an i128",
-        Value::F32(_) => "an f32",
-        Value::F64(_) => "an f64",
-        Value::Char(_) => "a char",
-        Value::String(_) => "a string",
-        Value::Bytes(_) => "bytes",
-        Value::Seq(_) => "a sequence",
-        Value::Map(_) => "a map",
-        Value::Optional(_) => "an option",
-        Value::Shared { .. } => "a shared value",
-        Value::Reference(_) => "a reference",
-        Value::Dangling => "a dangling weak",
-        Value::Document { .. } => "a document",
-    };
-    simple.to_string()
-}

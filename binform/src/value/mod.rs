@@ -42,6 +42,7 @@ mod conform;
 mod decode;
 mod encode;
 mod resolve;
+mod scalar;
 mod show;
 
 use alloc::boxed::Box;

@@ -23,7 +23,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 
-use super::builtin::{shape, Node, Scalar, Shape, NO_TYPES};
+use super::builtin::{shape, Node, Shape, NO_TYPES};
+use super::scalar::{self as scalars, convert, mismatch, Lenience, Scalar};
 use super::Value;
 use crate::schema::{Body, FieldDef, Schema, TypeDef, TypeRef};
 use crate::{Error, ErrorKind, Result};
@@ -178,13 +179,7 @@ struct State {
 
 #[cold]
 fn cannot(what: impl core::fmt::Display, got: &Value) -> Error {
-    Error::new(
-        ErrorKind::InvalidValue,
-        format!(
-            "the writer's {} cannot become the reader's {what} without loss",
-            super::encode::kind(got)
-        ),
-    )
+    mismatch(Lenience::Exact, what, got)
 }
 
 impl<'s> Resolver<'s, '_> {
@@ -209,9 +204,9 @@ impl<'s> Resolver<'s, '_> {
 
     fn value_here(&self, node: &TypeRef, v: &Value) -> Result<Value> {
         Ok(match shape(node, self.reader)? {
-            Shape::Scalar(s) => scalar(s, v)?,
+            Shape::Scalar(s) => convert(s, v, Lenience::Exact)?,
             Shape::NonZero(s) => {
-                let x = scalar(s, v)?;
+                let x = convert(s, v, Lenience::Exact)?;
                 if x.is_zero_integer() {
                     return Err(cannot("non-zero integer", v));
                 }
@@ -226,7 +221,7 @@ impl<'s> Resolver<'s, '_> {
                 Value::Seq(items) => Value::Bytes(
                     items
                         .iter()
-                        .map(|x| match scalar(Scalar::U8, x)? {
+                        .map(|x| match convert(Scalar::U8, x, Lenience::Exact)? {
                             Value::U8(b) => Ok(b),
                             _ => Err(cannot("byte", x)),
                         })
@@ -248,7 +243,8 @@ impl<'s> Resolver<'s, '_> {
                     .iter()
                     .enumerate()
                     .map(|(i, x)| {
-                        let x = scalar(s, x).map_err(|e| e.in_field(&format!("[{i}]")))?;
+                        let x = convert(s, x, Lenience::Exact)
+                            .map_err(|e| e.in_field(&format!("[{i}]")))?;
                         if nonzero && x.is_zero_integer() {
                             return Err(cannot("non-zero integer", &x).in_field(&format!("[{i}]")));
                         }
@@ -585,7 +581,7 @@ impl<'s> Resolver<'s, '_> {
             ));
         }
         Ok(match shape(node, self.reader)? {
-            Shape::Scalar(s) => zero_scalar(s),
+            Shape::Scalar(s) => scalars::zero(s),
             Shape::String => Value::String(String::new()),
             Shape::Bytes => Value::Bytes(Vec::new()),
             Shape::Seq(_) | Shape::Packed(..) => Value::Seq(Vec::new()),
@@ -632,114 +628,9 @@ fn no_zero(node: &TypeRef) -> Error {
     )
 }
 
-fn zero_scalar(s: Scalar) -> Value {
-    match s {
-        Scalar::Unit => Value::Unit,
-        Scalar::Bool => Value::Bool(false),
-        Scalar::Char => Value::Char('\0'),
-        Scalar::F32 => Value::F32(0.0),
-        Scalar::F64 => Value::F64(0.0),
-        Scalar::U8 => Value::U8(0),
-        Scalar::U16 => Value::U16(0),
-        Scalar::U32 => Value::U32(0),
-        Scalar::U64 => Value::U64(0),
-        Scalar::U128 => Value::U128(0),
-        Scalar::I8 => Value::I8(0),
-        Scalar::I16 => Value::I16(0),
-        Scalar::I32 => Value::I32(0),
-        Scalar::I64 => Value::I64(0),
-        Scalar::I128 => Value::I128(0),
-    }
-}
-
 fn as_items(v: &Value) -> Result<&[Value]> {
     match v {
         Value::Seq(items) => Ok(items),
         _ => Err(cannot("sequence", v)),
     }
-}
-
-/// An integer as (negative?, magnitude), or `None` if `v` is no integer.
-fn int_parts(v: &Value) -> Option<(bool, u128)> {
-    let signed = |x: i128| (x < 0, x.unsigned_abs());
-    Some(match v {
-        Value::U8(x) => (false, (*x).into()),
-        Value::U16(x) => (false, (*x).into()),
-        Value::U32(x) => (false, (*x).into()),
-        Value::U64(x) => (false, (*x).into()),
-        Value::U128(x) => (false, *x),
-        Value::I8(x) => signed((*x).into()),
-        Value::I16(x) => signed((*x).into()),
-        Value::I32(x) => signed((*x).into()),
-        Value::I64(x) => signed((*x).into()),
-        Value::I128(x) => signed(*x),
-        _ => return None,
-    })
-}
-
-/// `v` as the scalar `s`, only where no information is lost.
-fn scalar(s: Scalar, v: &Value) -> Result<Value> {
-    macro_rules! int {
-        ($t:ty, $variant:ident) => {{
-            let Some((negative, magnitude)) = int_parts(v) else {
-                return Err(cannot(stringify!($t), v));
-            };
-            let fits = if negative {
-                i128::try_from(magnitude)
-                    .ok()
-                    .map(|m| -m)
-                    .or((magnitude == 1u128 << 127).then_some(i128::MIN))
-                    .and_then(|x| <$t>::try_from(x).ok())
-            } else {
-                <$t>::try_from(magnitude).ok()
-            };
-            match fits {
-                Some(x) => Value::$variant(x),
-                None => {
-                    return Err(Error::new(
-                        ErrorKind::IntegerOverflow,
-                        format!(
-                            "the writer's {} does not fit the reader's {}",
-                            super::encode::kind(v),
-                            stringify!($t)
-                        ),
-                    ))
-                }
-            }
-        }};
-    }
-    Ok(match s {
-        Scalar::Unit => match v {
-            Value::Unit => Value::Unit,
-            _ => return Err(cannot("()", v)),
-        },
-        Scalar::Bool => match v {
-            Value::Bool(b) => Value::Bool(*b),
-            _ => return Err(cannot("bool", v)),
-        },
-        Scalar::Char => match v {
-            Value::Char(c) => Value::Char(*c),
-            _ => return Err(cannot("char", v)),
-        },
-        Scalar::F64 => match v {
-            Value::F64(x) => Value::F64(*x),
-            Value::F32(x) => Value::F64((*x).into()),
-            _ => return Err(cannot("f64", v)),
-        },
-        Scalar::F32 => match v {
-            Value::F32(x) => Value::F32(*x),
-            Value::F64(x) if (*x as f32) as f64 == *x || x.is_nan() => Value::F32(*x as f32),
-            _ => return Err(cannot("f32", v)),
-        },
-        Scalar::U8 => int!(u8, U8),
-        Scalar::U16 => int!(u16, U16),
-        Scalar::U32 => int!(u32, U32),
-        Scalar::U64 => int!(u64, U64),
-        Scalar::U128 => int!(u128, U128),
-        Scalar::I8 => int!(i8, I8),
-        Scalar::I16 => int!(i16, I16),
-        Scalar::I32 => int!(i32, I32),
-        Scalar::I64 => int!(i64, I64),
-        Scalar::I128 => int!(i128, I128),
-    })
 }

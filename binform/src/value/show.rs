@@ -2,6 +2,8 @@
 //! line, integers with their width (`36u8`), shared values numbered
 //! (`#0 = …`) and references to them as `-> #0`.
 
+use alloc::format;
+use alloc::string::{String, ToString};
 use core::fmt::{self, Write};
 
 use super::Value;
@@ -160,4 +162,37 @@ impl fmt::Display for Name<'_> {
         }
         Ok(())
     }
+}
+
+/// A value's kind, for errors (without walking its contents).
+pub(super) fn kind(v: &Value) -> String {
+    let simple = match v {
+        Value::Struct { name, .. } => return format!("a `{name}` struct"),
+        Value::Variant { name, variant, .. } => return format!("`{name}::{variant}`"),
+        Value::Unit => "unit",
+        Value::Bool(_) => "a bool",
+        Value::U8(_) => "a u8",
+        Value::U16(_) => "a u16",
+        Value::U32(_) => "a u32",
+        Value::U64(_) => "a u64",
+        Value::U128(_) => "a u128",
+        Value::I8(_) => "an i8",
+        Value::I16(_) => "an i16",
+        Value::I32(_) => "an i32",
+        Value::I64(_) => "an i64",
+        Value::I128(_) => "an i128",
+        Value::F32(_) => "an f32",
+        Value::F64(_) => "an f64",
+        Value::Char(_) => "a char",
+        Value::String(_) => "a string",
+        Value::Bytes(_) => "bytes",
+        Value::Seq(_) => "a sequence",
+        Value::Map(_) => "a map",
+        Value::Optional(_) => "an option",
+        Value::Shared { .. } => "a shared value",
+        Value::Reference(_) => "a reference",
+        Value::Dangling => "a dangling weak",
+        Value::Document { .. } => "a document",
+    };
+    simple.to_string()
 }

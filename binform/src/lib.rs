@@ -118,6 +118,7 @@ pub mod attributes;
 #[cfg(feature = "bitflags")]
 #[cfg_attr(docsrs, doc(cfg(feature = "bitflags")))]
 pub mod bitflags;
+mod builtins;
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;

@@ -118,24 +118,28 @@ mod ints;
 mod ser;
 
 /// The std enums whose tag the format writes as one byte rather than a
-/// varint index (format.md §8, §17), by the names serde gives them: an
-/// enum of that name and those variants is written as the derive writes
-/// the std type.
-const BYTE_TAGGED: [(&str, [&str; 2]); 3] = [
-    ("Result", ["Ok", "Err"]),
-    ("IpAddr", ["V4", "V6"]),
-    ("SocketAddr", ["V4", "V6"]),
-];
+/// varint index and whose serde form agrees with it (format.md §8, §17;
+/// `crate::builtins::BYTE_ENUMS`), by the names serde gives them: an enum
+/// of that name whose variant at an index has the std type's name there
+/// is written as the derive writes the std type.
+fn byte_enum(name: &str) -> Option<&'static crate::builtins::ByteEnum> {
+    crate::builtins::BYTE_ENUMS
+        .iter()
+        .find(|e| e.serde_agrees && e.rust_name == name)
+}
 
-/// Whether the enum `name` with `variants` is one of [`BYTE_TAGGED`]: its
+/// Whether the enum `name` with `variants` is a byte-tagged std enum: its
 /// first two variants are the std type's (serde's list may go on with
 /// more variants or aliases). The encoder writes those two as a byte and
 /// any other as a varint, which never starts with `00` or `01` below
 /// index 128.
 fn byte_tagged(name: &str, variants: &[&str]) -> bool {
-    BYTE_TAGGED
-        .iter()
-        .any(|(n, v)| *n == name && variants.get(..2) == Some(v.as_slice()))
+    byte_enum(name).is_some_and(|e| {
+        e.variants.len() == 2
+            && variants
+                .get(..2)
+                .is_some_and(|v| v.iter().zip(e.variants).all(|(a, (b, _))| a == b))
+    })
 }
 
 use alloc::vec::Vec;

@@ -65,11 +65,13 @@ fn put<T: Serialize + ?Sized>(w: &mut Writer<'_>, value: &T) -> Result<()> {
 /// the varint index.
 #[inline]
 fn variant_tag(w: &mut Writer<'_>, name: &str, index: u32, variant: &str) {
-    match super::BYTE_TAGGED.iter().find(|(n, _)| *n == name) {
-        Some((_, variants)) if variants.get(index as usize) == Some(&variant) => {
-            w.write_u8(index as u8)
-        }
-        _ => w.write_tag(index),
+    let known = super::byte_enum(name)
+        .and_then(|e| e.variants.get(index as usize))
+        .is_some_and(|(name, _)| *name == variant);
+    if known {
+        w.write_u8(index as u8)
+    } else {
+        w.write_tag(index)
     }
 }
 

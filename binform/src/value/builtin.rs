@@ -65,75 +65,37 @@ fn bytes_of(n: usize) -> TypeRef {
     TypeRef::builtin_of("array", vec![b("u8"), TypeRef::builtin(&format!("{n}"))])
 }
 
-/// The record layout of a built-in with a fixed layout, if `name` is one.
-fn record(name: &str) -> Option<Shape<'static>> {
-    let (name, fields): (&'static str, Vec<(&'static str, TypeRef)>) = match name {
-        "duration" => ("duration", vec![("secs", b("u64")), ("nanos", b("u64"))]),
-        "system_time" => ("system_time", vec![("secs", b("i64")), ("nanos", b("u64"))]),
-        "ipv4" => ("ipv4", vec![("octets", bytes_of(4))]),
-        "ipv6" => ("ipv6", vec![("octets", bytes_of(16))]),
-        "socket_v4" => ("socket_v4", vec![("ip", b("ipv4")), ("port", b("u64"))]),
-        "socket_v6" => (
-            "socket_v6",
-            vec![
-                ("ip", b("ipv6")),
-                ("port", b("u64")),
-                ("flowinfo", b("u64")),
-                ("scope_id", b("u64")),
-            ],
-        ),
-        "uuid" => ("uuid", vec![("bytes", bytes_of(16))]),
-        "f16" => ("f16", vec![("bits", bytes_of(2))]),
-        "bf16" => ("bf16", vec![("bits", bytes_of(2))]),
-        "decimal" => ("decimal", vec![("mantissa", b("i128")), ("scale", b("u8"))]),
-        "ordering" => ("ordering", vec![("sign", b("i8"))]),
-        "chrono_utc" | "chrono_naive_datetime" | "time_primitive_datetime" | "chrono_delta" => {
-            let name = match name {
-                "chrono_utc" => "chrono_utc",
-                "chrono_naive_datetime" => "chrono_naive_datetime",
-                "time_primitive_datetime" => "time_primitive_datetime",
-                _ => "chrono_delta",
-            };
-            (name, vec![("secs", b("i64")), ("nanos", b("u64"))])
+/// The shape of a built-in whose layout is data (`crate::builtins`): a
+/// record or a byte-tagged enum, with its type arguments.
+fn from_registry<'s>(name: &str, args: &'s [TypeRef]) -> Option<Result<Shape<'s>>> {
+    use crate::builtins::{FieldType, Payload};
+    if let Some(record) = crate::builtins::record_of(name) {
+        if args.len() != record.arity() {
+            return Some(Err(malformed(name, args.len())));
         }
-        "chrono_fixed_offset" | "time_offset_datetime" => {
-            let name = if name == "chrono_fixed_offset" {
-                "chrono_fixed_offset"
-            } else {
-                "time_offset_datetime"
+        let fields = record.fields.iter().map(|&(field, ty)| {
+            let node = match ty {
+                FieldType::Named(n) => Node::Builtin(b(n)),
+                FieldType::Bytes(n) => Node::Builtin(bytes_of(n)),
+                FieldType::Arg(i) => Node::Schema(&args[i]),
             };
-            (
-                name,
-                vec![
-                    ("secs", b("i64")),
-                    ("nanos", b("u64")),
-                    ("offset", b("i64")),
-                ],
-            )
-        }
-        "chrono_date" => ("chrono_date", vec![("day", b("i64"))]),
-        "time_date" => ("time_date", vec![("julian_day", b("i64"))]),
-        "chrono_time" | "time_time" => {
-            let name = if name == "chrono_time" {
-                "chrono_time"
-            } else {
-                "time_time"
-            };
-            (name, vec![("secs", b("u64")), ("nanos", b("u64"))])
-        }
-        "time_duration" => (
-            "time_duration",
-            vec![("secs", b("i64")), ("nanos", b("i64"))],
-        ),
-        _ => return None,
-    };
-    Some(Shape::Record(
-        name,
-        fields
-            .into_iter()
-            .map(|(n, t)| (n, Node::Builtin(t)))
-            .collect(),
-    ))
+            (field, node)
+        });
+        return Some(Ok(Shape::Record(record.name, fields.collect())));
+    }
+    let byte_enum = crate::builtins::byte_enum_of(name)?;
+    if args.len() != byte_enum.arity() {
+        return Some(Err(malformed(name, args.len())));
+    }
+    let variants = byte_enum.variants.iter().map(|&(variant, payload)| {
+        let node = match payload {
+            Payload::None => None,
+            Payload::Arg(i) => Some(Node::Schema(&args[i])),
+            Payload::Named(n) => Some(Node::Builtin(b(n))),
+        };
+        (variant, node)
+    });
+    Some(Ok(Shape::ByteEnum(byte_enum.rust_name, variants.collect())))
 }
 
 /// The one argument of a built-in, or an error.
@@ -210,8 +172,8 @@ pub(super) fn shape<'s>(node: &'s TypeRef, schema: &'s Schema) -> Result<Shape<'
     if let Some(scalar) = Scalar::by_name(name) {
         return Ok(Shape::Scalar(scalar));
     }
-    if let Some(record) = record(name) {
-        return Ok(record);
+    if let Some(shape) = from_registry(name, args) {
+        return shape;
     }
     Ok(match name {
         "string" => Shape::String,
@@ -254,53 +216,6 @@ pub(super) fn shape<'s>(node: &'s TypeRef, schema: &'s Schema) -> Result<Shape<'
             },
             TypeRef::Named(_) => return Err(malformed("nonzero", args.len())),
         },
-        "range" | "range_inclusive" => {
-            let t = one(name, args)?;
-            let name = if name == "range" {
-                "range"
-            } else {
-                "range_inclusive"
-            };
-            Shape::Record(
-                name,
-                vec![("start", Node::Schema(t)), ("end", Node::Schema(t))],
-            )
-        }
-        "result" => {
-            let (t, e) = two(name, args)?;
-            Shape::ByteEnum(
-                "Result",
-                vec![
-                    ("Ok", Some(Node::Schema(t))),
-                    ("Err", Some(Node::Schema(e))),
-                ],
-            )
-        }
-        "bound" => {
-            let t = one(name, args)?;
-            Shape::ByteEnum(
-                "Bound",
-                vec![
-                    ("Included", Some(Node::Schema(t))),
-                    ("Excluded", Some(Node::Schema(t))),
-                    ("Unbounded", None),
-                ],
-            )
-        }
-        "ip" => Shape::ByteEnum(
-            "IpAddr",
-            vec![
-                ("V4", Some(Node::Builtin(b("ipv4")))),
-                ("V6", Some(Node::Builtin(b("ipv6")))),
-            ],
-        ),
-        "socket" => Shape::ByteEnum(
-            "SocketAddr",
-            vec![
-                ("V4", Some(Node::Builtin(b("socket_v4")))),
-                ("V6", Some(Node::Builtin(b("socket_v6")))),
-            ],
-        ),
         "dyn" => {
             if args.len() % 2 != 0 {
                 return Err(malformed(name, args.len()));
@@ -369,4 +284,142 @@ pub(super) fn wire_of(node: &TypeRef, schema: &Schema) -> Result<crate::tolerant
         Shape::Record("ordering", _) => Wire::Byte,
         _ => Wire::Framed,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    use super::wire_of;
+    use crate::{Encoding, Pack, Value};
+
+    /// A typed value seen through its schema: the `Value` its bytes
+    /// decode to, which must write back the same bytes; and the wire type
+    /// the schema gives it, which must be the Rust type's own.
+    fn through_schema<T: Pack + Encoding>(value: &T) -> Value {
+        let schema = crate::schema_of::<T>();
+        let bytes = crate::to_vec(value).unwrap();
+        let seen = super::super::from_slice_with(&schema, &bytes).unwrap();
+        assert_eq!(
+            super::super::to_vec_with(&schema, &seen).unwrap(),
+            bytes,
+            "{seen}"
+        );
+        assert_eq!(
+            wire_of(&schema.root, &schema).unwrap(),
+            T::WIRE,
+            "{}",
+            schema.root
+        );
+        seen
+    }
+
+    /// Each record of the registry describes the bytes its type's impl
+    /// writes: the values `expected` (when given) are what the registry's
+    /// fields, by name, type and order, read from them.
+    fn record<T: Pack + Encoding>(value: &T, expected: &[(&str, Value)]) {
+        let schema = crate::schema_of::<T>();
+        let seen = through_schema(value);
+        let Value::Struct { name, fields } = seen.root() else {
+            panic!("{} reads as a record", schema.root)
+        };
+        assert!(crate::builtins::record_of(name).is_some(), "{name}");
+        if !expected.is_empty() {
+            let expected: Vec<(String, Value)> = expected
+                .iter()
+                .map(|(n, v)| ((*n).into(), v.clone()))
+                .collect();
+            assert_eq!(fields, &expected, "{name}");
+        }
+    }
+
+    /// Each byte-tagged enum of the registry is its type's bytes.
+    fn byte_enum<T: Pack + Encoding>(value: &T, variant: &str) {
+        match through_schema(value).root() {
+            Value::Variant { variant: v, .. } => assert_eq!(v, variant),
+            other => panic!("{other}"),
+        }
+    }
+
+    #[test]
+    fn the_registry_describes_what_the_impls_write() {
+        use core::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
+        use core::ops::Bound;
+        use Value::{Bytes, I8, U64, U8};
+        let v4 = Ipv4Addr::new(10, 0, 0, 1);
+        let v6 = Ipv6Addr::LOCALHOST;
+        let (v4_bytes, v6_bytes) = (Bytes(v4.octets().into()), Bytes(v6.octets().into()));
+        record(
+            &core::time::Duration::new(500, 999_999_999),
+            &[("secs", U64(500)), ("nanos", U64(999_999_999))],
+        );
+        record(&v4, &[("octets", v4_bytes.clone())]);
+        record(&v6, &[("octets", v6_bytes.clone())]);
+        let ip = |name: &str, octets: Value| Value::Struct {
+            name: name.into(),
+            fields: alloc::vec![("octets".into(), octets)],
+        };
+        record(
+            &SocketAddrV4::new(v4, 8080),
+            &[("ip", ip("ipv4", v4_bytes.clone())), ("port", U64(8080))],
+        );
+        record(
+            &SocketAddrV6::new(v6, 443, 70_000, 9),
+            &[
+                (
+                    "ip",
+                    Value::Struct {
+                        name: "ipv6".into(),
+                        fields: alloc::vec![("octets".into(), v6_bytes)],
+                    },
+                ),
+                ("port", U64(443)),
+                ("flowinfo", U64(70_000)),
+                ("scope_id", U64(9)),
+            ],
+        );
+        record(&core::cmp::Ordering::Less, &[("sign", I8(-1))]);
+        record(&(3u8..200), &[("start", U8(3)), ("end", U8(200))]);
+        record(&(3u8..=9), &[("start", U8(3)), ("end", U8(9))]);
+        #[cfg(feature = "std")]
+        record(
+            &(std::time::SystemTime::UNIX_EPOCH - core::time::Duration::new(1, 500)),
+            &[("secs", Value::I64(-2)), ("nanos", U64(999_999_500))],
+        );
+        #[cfg(feature = "uuid")]
+        record(&uuid::Uuid::from_u128(7), &[]);
+        #[cfg(feature = "half")]
+        record(&half::f16::from_f32(1.5), &[]);
+        #[cfg(feature = "half")]
+        record(&half::bf16::from_f32(1.5), &[]);
+        #[cfg(feature = "rust_decimal")]
+        record(&rust_decimal::Decimal::new(-314, 2), &[]);
+        #[cfg(feature = "chrono")]
+        {
+            use chrono::TimeZone;
+            let at = chrono::Utc.timestamp_opt(1_700_000_000, 5).unwrap();
+            record(&at, &[]);
+            record(&at.naive_utc(), &[]);
+            record(&at.fixed_offset(), &[]);
+            record(&at.date_naive(), &[]);
+            record(&at.time(), &[]);
+            record(&chrono::TimeDelta::seconds(-5), &[]);
+        }
+        #[cfg(feature = "time")]
+        {
+            let at = time::OffsetDateTime::from_unix_timestamp(1_700_000_000).unwrap();
+            record(&at, &[]);
+            record(&time::PrimitiveDateTime::new(at.date(), at.time()), &[]);
+            record(&at.date(), &[]);
+            record(&at.time(), &[]);
+            record(&time::Duration::seconds(-5), &[]);
+        }
+        byte_enum(&Ok::<u8, String>(1), "Ok");
+        byte_enum(&Err::<u8, String>("e".into()), "Err");
+        byte_enum(&Bound::Included(4u16), "Included");
+        byte_enum(&Bound::<u16>::Unbounded, "Unbounded");
+        byte_enum(&IpAddr::V6(v6), "V6");
+        byte_enum(&SocketAddr::V4(SocketAddrV4::new(v4, 1)), "V4");
+    }
 }

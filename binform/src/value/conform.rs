@@ -22,10 +22,11 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{dyn_entry, shape, Node, Shape, NO_TYPES};
-use super::scalar::{convert, loose_integer as integer, mismatch, Lenience, Scalar};
+use super::builtin::{shape, Shape, NO_TYPES};
+use super::scalar::{loose_integer as integer, mismatch, Lenience, Scalar};
+use super::walk::Walk;
 use super::Value;
-use crate::schema::{Body, FieldDef, Schema, TypeRef};
+use crate::schema::{Body, FieldDef, Schema, TypeDef, TypeRef};
 use crate::{Error, Result};
 
 /// `loose` in the exact shapes of `schema`, as a document.
@@ -111,203 +112,110 @@ fn single(v: &Value) -> Option<(&str, &Value)> {
     entries.next().is_none().then_some(first)
 }
 
-impl<'s> Conform<'s> {
-    fn value(&self, node: &TypeRef, v: &Value) -> Result<Value> {
-        Ok(match shape(node, self.schema)? {
-            Shape::Scalar(s) => convert(s, v, Lenience::Loose)?,
-            Shape::NonZero(s) => {
-                let x = convert(s, v, Lenience::Loose)?;
-                if x.is_zero_integer() {
-                    return Err(wants("a non-zero integer", v));
-                }
-                x
-            }
-            Shape::String => match v {
-                Value::String(s) => Value::String(s.clone()),
-                _ => return Err(wants("a string", v)),
-            },
-            Shape::Bytes => bytes(v, None)?,
-            Shape::Seq(elem) => Value::Seq(self.items(v, None, |_| elem)?),
-            Shape::Packed(s, nonzero) => Value::Seq(self.ints(s, nonzero, v, None)?),
-            Shape::PackedArray(s, nonzero, n) => Value::Seq(self.ints(s, nonzero, v, Some(n))?),
-            Shape::Array(elem, n) => {
-                if matches!(shape(elem, self.schema)?, Shape::Scalar(Scalar::U8)) {
-                    bytes(v, Some(n))?
-                } else {
-                    Value::Seq(self.items(v, Some(n), |_| elem)?)
-                }
-            }
-            Shape::Tuple(types) => Value::Seq(self.items(v, Some(types.len()), |i| &types[i])?),
-            Shape::Map(k, val) => {
-                let mut out = Vec::new();
-                match v {
-                    Value::Seq(pairs) => {
-                        for (i, pair) in pairs.iter().enumerate() {
-                            let kv = match pair {
-                                Value::Seq(kv) if kv.len() == 2 => kv,
-                                _ => {
-                                    return Err(wants("a [key, value] pair", pair)
-                                        .in_field(&format!("[{i}]")))
-                                }
-                            };
-                            let key = self
-                                .value(k, &kv[0])
-                                .map_err(|e| e.in_field(&format!("[key {i}]")))?;
-                            let value = self
-                                .value(val, &kv[1])
-                                .map_err(|e| e.in_field(&format!("[{i}]")))?;
-                            out.push((key, value));
-                        }
-                    }
-                    Value::Map(entries) => {
-                        for (i, (key, value)) in entries.iter().enumerate() {
-                            let key = self
-                                .value(k, key)
-                                .map_err(|e| e.in_field(&format!("[key {i}]")))?;
-                            let value = self
-                                .value(val, value)
-                                .map_err(|e| e.in_field(&format!("[{i}]")))?;
-                            out.push((key, value));
-                        }
-                    }
-                    _ => return Err(wants("a map", v)),
-                }
-                Value::Map(out)
-            }
-            Shape::Option(inner) => {
-                let nests = matches!(
-                    shape(inner, self.schema)?,
-                    Shape::Option(_) | Shape::Scalar(Scalar::Unit)
-                );
-                match v {
-                    Value::Unit | Value::Optional(None) => Value::Optional(None),
-                    Value::Optional(Some(x)) => {
-                        Value::Optional(Some(Box::new(self.value(inner, x)?)))
-                    }
-                    _ if nests => match single(v) {
-                        Some(("Some", x)) => Value::Optional(Some(Box::new(self.value(inner, x)?))),
-                        _ => return Err(wants("null or {\"Some\": …}", v)),
-                    },
-                    _ => Value::Optional(Some(Box::new(self.value(inner, v)?))),
-                }
-            }
-            Shape::Shared(inner, weak) => {
-                if let Some(id) = member(v, "$ref") {
-                    Value::Reference(integer(id)?.try_into().map_err(|_| wants("an id", id))?)
-                } else if let Some(id) = member(v, "$shared") {
-                    let id = integer(id)?.try_into().map_err(|_| wants("an id", id))?;
-                    let value = member(v, "value")
-                        .ok_or_else(|| wants("{\"$shared\": id, \"value\": …}", v))?;
-                    Value::Shared {
-                        id,
-                        value: Box::new(self.value(inner, value)?),
-                    }
-                } else if weak && member(v, "$dangling").is_some() {
-                    Value::Dangling
-                } else {
-                    return Err(wants(
-                        "{\"$shared\": id, \"value\": …} or {\"$ref\": id}",
-                        v,
-                    ));
-                }
-            }
-            Shape::Record(name, fields) => {
-                let mut out = Vec::new();
-                for (field, node) in &fields {
-                    let x = member(v, field)
-                        .ok_or_else(|| wants(format!("a `{name}` with field `{field}`"), v))?;
-                    let x = self
-                        .node(node, x)
-                        .map_err(|e| e.in_field(&format!(".{field}")))?;
-                    out.push((field.to_string(), x));
-                }
-                Value::Struct {
-                    name: name.to_string(),
-                    fields: out,
-                }
-            }
-            Shape::ByteEnum(name, variants) => {
-                let (variant, inner) = variant_of(v)?;
-                let Some((vname, node)) = variants.iter().find(|(n, _)| *n == variant) else {
-                    return Err(wants(format!("a variant of `{name}`"), v));
-                };
-                let fields = match (node, inner) {
-                    (None, None) => Vec::new(),
-                    (Some(node), Some(x)) => alloc::vec![(
-                        "0".to_string(),
-                        self.node(node, x)
-                            .map_err(|e| e.in_field(&format!("::{vname}")))?
-                    )],
-                    _ => return Err(wants(format!("`{name}::{vname}` with its value"), v)),
-                };
-                Value::Variant {
-                    name: name.to_string(),
-                    variant: vname.to_string(),
-                    fields,
-                }
-            }
-            Shape::Dyn(args) => {
-                let (tag, inner) = variant_of(v)?;
-                let entry = tag.parse::<u32>().ok().and_then(|t| {
-                    (0..args.len() / 2)
-                        .filter_map(|i| dyn_entry(args, i))
-                        .find(|(x, _)| *x == t)
-                });
-                let (Some((tag, ty)), Some(x)) = (entry, inner) else {
-                    return Err(wants("{\"<registered tag>\": value}", v));
-                };
-                Value::Variant {
-                    name: "dyn".to_string(),
-                    variant: tag.to_string(),
-                    fields: alloc::vec![("0".to_string(), self.value(ty, x)?)],
-                }
-            }
-            Shape::Named(def) => match &def.body {
-                Body::Struct(fields) => Value::Struct {
-                    name: def.name.clone(),
-                    fields: self.fields(fields, v)?,
-                },
-                Body::Enum(variants) => {
-                    let (variant, inner) = variant_of(v)?;
-                    let Some(vd) = variants.iter().find(|d| d.name == variant) else {
-                        return Err(wants(format!("a variant of `{}`", def.name), v));
-                    };
-                    let fields = match (vd.fields.as_slice(), inner) {
-                        ([], None) => Vec::new(),
-                        ([only], Some(x)) if only.name == "0" => {
-                            alloc::vec![(
-                                "0".to_string(),
-                                self.value(&only.schema, x)
-                                    .map_err(|e| e.in_field(&format!("::{variant}")))?
-                            )]
-                        }
-                        (defs, Some(x)) => self
-                            .fields(defs, x)
-                            .map_err(|e| e.in_field(&format!("::{variant}")))?,
-                        (_, None) => {
-                            return Err(wants(
-                                format!("`{}::{variant}` with its fields", def.name),
-                                v,
-                            ))
-                        }
-                    };
-                    Value::Variant {
-                        name: def.name.clone(),
-                        variant: variant.to_string(),
-                        fields,
-                    }
-                }
-            },
-        })
+impl Walk for Conform<'_> {
+    const HOW: Lenience = Lenience::Loose;
+
+    fn schema(&self) -> &Schema {
+        self.schema
     }
 
-    fn node(&self, node: &Node<'_>, v: &Value) -> Result<Value> {
-        match node {
-            Node::Schema(ty) => self.value(ty, v),
-            Node::Builtin(ty) => Conform { schema: &NO_TYPES }.value(ty, v),
+    fn builtin(&self) -> Self {
+        Conform { schema: &NO_TYPES }
+    }
+
+    /// JSON's `null` is `None`; an option of an option (or of unit) spells
+    /// its `Some` out, `{"Some": v}`, so the two `None`s stay apart.
+    fn option(&self, inner: &TypeRef, v: &Value) -> Result<Value> {
+        let some = |x| Ok(Value::Optional(Some(Box::new(self.value(inner, x)?))));
+        let nests = matches!(
+            shape(inner, self.schema)?,
+            Shape::Option(_) | Shape::Scalar(Scalar::Unit)
+        );
+        match v {
+            Value::Unit | Value::Optional(None) => Ok(Value::Optional(None)),
+            Value::Optional(Some(x)) => some(x),
+            _ if nests => match single(v) {
+                Some(("Some", x)) => some(x),
+                _ => Err(wants("null or {\"Some\": …}", v)),
+            },
+            _ => some(v),
         }
     }
 
+    /// `{"$shared": id, "value": v}`, `{"$ref": id}`, `{"$dangling": true}`.
+    fn shared(&self, inner: &TypeRef, weak: bool, v: &Value) -> Result<Value> {
+        let id = |id: &Value| integer(id)?.try_into().map_err(|_| wants("an id", id));
+        if let Some(at) = member(v, "$ref") {
+            return Ok(Value::Reference(id(at)?));
+        }
+        if let Some(at) = member(v, "$shared") {
+            let value =
+                member(v, "value").ok_or_else(|| wants("{\"$shared\": id, \"value\": …}", v))?;
+            return Ok(Value::Shared {
+                id: id(at)?,
+                value: Box::new(self.value(inner, value)?),
+            });
+        }
+        if weak && member(v, "$dangling").is_some() {
+            return Ok(Value::Dangling);
+        }
+        Err(wants(
+            "{\"$shared\": id, \"value\": …} or {\"$ref\": id}",
+            v,
+        ))
+    }
+
+    fn member<'v>(&self, v: &'v Value, field: &str) -> Option<&'v Value> {
+        member(v, field)
+    }
+
+    fn variant<'v>(&self, v: &'v Value) -> Result<(&'v str, Option<&'v Value>)> {
+        variant_of(v)
+    }
+
+    /// A struct as an object of its fields by name; a variant as its name,
+    /// `{"Name": v}` (one unnamed field) or `{"Name": {fields}}`.
+    fn named(&self, def: &TypeDef, v: &Value) -> Result<Value> {
+        Ok(match &def.body {
+            Body::Struct(fields) => Value::Struct {
+                name: def.name.clone(),
+                fields: self.fields(fields, v)?,
+            },
+            Body::Enum(variants) => {
+                let (variant, inner) = variant_of(v)?;
+                let Some(vd) = variants.iter().find(|d| d.name == variant) else {
+                    return Err(wants(format!("a variant of `{}`", def.name), v));
+                };
+                let fields = match (vd.fields.as_slice(), inner) {
+                    ([], None) => Vec::new(),
+                    ([only], Some(x)) if only.name == "0" => {
+                        alloc::vec![(
+                            "0".to_string(),
+                            self.value(&only.schema, x)
+                                .map_err(|e| e.in_field(&format!("::{variant}")))?
+                        )]
+                    }
+                    (defs, Some(x)) => self
+                        .fields(defs, x)
+                        .map_err(|e| e.in_field(&format!("::{variant}")))?,
+                    (_, None) => {
+                        return Err(wants(
+                            format!("`{}::{variant}` with its fields", def.name),
+                            v,
+                        ))
+                    }
+                };
+                Value::Variant {
+                    name: def.name.clone(),
+                    variant: variant.to_string(),
+                    fields,
+                }
+            }
+        })
+    }
+}
+
+impl Conform<'_> {
     fn fields(&self, defs: &[FieldDef], v: &Value) -> Result<Vec<(String, Value)>> {
         let mut out = Vec::new();
         let mut object = Object::new(v);
@@ -322,37 +230,6 @@ impl<'s> Conform<'s> {
         }
         Ok(out)
     }
-
-    fn items<'t>(
-        &self,
-        v: &Value,
-        n: Option<usize>,
-        ty: impl Fn(usize) -> &'t TypeRef,
-    ) -> Result<Vec<Value>> {
-        seq(v, n, "a sequence", "elements")?
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                self.value(ty(i), item)
-                    .map_err(|e| e.in_field(&format!("[{i}]")))
-            })
-            .collect()
-    }
-
-    fn ints(&self, s: Scalar, nonzero: bool, v: &Value, n: Option<usize>) -> Result<Vec<Value>> {
-        seq(v, n, "a sequence of integers", "integers")?
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                let x =
-                    convert(s, item, Lenience::Loose).map_err(|e| e.in_field(&format!("[{i}]")))?;
-                if nonzero && x.is_zero_integer() {
-                    return Err(wants("a non-zero integer", item).in_field(&format!("[{i}]")));
-                }
-                Ok(x)
-            })
-            .collect()
-    }
 }
 
 /// A variant written as its name, or as `{"Name": inner}`.
@@ -363,36 +240,4 @@ fn variant_of(v: &Value) -> Result<(&str, Option<&Value>)> {
             .map(|(name, inner)| (name, Some(inner)))
             .ok_or_else(|| wants("a variant: its name, or {\"Name\": value}", v)),
     }
-}
-
-fn bytes(v: &Value, n: Option<usize>) -> Result<Value> {
-    let out: Vec<u8> = match v {
-        Value::Bytes(b) => b.clone(),
-        Value::Seq(items) => items
-            .iter()
-            .map(|x| {
-                integer(x)
-                    .ok()
-                    .and_then(|x| u8::try_from(x).ok())
-                    .ok_or_else(|| wants("a byte", x))
-            })
-            .collect::<Result<_>>()?,
-        _ => return Err(wants("bytes", v)),
-    };
-    if n.is_some_and(|n| n != out.len()) {
-        return Err(wants(format!("{} bytes", n.unwrap_or(0)), v));
-    }
-    Ok(Value::Bytes(out))
-}
-
-/// `v`'s items, exactly `n` of them when `n` is given (`what` names the
-/// sequence, `unit` its elements, in the error).
-fn seq<'v>(v: &'v Value, n: Option<usize>, what: &str, unit: &str) -> Result<&'v [Value]> {
-    let Value::Seq(items) = v else {
-        return Err(wants(what, v));
-    };
-    if n.is_some_and(|n| n != items.len()) {
-        return Err(wants(format!("{} {unit}", n.unwrap_or(0)), v));
-    }
-    Ok(items)
 }

@@ -44,6 +44,7 @@ mod encode;
 mod resolve;
 mod scalar;
 mod show;
+mod walk;
 
 use alloc::boxed::Box;
 use alloc::string::String;

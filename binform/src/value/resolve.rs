@@ -19,12 +19,13 @@ use super::VALUE_SIZE;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 
-use super::builtin::{shape, Node, Shape, NO_TYPES};
-use super::scalar::{self as scalars, convert, mismatch, Lenience, Scalar};
+use super::builtin::{shape, Shape, NO_TYPES};
+use super::scalar::{self as scalars, mismatch, Lenience};
+use super::walk::Walk;
 use super::Value;
 use crate::schema::{Body, FieldDef, Schema, TypeDef, TypeRef};
 use crate::{Error, ErrorKind, Result};
@@ -182,6 +183,78 @@ fn cannot(what: impl core::fmt::Display, got: &Value) -> Error {
     mismatch(Lenience::Exact, what, got)
 }
 
+impl Walk for Resolver<'_, '_> {
+    const HOW: Lenience = Lenience::Exact;
+
+    fn schema(&self) -> &Schema {
+        self.reader
+    }
+
+    fn builtin(&self) -> Self {
+        Resolver {
+            reader: &NO_TYPES,
+            ..*self
+        }
+    }
+
+    /// Each value built is charged to the budget, and deep ones walk on
+    /// grown stacks.
+    fn value(&self, node: &TypeRef, v: &Value) -> Result<Value> {
+        self.charge()?;
+        crate::stack::grow(|| self.walk(node, v))
+    }
+
+    /// A field that became optional reads its value as `Some`.
+    fn option(&self, inner: &TypeRef, v: &Value) -> Result<Value> {
+        let x = match v {
+            Value::Optional(None) => return Ok(Value::Optional(None)),
+            Value::Optional(Some(x)) => x,
+            other => other,
+        };
+        Ok(Value::Optional(Some(Box::new(self.value(inner, x)?))))
+    }
+
+    /// A reference keeps its id; the reader's type of what it points to
+    /// is noted, so that a definition the reader dropped is made again.
+    fn shared(&self, inner: &TypeRef, weak: bool, v: &Value) -> Result<Value> {
+        Ok(match v {
+            Value::Shared { id, value } => Value::Shared {
+                id: *id,
+                value: Box::new(self.value(inner, value)?),
+            },
+            Value::Reference(id) => {
+                self.wanted
+                    .borrow_mut()
+                    .entry(*id)
+                    .or_insert_with(|| inner.clone());
+                Value::Reference(*id)
+            }
+            Value::Dangling if weak => Value::Dangling,
+            _ => return Err(cannot("a shared value", v)),
+        })
+    }
+
+    fn member<'v>(&self, v: &'v Value, field: &str) -> Option<&'v Value> {
+        match v {
+            Value::Struct { fields, .. } => fields.iter().find(|(n, _)| n == field).map(|(_, x)| x),
+            _ => None,
+        }
+    }
+
+    fn variant<'v>(&self, v: &'v Value) -> Result<(&'v str, Option<&'v Value>)> {
+        match v {
+            Value::Variant {
+                variant, fields, ..
+            } => Ok((variant, fields.first().map(|(_, x)| x))),
+            _ => Err(cannot("a variant", v)),
+        }
+    }
+
+    fn named(&self, def: &TypeDef, v: &Value) -> Result<Value> {
+        self.named_type(def, v)
+    }
+}
+
 impl<'s> Resolver<'s, '_> {
     /// Charges one value built to the budget.
     fn charge(&self) -> Result<()> {
@@ -197,245 +270,6 @@ impl<'s> Resolver<'s, '_> {
         }
     }
 
-    fn value(&self, node: &TypeRef, v: &Value) -> Result<Value> {
-        self.charge()?;
-        crate::stack::grow(|| self.value_here(node, v))
-    }
-
-    fn value_here(&self, node: &TypeRef, v: &Value) -> Result<Value> {
-        Ok(match shape(node, self.reader)? {
-            Shape::Scalar(s) => convert(s, v, Lenience::Exact)?,
-            Shape::NonZero(s) => {
-                let x = convert(s, v, Lenience::Exact)?;
-                if x.is_zero_integer() {
-                    return Err(cannot("non-zero integer", v));
-                }
-                x
-            }
-            Shape::String => match v {
-                Value::String(s) => Value::String(s.clone()),
-                _ => return Err(cannot("string", v)),
-            },
-            Shape::Bytes => match v {
-                Value::Bytes(b) => Value::Bytes(b.clone()),
-                Value::Seq(items) => Value::Bytes(
-                    items
-                        .iter()
-                        .map(|x| match convert(Scalar::U8, x, Lenience::Exact)? {
-                            Value::U8(b) => Ok(b),
-                            _ => Err(cannot("byte", x)),
-                        })
-                        .collect::<Result<_>>()?,
-                ),
-                _ => return Err(cannot("bytes", v)),
-            },
-            Shape::Seq(elem) => Value::Seq(self.items(elem, v, None)?),
-            Shape::Packed(s, nonzero) | Shape::PackedArray(s, nonzero, _) => {
-                let n = match shape(node, self.reader)? {
-                    Shape::PackedArray(_, _, n) => Some(n),
-                    _ => None,
-                };
-                let items = as_items(v)?;
-                if n.is_some_and(|n| n != items.len()) {
-                    return Err(cannot(format!("array of {}", n.unwrap_or(0)), v));
-                }
-                let items = items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| {
-                        let x = convert(s, x, Lenience::Exact)
-                            .map_err(|e| e.in_field(&format!("[{i}]")))?;
-                        if nonzero && x.is_zero_integer() {
-                            return Err(cannot("non-zero integer", &x).in_field(&format!("[{i}]")));
-                        }
-                        Ok(x)
-                    })
-                    .collect::<Result<Vec<_>>>()?;
-                Value::Seq(items)
-            }
-            Shape::Array(elem, n) => {
-                if matches!(shape(elem, self.reader)?, Shape::Scalar(Scalar::U8)) {
-                    let bytes = self.value(
-                        &TypeRef::builtin_of("seq", alloc::vec![TypeRef::builtin("u8")]),
-                        v,
-                    )?;
-                    match &bytes {
-                        Value::Bytes(b) if b.len() == n => bytes,
-                        _ => return Err(cannot(format!("array of {n} bytes"), v)),
-                    }
-                } else {
-                    Value::Seq(self.items(elem, v, Some(n))?)
-                }
-            }
-            Shape::Tuple(types) => {
-                let items = as_items(v)?;
-                if items.len() != types.len() {
-                    return Err(cannot(format!("tuple of {}", types.len()), v));
-                }
-                Value::Seq(
-                    items
-                        .iter()
-                        .zip(types)
-                        .enumerate()
-                        .map(|(i, (x, t))| {
-                            self.value(t, x).map_err(|e| e.in_field(&format!("[{i}]")))
-                        })
-                        .collect::<Result<_>>()?,
-                )
-            }
-            Shape::Map(k, val) => match v {
-                Value::Map(entries) => Value::Map(
-                    entries
-                        .iter()
-                        .enumerate()
-                        .map(|(i, (key, x))| {
-                            Ok((
-                                self.value(k, key)
-                                    .map_err(|e| e.in_field(&format!("[key {i}]")))?,
-                                self.value(val, x)
-                                    .map_err(|e| e.in_field(&format!("[{i}]")))?,
-                            ))
-                        })
-                        .collect::<Result<_>>()?,
-                ),
-                _ => return Err(cannot("map", v)),
-            },
-            Shape::Option(inner) => match v {
-                Value::Optional(None) => Value::Optional(None),
-                Value::Optional(Some(x)) => Value::Optional(Some(Box::new(self.value(inner, x)?))),
-                // A field that became optional.
-                other => Value::Optional(Some(Box::new(self.value(inner, other)?))),
-            },
-            Shape::Shared(inner, weak) => match v {
-                Value::Shared { id, value } => Value::Shared {
-                    id: *id,
-                    value: Box::new(self.value(inner, value)?),
-                },
-                Value::Reference(id) => {
-                    self.wanted
-                        .borrow_mut()
-                        .entry(*id)
-                        .or_insert_with(|| inner.clone());
-                    Value::Reference(*id)
-                }
-                Value::Dangling if weak => Value::Dangling,
-                _ => return Err(cannot("shared value", v)),
-            },
-            Shape::Record(name, fields) => {
-                let Value::Struct { fields: values, .. } = v else {
-                    return Err(cannot(format!("`{name}`"), v));
-                };
-                let mut out = Vec::new();
-                for (field, node) in &fields {
-                    let x = values
-                        .iter()
-                        .find(|(n, _)| n == field)
-                        .map(|(_, x)| x)
-                        .ok_or_else(|| cannot(format!("`{name}`"), v))?;
-                    out.push((
-                        field.to_string(),
-                        self.node(node, x)
-                            .map_err(|e| e.in_field(&format!(".{field}")))?,
-                    ));
-                }
-                Value::Struct {
-                    name: name.to_string(),
-                    fields: out,
-                }
-            }
-            Shape::ByteEnum(name, variants) => {
-                let Value::Variant {
-                    variant, fields, ..
-                } = v
-                else {
-                    return Err(cannot(format!("`{name}` variant"), v));
-                };
-                let Some((vname, node)) = variants.iter().find(|(n, _)| n == variant) else {
-                    return Err(cannot(format!("`{name}`"), v));
-                };
-                let fields = match (node, fields.first()) {
-                    (None, _) => Vec::new(),
-                    (Some(node), Some((_, x))) => {
-                        alloc::vec![(
-                            "0".to_string(),
-                            self.node(node, x)
-                                .map_err(|e| e.in_field(&format!("::{vname}")))?
-                        )]
-                    }
-                    (Some(_), None) => return Err(cannot(format!("`{name}::{vname}`"), v)),
-                };
-                Value::Variant {
-                    name: name.to_string(),
-                    variant: vname.to_string(),
-                    fields,
-                }
-            }
-            Shape::Dyn(args) => {
-                // The tag names the reader's registered type; its value is
-                // resolved against that type like any other.
-                let Value::Variant {
-                    variant, fields, ..
-                } = v
-                else {
-                    return Err(cannot("trait object", v));
-                };
-                let entry = variant.parse::<u32>().ok().and_then(|tag| {
-                    (0..args.len() / 2)
-                        .filter_map(|i| super::builtin::dyn_entry(args, i))
-                        .find(|(t, _)| *t == tag)
-                });
-                let (Some((tag, ty)), Some((_, x))) = (entry, fields.first()) else {
-                    return Err(Error::new(
-                        ErrorKind::UnknownVariant,
-                        format!("the reader registered no type with tag {variant}"),
-                    ));
-                };
-                Value::Variant {
-                    name: "dyn".to_string(),
-                    variant: tag.to_string(),
-                    fields: alloc::vec![("0".to_string(), self.value(ty, x)?)],
-                }
-            }
-            Shape::Named(def) => self.named(def, v)?,
-        })
-    }
-
-    fn node(&self, node: &Node<'_>, v: &Value) -> Result<Value> {
-        match node {
-            Node::Schema(ty) => self.value(ty, v),
-            Node::Builtin(ty) => Resolver {
-                writer: self.writer,
-                reader: &NO_TYPES,
-                shared: self.shared,
-                wanted: self.wanted,
-                state: self.state,
-            }
-            .value(ty, v),
-        }
-    }
-
-    fn items(&self, elem: &TypeRef, v: &Value, n: Option<usize>) -> Result<Vec<Value>> {
-        let owned;
-        let items = match v {
-            Value::Bytes(b) => {
-                owned = b.iter().map(|x| Value::U8(*x)).collect::<Vec<_>>();
-                &owned[..]
-            }
-            _ => as_items(v)?,
-        };
-        if n.is_some_and(|n| n != items.len()) {
-            return Err(cannot(format!("array of {}", n.unwrap_or(0)), v));
-        }
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, x)| {
-                self.value(elem, x)
-                    .map_err(|e| e.in_field(&format!("[{i}]")))
-            })
-            .collect()
-    }
-
     /// The writer's definition of the type a value came from.
     fn writer_def(&self, v: &Value) -> Option<&'s TypeDef> {
         match v {
@@ -444,7 +278,7 @@ impl<'s> Resolver<'s, '_> {
         }
     }
 
-    fn named(&self, def: &TypeDef, v: &Value) -> Result<Value> {
+    fn named_type(&self, def: &TypeDef, v: &Value) -> Result<Value> {
         let theirs = self.writer_def(v);
         let by_tag = def.tolerant && theirs.is_some_and(|t| t.tolerant);
         match (&def.body, v) {
@@ -626,11 +460,4 @@ fn no_zero(node: &TypeRef) -> Error {
             "the writer lacked this field and its type `{node}` has no zero value to fill it with"
         ),
     )
-}
-
-fn as_items(v: &Value) -> Result<&[Value]> {
-    match v {
-        Value::Seq(items) => Ok(items),
-        _ => Err(cannot("sequence", v)),
-    }
 }

@@ -86,7 +86,7 @@ pub(super) fn mismatch(how: Lenience, what: impl core::fmt::Display, got: &Value
     let message = match how {
         Lenience::Loose => format!("expected {what}, found {got}"),
         Lenience::Exact => {
-            format!("the writer's {got} cannot become the reader's {what} without loss")
+            format!("{got} from the writer cannot be read as {what} without loss")
         }
     };
     Error::new(ErrorKind::InvalidValue, message)
@@ -114,7 +114,7 @@ pub(super) fn convert(s: Scalar, v: &Value, how: Lenience) -> Result<Value> {
                     return Err(Error::new(
                         ErrorKind::IntegerOverflow,
                         format!(
-                            "the writer's {} does not fit the reader's {}",
+                            "{} from the writer does not fit the reader's {}",
                             super::show::kind(v),
                             stringify!($t)
                         ),

@@ -6,9 +6,10 @@
 # AVX2 enabled, since Miri cannot ask the CPU (`cpuid`) and the x86 kernels
 # only run where the features are there: among them, the kernels against
 # the portable loops, and the decoders writing into a vector's
-# uninitialized capacity. Not part of CI: it needs nightly, and on a
-# 2-core machine the second run alone takes over an hour (each kernel test
-# several minutes). Arguments filter the first run's tests.
+# uninitialized capacity. CI runs a subset (.ci/run: the writer's cursor,
+# plain data, strings); this runs everything: on a 2-core machine the
+# second run alone takes over an hour (each kernel test several minutes).
+# Arguments filter the first run's tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup component add --toolchain nightly miri rust-src >/dev/null 2>&1 || true

@@ -355,7 +355,9 @@ mod tests {
         // A form longer than it needs (0 in two bytes), then 1 << 9.
         stream.extend_from_slice(&[0x01, 0x00, 0x01, 0x08]);
         let mut near_end = 0;
-        for from in 0..stream.len() {
+        // Under Miri (CI runs this test there, for the unchecked loads),
+        // every fifth start: the ends still meet every value's bytes.
+        for from in (0..stream.len()).step_by(if cfg!(miri) { 5 } else { 1 }) {
             for to in from..=stream.len().min(from + 12) {
                 let input = &stream[from..to];
                 for start in 0..=input.len() {

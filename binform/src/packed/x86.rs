@@ -54,6 +54,8 @@ macro_rules! detected {
 
 /// Whether the CPU is x86-64-v3 for the encoder's purposes: AVX2, BMI1,
 /// BMI2 and LZCNT (every AVX2 CPU so far has the others).
+// Its callers' AVX2 paths are not built under Miri.
+#[cfg(not(miri))]
 #[inline]
 pub(super) fn has_v3() -> bool {
     detected!("avx2") && detected!("bmi1") && detected!("bmi2") && detected!("lzcnt")
@@ -61,12 +63,16 @@ pub(super) fn has_v3() -> bool {
 
 /// Whether the CPU has AVX2 (the decoder's widening of fixed-width
 /// offsets).
+// Its callers' AVX2 paths are not built under Miri.
+#[cfg(not(miri))]
 #[inline]
 pub(super) fn has_avx2() -> bool {
     detected!("avx2")
 }
 
 /// Whether the CPU has AVX2 and BMI2 (the decoder's bit-packed groups).
+// Its callers' AVX2 paths are not built under Miri.
+#[cfg(not(miri))]
 #[inline]
 pub(super) fn has_avx2_bmi2() -> bool {
     detected!("avx2") && detected!("bmi2")

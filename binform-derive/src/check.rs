@@ -154,6 +154,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     required_not_in_other(cx, cont);
     bound_forms_conflict(cx, cont);
     de_lifetime_reserved(cx, cont);
+    name_is_no_builtins(cx, cont);
 }
 
 /// `skip` removes a field from the payload, `with` says how to encode it:
@@ -239,5 +240,20 @@ pub fn de_lifetime_reserved(cx: &Ctxt, cont: &Container) {
                 "the lifetime name `'de` is reserved for the input of `Unpack<'de>`; rename it",
             );
         }
+    }
+}
+
+/// A derived type is not named like a built-in encoding (`string`,
+/// `seq`): a lock file names both the same way, and the derived type's
+/// block would claim every field of the built-in.
+fn name_is_no_builtins(cx: &Ctxt, cont: &Container) {
+    let name = crate::encoding::type_ident(cont);
+    if binform_schema::is_builtin_name(&name) {
+        cx.error_spanned_by(
+            cont.ident,
+            format!(
+                "`{name}` is the schema name of a built-in encoding: a lock file could not tell this type from it; rename the type"
+            ),
+        );
     }
 }

@@ -37,7 +37,8 @@ mod text;
 
 pub use compat::{compare, Incompatibility};
 pub use model::{
-    short_type_name, type_ident, Body, FieldDef, Schema, TypeDef, TypeRef, Types, VariantDef,
+    is_builtin_name, short_type_name, type_ident, Body, FieldDef, Schema, TypeDef, TypeRef, Types,
+    VariantDef, BUILTIN_NAMES,
 };
 pub use text::parse;
 

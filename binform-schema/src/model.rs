@@ -177,3 +177,79 @@ pub fn short_type_name(full: &str) -> String {
 pub fn type_ident(name: &str) -> &str {
     name.split(['<', '#']).next().unwrap_or(name)
 }
+
+/// The schema names of binform's built-in encodings. A derived type must
+/// not take one (the derive refuses it): in a lock file a name with a
+/// block is the derived type, so a field of the built-in of the same name
+/// would read as the derived type.
+pub const BUILTIN_NAMES: &[&str] = &[
+    // Scalars.
+    "unit",
+    "bool",
+    "char",
+    "f32",
+    "f64",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    // Strings and sequences.
+    "string",
+    "cstring",
+    "seq",
+    "set",
+    "map",
+    "array",
+    "packed",
+    "packed_array",
+    "tuple",
+    // Wrappers.
+    "option",
+    "shared",
+    "weak",
+    "nonzero",
+    "dyn",
+    "with",
+    "opaque",
+    // Byte-tagged enums.
+    "result",
+    "bound",
+    "ip",
+    "socket",
+    // Records.
+    "duration",
+    "system_time",
+    "ipv4",
+    "ipv6",
+    "socket_v4",
+    "socket_v6",
+    "uuid",
+    "f16",
+    "bf16",
+    "decimal",
+    "ordering",
+    "range",
+    "range_inclusive",
+    "chrono_utc",
+    "chrono_naive_datetime",
+    "chrono_delta",
+    "chrono_fixed_offset",
+    "chrono_date",
+    "chrono_time",
+    "time_primitive_datetime",
+    "time_offset_datetime",
+    "time_date",
+    "time_time",
+    "time_duration",
+];
+
+/// Whether `name` is a built-in encoding's schema name.
+pub fn is_builtin_name(name: &str) -> bool {
+    BUILTIN_NAMES.contains(&name)
+}

@@ -423,3 +423,97 @@ mod tests {
         byte_enum(&SocketAddr::V4(SocketAddrV4::new(v4, 1)), "V4");
     }
 }
+
+#[cfg(test)]
+mod names {
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    use crate::TypeRef;
+
+    /// Every built-in name in `node` (array lengths and trait-object
+    /// tags are digits, not names).
+    fn names(node: &TypeRef, out: &mut Vec<String>) {
+        if let TypeRef::Builtin { name, args } = node {
+            if !name.bytes().all(|b| b.is_ascii_digit()) {
+                out.push(name.clone());
+            }
+            args.iter().for_each(|a| names(a, out));
+        }
+    }
+
+    fn check<T: crate::Encoding + ?Sized>(seen: &mut Vec<String>) {
+        let schema = crate::schema_of::<T>();
+        let mut found = Vec::new();
+        names(&schema.root, &mut found);
+        for name in found {
+            assert!(
+                binform_schema::is_builtin_name(&name),
+                "`{name}` is not in BUILTIN_NAMES"
+            );
+            seen.push(name);
+        }
+    }
+
+    /// The names the impls describe themselves by are the list the derive
+    /// keeps derived types from taking, and so is every name of the
+    /// registry of built-in layouts.
+    #[test]
+    fn every_built_in_name_is_listed() {
+        use alloc::collections::{BTreeMap, BTreeSet};
+        use alloc::rc::{Rc, Weak};
+        use core::net::{IpAddr, SocketAddr};
+        use core::num::{NonZeroI64, NonZeroU32};
+        use core::ops::{Bound, Range, RangeInclusive};
+        let mut seen = Vec::new();
+        check::<(u8, u16, u32, u64, u128, i8, i16, i32, i64, i128, f32, f64)>(&mut seen);
+        check::<(bool, char, (), String, alloc::ffi::CString, usize, isize)>(&mut seen);
+        check::<(
+            Vec<u32>,
+            Vec<u8>,
+            BTreeSet<u8>,
+            BTreeMap<u8, u8>,
+            [u32; 8],
+            [u8; 4],
+            [i8; 2],
+        )>(&mut seen);
+        check::<(Option<u8>, Rc<u8>, Weak<u8>, NonZeroU32, Vec<NonZeroI64>)>(&mut seen);
+        check::<(
+            Result<u8, u8>,
+            Bound<u8>,
+            IpAddr,
+            SocketAddr,
+            core::time::Duration,
+        )>(&mut seen);
+        check::<(core::cmp::Ordering, Range<u8>, RangeInclusive<u8>)>(&mut seen);
+        #[cfg(feature = "std")]
+        check::<std::time::SystemTime>(&mut seen);
+        #[cfg(feature = "uuid")]
+        check::<uuid::Uuid>(&mut seen);
+        #[cfg(feature = "half")]
+        check::<(half::f16, half::bf16)>(&mut seen);
+        #[cfg(feature = "rust_decimal")]
+        check::<rust_decimal::Decimal>(&mut seen);
+        for record in crate::builtins::RECORDS {
+            assert!(
+                binform_schema::is_builtin_name(record.name),
+                "{}",
+                record.name
+            );
+        }
+        for byte_enum in crate::builtins::BYTE_ENUMS {
+            assert!(
+                binform_schema::is_builtin_name(byte_enum.name),
+                "{}",
+                byte_enum.name
+            );
+        }
+        // The check saw each family.
+        for name in [
+            "u8", "string", "cstring", "seq", "set", "map", "packed", "option", "shared", "weak",
+            "nonzero", "result", "ip",
+        ] {
+            assert!(seen.iter().any(|s| s == name), "{name} was not seen");
+        }
+    }
+}

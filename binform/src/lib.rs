@@ -81,6 +81,20 @@
 //! [`Encoding::describe`] can name the layout for schemas and fingerprints
 //! (the default says `opaque`); see its documentation.
 //!
+//! # Entry points, and how they are named
+//!
+//! - The crate root's functions ([`to_vec`], [`from_slice`], ...) use the
+//!   default [`Options`]; the same names are methods of `Options` for any
+//!   other (`Options::new().max_depth(64).from_slice(..)`).
+//! - `_with` adds the one thing a call needs beyond the value and its
+//!   bytes: in [`serde`](mod@serde) the `Options` (`serde::to_vec_with`);
+//!   in [`value`], whose payload may not carry its schema, the
+//!   [`Schema`] (`value::from_slice_with`).
+//! - `_options` adds `Options` to a call that already takes what `_with`
+//!   names (`value::from_slice_options`, `value::from_slice_with_options`).
+//! - `_as` reads a payload as a typed value through its schema
+//!   (`value::from_slice_as`).
+//!
 //! # Features
 //!
 //! | feature | default | what it adds |

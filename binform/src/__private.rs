@@ -38,6 +38,18 @@ pub fn unregistered_type(trait_name: &str) -> crate::Error {
     )
 }
 
+/// [`Field`]'s levels: declared (`#[allow(missing_docs)]`, they are
+/// `Encoding`'s), or, after `impl`, `Encoding`'s own.
+macro_rules! field_levels {
+    (impl $($level:ident)*) => {$(
+        const $level: Unrolled = <T as crate::Encoding>::$level;
+    )*};
+    ($($level:ident)*) => {$(
+        #[allow(missing_docs)]
+        const $level: Unrolled;
+    )*};
+}
+
 /// Everything derived code asks of a field whose type names no generic
 /// parameter, through one trait: a type without an encoding then fails
 /// one bound, `Field`, at the field, and rustc prints that one error (the
@@ -56,40 +68,7 @@ pub trait Field: Sized {
     const WIRE: crate::tolerant::wire::Wire;
     /// [`Unpack::MIN_SIZE`](crate::Unpack::MIN_SIZE).
     const MIN_SIZE: usize;
-    #[allow(missing_docs)]
-    const UNROLLED_0: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_1: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_2: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_3: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_4: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_5: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_6: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_7: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_8: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_9: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_10: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_11: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_12: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_13: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_14: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_15: Unrolled;
-    #[allow(missing_docs)]
-    const UNROLLED_16: Unrolled;
+    crate::__binform_levels!(field_levels! {});
     /// [`Encoding::describe`](crate::Encoding::describe).
     fn describe(b: &mut crate::schema::Builder) -> crate::TypeRef;
     /// [`Pack::pack`](crate::Pack::pack).
@@ -129,23 +108,7 @@ impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     const WIRE: crate::tolerant::wire::Wire = <T as crate::Encoding>::WIRE;
     const MIN_SIZE: usize = <T as crate::Unpack<'static>>::MIN_SIZE;
     const MAX_SIZE: usize = <T as crate::Pack>::MAX_SIZE;
-    const UNROLLED_0: Unrolled = <T as crate::Encoding>::UNROLLED_0;
-    const UNROLLED_1: Unrolled = <T as crate::Encoding>::UNROLLED_1;
-    const UNROLLED_2: Unrolled = <T as crate::Encoding>::UNROLLED_2;
-    const UNROLLED_3: Unrolled = <T as crate::Encoding>::UNROLLED_3;
-    const UNROLLED_4: Unrolled = <T as crate::Encoding>::UNROLLED_4;
-    const UNROLLED_5: Unrolled = <T as crate::Encoding>::UNROLLED_5;
-    const UNROLLED_6: Unrolled = <T as crate::Encoding>::UNROLLED_6;
-    const UNROLLED_7: Unrolled = <T as crate::Encoding>::UNROLLED_7;
-    const UNROLLED_8: Unrolled = <T as crate::Encoding>::UNROLLED_8;
-    const UNROLLED_9: Unrolled = <T as crate::Encoding>::UNROLLED_9;
-    const UNROLLED_10: Unrolled = <T as crate::Encoding>::UNROLLED_10;
-    const UNROLLED_11: Unrolled = <T as crate::Encoding>::UNROLLED_11;
-    const UNROLLED_12: Unrolled = <T as crate::Encoding>::UNROLLED_12;
-    const UNROLLED_13: Unrolled = <T as crate::Encoding>::UNROLLED_13;
-    const UNROLLED_14: Unrolled = <T as crate::Encoding>::UNROLLED_14;
-    const UNROLLED_15: Unrolled = <T as crate::Encoding>::UNROLLED_15;
-    const UNROLLED_16: Unrolled = <T as crate::Encoding>::UNROLLED_16;
+    crate::__binform_levels!(field_levels! { impl });
     #[inline]
     fn describe(b: &mut crate::schema::Builder) -> crate::TypeRef {
         <T as crate::Encoding>::describe(b)

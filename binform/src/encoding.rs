@@ -11,6 +11,40 @@ use crate::schema::hash::Unrolled;
 use crate::schema::model::{short_type_name, Body, Schema, TypeDef, TypeRef, Types};
 use crate::tolerant::wire::Wire;
 
+/// The fingerprint's levels, `UNROLLED_0` to `UNROLLED_16`: the one list of
+/// their names. `__binform_levels!(path::to::m! { tokens })` expands to
+/// `path::to::m! { tokens UNROLLED_0 … UNROLLED_16 }`; with `pairs`, each
+/// level from 1 on follows with the one below it, `UNROLLED_1 UNROLLED_0,
+/// UNROLLED_2 UNROLLED_1, …`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __binform_levels {
+    (pairs $($m:tt)::+ ! { $($pre:tt)* }) => {
+        $crate::__binform_levels!($crate::__binform_levels! { @pairs ($($m)::+) { $($pre)* } () });
+    };
+    (@pairs $m:tt { $($pre:tt)* } ($($done:tt)*) $below:ident $level:ident $($rest:ident)*) => {
+        $crate::__binform_levels!(@pairs $m { $($pre)* } ($($done)* $level $below,) $level $($rest)*);
+    };
+    (@pairs ($($m:tt)*) { $($pre:tt)* } ($($done:tt)*) $last:ident) => {
+        $($m)*! { $($pre)* $($done)* }
+    };
+    ($($m:tt)::+ ! { $($pre:tt)* }) => {
+        $($m)::+! { $($pre)*
+            UNROLLED_0 UNROLLED_1 UNROLLED_2 UNROLLED_3 UNROLLED_4 UNROLLED_5 UNROLLED_6
+            UNROLLED_7 UNROLLED_8 UNROLLED_9 UNROLLED_10 UNROLLED_11 UNROLLED_12
+            UNROLLED_13 UNROLLED_14 UNROLLED_15 UNROLLED_16 }
+    };
+}
+
+/// `Encoding`'s default levels: a type that does not describe itself is
+/// its `NAME` at every level.
+macro_rules! default_levels {
+    ($($level:ident)*) => {$(
+        #[doc(hidden)]
+        const $level: Unrolled = Unrolled::named(Self::NAME);
+    )*};
+}
+
 /// What a type's encoding is, independent of direction: the facts that
 /// [`Pack`](crate::Pack) and [`Unpack`](crate::Unpack) share, held once.
 ///
@@ -82,43 +116,10 @@ pub trait Encoding {
     /// describe their layout in full instead.
     const NAME: &'static str = "opaque";
 
-    /// The layout unrolled to level 0 … 16 (see [`crate::schema::hash`]):
-    /// one constant per level, so that the constants of recursive types
-    /// never depend on themselves.
-    #[doc(hidden)]
-    const UNROLLED_0: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_1: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_2: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_3: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_4: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_5: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_6: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_7: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_8: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_9: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_10: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_11: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_12: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_13: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_14: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_15: Unrolled = Unrolled::named(Self::NAME);
-    #[doc(hidden)]
-    const UNROLLED_16: Unrolled = Unrolled::named(Self::NAME);
+    // The layout unrolled to level 0 … 16 (see `crate::schema::hash`): one
+    // constant per level, so that the constants of recursive types never
+    // depend on themselves.
+    __binform_levels!(default_levels! {});
 
     /// The schema fingerprint: a stable 64-bit hash of the type's canonical
     /// layout, everything reachable from it included (`docs/format.md`
@@ -260,10 +261,7 @@ macro_rules! encoding_builtin {
         encoding_builtin!(@all $name, (), ($($arg),*));
     };
     (@all $name:expr, $finish:tt, ($($arg:ty),*)) => {
-        encoding_builtin!(@levels $name, $finish, ($($arg),*),
-            UNROLLED_0 UNROLLED_1 UNROLLED_2 UNROLLED_3 UNROLLED_4 UNROLLED_5
-            UNROLLED_6 UNROLLED_7 UNROLLED_8 UNROLLED_9 UNROLLED_10 UNROLLED_11
-            UNROLLED_12 UNROLLED_13 UNROLLED_14 UNROLLED_15 UNROLLED_16);
+        __binform_levels!(encoding_builtin! { @levels $name, $finish, ($($arg),*), });
 
         fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
             let _ = &b;
@@ -287,10 +285,7 @@ macro_rules! encoding_builtin {
 /// The `Encoding` items of `[T; N]`: `array<T, N>`.
 macro_rules! encoding_array {
     ($t:ty, $n:ident) => {
-        encoding_array!(@levels $t, $n,
-            UNROLLED_0 UNROLLED_1 UNROLLED_2 UNROLLED_3 UNROLLED_4 UNROLLED_5
-            UNROLLED_6 UNROLLED_7 UNROLLED_8 UNROLLED_9 UNROLLED_10 UNROLLED_11
-            UNROLLED_12 UNROLLED_13 UNROLLED_14 UNROLLED_15 UNROLLED_16);
+        __binform_levels!(encoding_array! { @levels $t, $n, });
 
         fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
             crate::schema::TypeRef::builtin_of(
@@ -318,10 +313,7 @@ macro_rules! encoding_array {
 macro_rules! encoding_transparent {
     ($inner:ty) => {
         const WIRE: crate::tolerant::wire::Wire = <$inner as crate::Encoding>::WIRE;
-        encoding_transparent!(@levels $inner,
-            UNROLLED_0 UNROLLED_1 UNROLLED_2 UNROLLED_3 UNROLLED_4 UNROLLED_5
-            UNROLLED_6 UNROLLED_7 UNROLLED_8 UNROLLED_9 UNROLLED_10 UNROLLED_11
-            UNROLLED_12 UNROLLED_13 UNROLLED_14 UNROLLED_15 UNROLLED_16);
+        __binform_levels!(encoding_transparent! { @levels $inner, });
 
         fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
             b.describe::<$inner>()
@@ -343,15 +335,11 @@ macro_rules! encoding_transparent {
 macro_rules! __binform_derived_levels {
     ($name:expr, $pieces:expr, $variants:expr, $fields:tt) => {
         const UNROLLED_0: $crate::__private::Unrolled = $crate::__private::Unrolled::reference($name);
-        $crate::__binform_derived_levels!(@levels $pieces, $variants, $fields,
-            UNROLLED_1 UNROLLED_0, UNROLLED_2 UNROLLED_1, UNROLLED_3 UNROLLED_2,
-            UNROLLED_4 UNROLLED_3, UNROLLED_5 UNROLLED_4, UNROLLED_6 UNROLLED_5,
-            UNROLLED_7 UNROLLED_6, UNROLLED_8 UNROLLED_7, UNROLLED_9 UNROLLED_8,
-            UNROLLED_10 UNROLLED_9, UNROLLED_11 UNROLLED_10, UNROLLED_12 UNROLLED_11,
-            UNROLLED_13 UNROLLED_12, UNROLLED_14 UNROLLED_13, UNROLLED_15 UNROLLED_14,
-            UNROLLED_16 UNROLLED_15);
+        $crate::__binform_levels!(pairs $crate::__binform_derived_levels! {
+            @levels $pieces, $variants, $fields,
+        });
     };
-    (@levels $pieces:expr, $variants:expr, $fields:tt, $($level:ident $below:ident),*) => {
+    (@levels $pieces:expr, $variants:expr, $fields:tt, $($level:ident $below:ident,)*) => {
         $(
             const $level: $crate::__private::Unrolled = $crate::__private::Unrolled::derived(
                 $pieces,

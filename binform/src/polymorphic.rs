@@ -70,10 +70,7 @@ macro_rules! polymorphic {
             }
 
             impl $crate::Encoding for $dyn {
-                $crate::__binform_dyn_levels!(($($tag => $ty),+),
-                    UNROLLED_0 UNROLLED_1 UNROLLED_2 UNROLLED_3 UNROLLED_4 UNROLLED_5
-                    UNROLLED_6 UNROLLED_7 UNROLLED_8 UNROLLED_9 UNROLLED_10 UNROLLED_11
-                    UNROLLED_12 UNROLLED_13 UNROLLED_14 UNROLLED_15 UNROLLED_16);
+                $crate::__binform_levels!($crate::__binform_dyn_levels! { ($($tag => $ty),+), });
 
                 fn describe(b: &mut $crate::schema::Builder) -> $crate::schema::TypeRef {
                     $crate::schema::TypeRef::builtin_of(

@@ -11,7 +11,8 @@
 //! Cases: `lst`, `pt`, `ppl`, `ls`, `dag`, `i32f`, `i32s` encode (tolerant
 //! large struct, tolerant people, people, large struct, a DAG, `prim` the
 //! primitives struct, `s1k` a 1,000-character string, 100,000
-//! full-range and small `i32`), `sppl` (people through the serde bridge),
+//! full-range and small `i32`), `sppl` (people through the serde bridge), `fppl`
+//! (people with a fingerprint header),
 //! `pcppl` (postcard on the same people);
 //! the same with `-de` decode; `log`, `mk48` and `mc` encode 100
 //! logs, 100 mk48 updates and 10 players, and `log-de`, `mk48-de`,
@@ -89,6 +90,8 @@ fn main() {
     let blst = binform::to_vec(&lst).unwrap();
     let bpt = binform::to_vec(&pt).unwrap();
     let bppl = binform::to_vec(&ppl).unwrap();
+    let fingerprinted = binform::Options::new().fingerprint(true);
+    let bfppl = fingerprinted.to_vec(&ppl).unwrap();
     let bls = binform::to_vec(&ls).unwrap();
     for _ in 0..n {
         buf.clear();
@@ -96,6 +99,16 @@ fn main() {
             "lst" => binform::to_vec_into(&mut buf, black_box(&lst)).unwrap(),
             "pt" => binform::to_vec_into(&mut buf, black_box(&pt)).unwrap(),
             "ppl" => binform::to_vec_into(&mut buf, black_box(&ppl)).unwrap(),
+            "fppl" => fingerprinted
+                .to_vec_into(&mut buf, black_box(&ppl))
+                .unwrap(),
+            "fppl-de" => {
+                black_box(
+                    fingerprinted
+                        .from_slice::<Vec<binform_benches::seed::Person>>(black_box(&bfppl))
+                        .unwrap(),
+                );
+            }
             "ls" => binform::to_vec_into(&mut buf, black_box(&ls)).unwrap(),
             "lst-de" => {
                 black_box(

@@ -73,8 +73,7 @@ fn skipped_defaults(cont: &Container) -> Vec<WherePredicate> {
         .collect()
 }
 
-/// The where-clause predicates of the `Encoding` impl (and the inherent
-/// `FINGERPRINT`): an explicit `bound` (shared by every impl) or
+/// The where-clause predicates of the `Encoding` impl: an explicit `bound` (shared by every impl) or
 /// `bound(encoding)`, else `T: Encoding` for the parameters fields use,
 /// which the bounds of both directions imply whenever they name `Pack` or
 /// `Unpack`. (Not `bound(pack)`: the `Unpack` impl needs `Encoding` too.)

@@ -1,7 +1,6 @@
-//! The `Encoding` impl: the plain-data marker, the unrolled layout behind
-//! the fingerprint (as the canonical text of `docs/format.md` §14, split
-//! around the field types, whose values the compiler fills in), and
-//! `describe`. Every hash is computed by the runtime's `const fn`s.
+//! The `Encoding` impl: the plain-data marker, the shape a `schema_lock`
+//! check compares, and `describe`, from which the runtime computes the
+//! fingerprint (`docs/format.md` §14) on first use.
 
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
@@ -34,77 +33,6 @@ fn by_tag<'f, 'a>(fields: &'f [Field<'a>]) -> impl Iterator<Item = &'f Field<'a>
     crate::ast::wire_order(fields).into_iter().map(|(_, f)| f)
 }
 
-/// The canonical text around the field types, and the field types (or
-/// `with` paths) in the same order.
-struct Canonical<'f, 'a> {
-    pieces: Vec<String>,
-    fields: Vec<&'f Field<'a>>,
-    text: String,
-    /// An enum's variants in the text's order (by tag): their indices in
-    /// the declaration and how many fields each has.
-    variants: Vec<(usize, usize)>,
-}
-
-impl<'f, 'a> Canonical<'f, 'a> {
-    fn push_fields(&mut self, fields: &'f [Field<'a>]) {
-        for f in by_tag(fields) {
-            self.text
-                .push_str(&format!("{} {} ", f.tag, compact_tokens(&f.member)));
-            self.pieces.push(std::mem::take(&mut self.text));
-            self.fields.push(f);
-            self.text.push(';');
-        }
-    }
-}
-
-fn canonical<'f, 'a>(cont: &'f Container<'a>) -> Canonical<'f, 'a> {
-    let mode = if cont.is_tolerant() {
-        "tolerant"
-    } else {
-        "compact"
-    };
-    let kind = match cont.body {
-        Body::Struct(..) => "struct",
-        Body::Enum(_) => "enum",
-    };
-    let mut out = Canonical {
-        pieces: Vec::new(),
-        fields: Vec::new(),
-        text: format!("{kind} {} {mode} {{", type_ident(cont)),
-        variants: Vec::new(),
-    };
-    match &cont.body {
-        Body::Struct(_, fields) => out.push_fields(fields),
-        Body::Enum(variants) => {
-            let mut sorted: Vec<_> = variants.iter().enumerate().collect();
-            sorted.sort_by_key(|(_, v)| v.tag);
-            for (index, v) in sorted {
-                let before = out.fields.len();
-                let other = if v.attrs.other.is_some() {
-                    " other"
-                } else {
-                    ""
-                };
-                out.text
-                    .push_str(&format!("{} {}{other} {{", v.tag, v.ident));
-                out.push_fields(&v.fields);
-                out.text.push_str("};");
-                out.variants.push((index, out.fields.len() - before));
-            }
-        }
-    }
-    out.text.push('}');
-    let mut reserved: Vec<u32> = reserved_tags(cont);
-    reserved.sort_unstable();
-    reserved.dedup();
-    for (i, tag) in reserved.iter().enumerate() {
-        out.text.push_str(if i == 0 { " reserved " } else { "," });
-        out.text.push_str(&tag.to_string());
-    }
-    out.pieces.push(std::mem::take(&mut out.text));
-    out
-}
-
 fn reserved_tags(cont: &Container) -> Vec<u32> {
     cont.attrs
         .reserved
@@ -113,73 +41,24 @@ fn reserved_tags(cont: &Container) -> Vec<u32> {
         .unwrap_or_default()
 }
 
-/// The fields in the canonical text's order, as the runtime's level macro
-/// takes them: `ty (Type)` or `with ("path")`.
-fn entries(canon: &Canonical) -> Vec<TokenStream> {
-    canon
-        .fields
-        .iter()
-        .map(|f| match &f.attrs.with {
-            Some(with) => {
-                let path = compact_tokens(&with.value);
-                quote!(with (#path))
-            }
-            None if f.concrete => {
-                let ty = f.ty;
-                quote!(field (#ty))
-            }
-            None => {
-                let ty = f.ty;
-                quote!(ty (#ty))
-            }
-        })
-        .collect()
-}
-
-/// For an enum's placeholder: a `const` expression for the position (in
-/// the returned order of declaration indices) of the variant whose
-/// placeholder costs least, computed from the field types' constants.
-pub fn cheapest_variant(cont: &Container, krate: &TokenStream) -> (TokenStream, Vec<usize>) {
-    let canon = canonical(cont);
-    let entries = entries(&canon);
-    let counts = canon.variants.iter().map(|(_, n)| n);
-    let order = canon.variants.iter().map(|(i, _)| *i).collect();
-    let expr = quote! {
-        #krate::__private::Unrolled::cheapest_variant(
-            &#krate::__binform_derived_levels!(@fields UNROLLED_15 (#(#entries),*)),
-            &[#(#counts),*],
-        )
-    };
-    (expr, order)
-}
-
-/// The items of the `Encoding` impl, and the constants they share (placed
-/// beside the impl: the canonical text's pieces and an enum's field count
-/// per variant).
-pub fn items(cont: &Container, krate: &TokenStream) -> (TokenStream, TokenStream) {
-    let canon = canonical(cont);
-    let pieces = &canon.pieces;
+/// The items of the `Encoding` impl: the plain-data marker, the shape
+/// (`ref Name`, the type at level 0 of the fingerprint) and `describe`.
+/// The fingerprint itself is the runtime's, computed from `describe`.
+pub fn items(cont: &Container, krate: &TokenStream) -> TokenStream {
     let name = type_ident(cont);
-    let entries = entries(&canon);
-    let counts = canon.variants.iter().map(|(_, n)| n);
-    let shared = quote! {
-        const __BINFORM_PIECES: &[&::core::primitive::str] = &[#(#pieces),*];
-        const __BINFORM_VARIANTS: &[::core::primitive::usize] = &[#(#counts),*];
-    };
     let plain = match &cont.body {
         Body::Struct(_, fields) if !cont.is_tolerant() => plain_const(krate, fields),
         _ => quote!(),
     };
     let describe = describe_body(cont, krate);
-    let items = quote! {
+    quote! {
         #plain
-        #krate::__binform_derived_levels!(#name, __BINFORM_PIECES, __BINFORM_VARIANTS, (#(#entries),*));
+        const SHAPE: ::core::primitive::u64 = #krate::__private::reference_value(#name);
 
         fn describe(__b: &mut #krate::schema::Builder) -> #krate::schema::TypeRef {
             #describe
         }
-    };
-    (items, shared)
+    }
 }
 
 /// `const PLAIN` for a struct: plain when every field is plain and the

@@ -115,10 +115,7 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
 
     let placeholder_body = match &cont.body {
         Body::Struct(style, fields) => placeholder::placeholder_struct(&krate, &de, *style, fields),
-        Body::Enum(variants) => {
-            let (cheapest, order) = encoding::cheapest_variant(cont, &krate);
-            placeholder::placeholder_enum(&krate, &de, variants, cheapest, &order)
-        }
+        Body::Enum(variants) => placeholder::placeholder_enum(&krate, &de, variants),
     };
     let gen = Gen {
         cont,
@@ -137,13 +134,12 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
     let unpack_body = layout.unpack(&gen);
     let unpack_items = layout.unpack_items(&gen);
     let min_size = layout.min_size(&gen);
-    let (encoding_items, encoding_shared) = encoding::items(cont, &krate);
+    let encoding_items = encoding::items(cont, &krate);
 
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
         const _: () = {
-            #encoding_shared
             #locked
 
             #[automatically_derived]

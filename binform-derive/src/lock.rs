@@ -11,7 +11,7 @@
 //! by the compiler: the lock's type of each field becomes the constant
 //! computation of its shape (its fingerprint at level 0: built-ins and the
 //! names of the derived types it reaches) that the runtime does
-//! (`Unrolled`), and a `const` assertion on the field's type compares the
+//! (`Encoding::SHAPE`), and a `const` assertion on the field's type compares the
 //! two, failing with a message that says what the lock file has. Changes
 //! inside a derived type a field reaches are that type's own: locked where
 //! it is (`schema_lock` on it, or `assert_compatible` for a whole graph),
@@ -33,11 +33,11 @@ fn expr(krate: &TokenStream, ty: &TypeRef) -> TokenStream {
     match ty {
         TypeRef::Builtin { name, args } => {
             let args = args.iter().map(|a| expr(krate, a));
-            quote!(#krate::__private::Unrolled::builtin(#name, &[#(#args),*]))
+            quote!(#krate::__private::builtin_value(#name, &[#(#args),*]))
         }
         TypeRef::Named(name) => {
             let ident = binform_schema::type_ident(name);
-            quote!(#krate::__private::Unrolled::reference(#ident))
+            quote!(#krate::__private::reference_value(#ident))
         }
     }
 }
@@ -48,7 +48,7 @@ fn bare(krate: &TokenStream, ty: &TypeRef) -> TokenStream {
     let name = match ty {
         TypeRef::Builtin { name, .. } | TypeRef::Named(name) => name,
     };
-    quote!(#krate::__private::Unrolled::builtin(#name, &[]))
+    quote!(#krate::__private::builtin_value(#name, &[]))
 }
 
 /// `type` with `Self` replaced by the type the impls are for: the checks
@@ -130,9 +130,9 @@ pub fn check(cx: &Ctxt, cont: &Container, krate: &TokenStream) -> TokenStream {
         let lock_bare = bare(krate, locked_ty);
         let ty = without_self(field.ty.to_token_stream(), &self_ty);
         let current = if field.concrete {
-            quote_spanned!(field.ty.span()=> <#ty as #krate::__private::Field>::UNROLLED_0)
+            quote_spanned!(field.ty.span()=> <#ty as #krate::__private::Field>::SHAPE)
         } else {
-            quote_spanned!(field.ty.span()=> <#ty as #krate::Encoding>::UNROLLED_0)
+            quote_spanned!(field.ty.span()=> <#ty as #krate::Encoding>::SHAPE)
         };
         let message =
             format!("field `{member}` changed type: the lock file `{rel}` has `{locked_ty}`")
@@ -140,8 +140,7 @@ pub fn check(cx: &Ctxt, cont: &Container, krate: &TokenStream) -> TokenStream {
                 .replace('}', "}}");
         checks.push(quote_spanned! {field.ty.span()=>
             const _: () = ::core::assert!(
-                #current.fingerprint == #lock_value.fingerprint
-                    || #current.fingerprint == #lock_bare.fingerprint,
+                #current == #lock_value || #current == #lock_bare,
                 #message
             );
         });

@@ -1,6 +1,7 @@
 //! The placeholder a derived type offers while a shared value that refers
 //! to itself is decoded: every field's own placeholder, an enum's cheapest
-//! variant first (chosen at compile time from the field types' costs).
+//! variant first (chosen from the field types' costs, which the runtime
+//! computes from the type's schema once).
 //! Each derived placeholder spends one unit of the caller's work budget, so
 //! no type shape can make one cost more than a constant.
 
@@ -52,17 +53,14 @@ pub fn placeholder_struct(
     }
 }
 
-/// The cheapest variant that has a placeholder, then the others in
+/// The cheapest variant that has a placeholder, then the others in tag
 /// order until one succeeds or the work budget runs out.
-pub fn placeholder_enum(
-    krate: &TokenStream,
-    de: &Lifetime,
-    variants: &[Variant],
-    cheapest: TokenStream,
-    order: &[usize],
-) -> TokenStream {
-    let arms = order.iter().enumerate().filter_map(|(k, &i)| {
-        let v = &variants[i];
+pub fn placeholder_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]) -> TokenStream {
+    // Tag order: the order of the schema, in which the runtime names the
+    // cheapest variant.
+    let mut order: Vec<&Variant> = variants.iter().collect();
+    order.sort_by_key(|v| v.tag);
+    let arms = order.iter().enumerate().filter_map(|(k, v)| {
         let ident = v.ident;
         let value = placeholder_value(krate, de, quote!(Self::#ident), v.style, &v.fields)?;
         Some(quote! {
@@ -79,7 +77,7 @@ pub fn placeholder_enum(
     let n = order.len();
     quote! {
         let mut __order: [::core::primitive::usize; #n] = ::core::array::from_fn(|__k| __k);
-        let __cheapest: ::core::primitive::usize = const { #cheapest };
+        let __cheapest: ::core::primitive::usize = #krate::__private::cheapest_variant::<Self>();
         if let ::core::option::Option::Some(__front) = __order.get_mut(..=__cheapest) {
             __front.rotate_right(1);
         }

@@ -12,10 +12,22 @@ pub use core;
 pub use crate::impls::SharedUnpack;
 pub use crate::plain::Plain;
 pub use crate::read::ReadCursor;
-pub use crate::schema::hash::Unrolled;
+pub use crate::schema::hash::{builtin_value, number_value, reference_value};
 pub use crate::tolerant::wire::Wire;
 pub use crate::tolerant::Fields;
 pub use crate::write::{Cursor, Kept, RESERVE_SLACK};
+
+/// The position (in tag order) of the variant of the enum `T` whose
+/// placeholder costs least: where a derived enum's placeholder starts.
+pub fn cheapest_variant<T: crate::Encoding + ?Sized>() -> usize {
+    crate::schema::facts::facts_of::<T>().cheapest_variant as usize
+}
+
+/// Whether a value of `T` may (transitively) hold a `Weak`: what decides
+/// how shared values of it are built. For tests.
+pub fn may_hold_weak<T: crate::Encoding + ?Sized>() -> bool {
+    crate::schema::facts::facts_of::<T>().holds_weak
+}
 
 /// The smaller of two sizes, usable in `const` context (an enum's `MIN_SIZE`
 /// is its tag plus the smallest variant).
@@ -38,18 +50,6 @@ pub fn unregistered_type(trait_name: &str) -> crate::Error {
     )
 }
 
-/// [`Field`]'s levels: declared (`#[allow(missing_docs)]`, they are
-/// `Encoding`'s), or, after `impl`, `Encoding`'s own.
-macro_rules! field_levels {
-    (impl $($level:ident)*) => {$(
-        const $level: Unrolled = <T as crate::Encoding>::$level;
-    )*};
-    ($($level:ident)*) => {$(
-        #[allow(missing_docs)]
-        const $level: Unrolled;
-    )*};
-}
-
 /// Everything derived code asks of a field whose type names no generic
 /// parameter, through one trait: a type without an encoding then fails
 /// one bound, `Field`, at the field, and rustc prints that one error (the
@@ -68,7 +68,8 @@ pub trait Field: Sized {
     const WIRE: crate::tolerant::wire::Wire;
     /// [`Unpack::MIN_SIZE`](crate::Unpack::MIN_SIZE).
     const MIN_SIZE: usize;
-    crate::__binform_levels!(field_levels! {});
+    /// [`Encoding::SHAPE`](crate::Encoding::SHAPE).
+    const SHAPE: u64;
     /// [`Encoding::describe`](crate::Encoding::describe).
     fn describe(b: &mut crate::schema::Builder) -> crate::TypeRef;
     /// [`Pack::pack`](crate::Pack::pack).
@@ -108,7 +109,7 @@ impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     const WIRE: crate::tolerant::wire::Wire = <T as crate::Encoding>::WIRE;
     const MIN_SIZE: usize = <T as crate::Unpack<'static>>::MIN_SIZE;
     const MAX_SIZE: usize = <T as crate::Pack>::MAX_SIZE;
-    crate::__binform_levels!(field_levels! { impl });
+    const SHAPE: u64 = <T as crate::Encoding>::SHAPE;
     #[inline]
     fn describe(b: &mut crate::schema::Builder) -> crate::TypeRef {
         <T as crate::Encoding>::describe(b)

@@ -14,11 +14,12 @@ use crate::write::{Pack, Writer};
 
 use crate::header::FINGERPRINT_MAGIC as HEADER_MAGIC;
 
-/// What a payload's header says of its type: its fingerprint, and (for a
-/// self-describing payload) how to describe it.
+/// How to find what a payload's header says of its type: its fingerprint,
+/// and (for a self-describing payload) its schema. Functions, so that a
+/// payload without a header asks for neither.
 #[derive(Clone, Copy)]
 pub(crate) struct Facts {
-    pub(crate) fingerprint: u64,
+    pub(crate) fingerprint: fn() -> u64,
     pub(crate) schema: fn() -> crate::Schema,
 }
 
@@ -27,7 +28,7 @@ impl Facts {
     #[inline]
     pub(crate) fn of<T: crate::Encoding + ?Sized>() -> Option<Facts> {
         Some(Facts {
-            fingerprint: T::FINGERPRINT,
+            fingerprint: crate::schema::fingerprint_of::<T>,
             schema: crate::schema_of::<T>,
         })
     }
@@ -170,10 +171,10 @@ impl Options {
     fn write_header(&self, buf: &mut Vec<u8>, facts: Option<Facts>) -> Result<()> {
         if self.self_describing {
             let facts = self.header_facts(facts)?;
-            crate::schema::embedded::write_header(buf, facts.fingerprint, &(facts.schema)())?;
+            crate::schema::embedded::write_header(buf, (facts.fingerprint)(), &(facts.schema)())?;
         } else if self.fingerprint {
             buf.extend_from_slice(&HEADER_MAGIC);
-            buf.extend_from_slice(&self.header_facts(facts)?.fingerprint.to_le_bytes());
+            buf.extend_from_slice(&(self.header_facts(facts)?.fingerprint)().to_le_bytes());
         }
         Ok(())
     }
@@ -241,7 +242,12 @@ impl Options {
         bytes: &'de [u8],
         reader: impl FnOnce(&'de [u8]) -> Reader<'de>,
     ) -> Result<T> {
-        self.decode_with(bytes, Some(T::FINGERPRINT), reader, T::unpack)
+        self.decode_with(
+            bytes,
+            Some(crate::schema::fingerprint_of::<T>),
+            reader,
+            T::unpack,
+        )
     }
 
     /// [`decode`](Self::decode) with the value's decoder given: the
@@ -249,7 +255,7 @@ impl Options {
     pub(crate) fn decode_with<'de, T>(
         &self,
         bytes: &'de [u8],
-        fingerprint: Option<u64>,
+        fingerprint: Option<fn() -> u64>,
         reader: impl FnOnce(&'de [u8]) -> Reader<'de>,
         unpack: impl FnOnce(&mut Reader<'de>) -> Result<T>,
     ) -> Result<T> {
@@ -262,11 +268,14 @@ impl Options {
                 ),
             ));
         }
-        let missing = || self.header_facts(None).map(|_| 0);
+        let expected = || match fingerprint {
+            Some(fingerprint) => Ok(fingerprint()),
+            None => self.header_facts(None).map(|_| 0),
+        };
         let bytes = if self.self_describing {
-            crate::schema::embedded::body_for(bytes, fingerprint.map_or_else(missing, Ok)?)?
+            crate::schema::embedded::body_for(bytes, expected()?)?
         } else if self.fingerprint {
-            check_header(bytes, fingerprint.map_or_else(missing, Ok)?)?
+            check_header(bytes, expected()?)?
         } else {
             bytes
         };

@@ -7,43 +7,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::plain::Plain;
-use crate::schema::hash::Unrolled;
 use crate::schema::model::{short_type_name, Body, Schema, TypeDef, TypeRef, Types};
 use crate::tolerant::wire::Wire;
-
-/// The fingerprint's levels, `UNROLLED_0` to `UNROLLED_16`: the one list of
-/// their names. `__binform_levels!(path::to::m! { tokens })` expands to
-/// `path::to::m! { tokens UNROLLED_0 … UNROLLED_16 }`; with `pairs`, each
-/// level from 1 on follows with the one below it, `UNROLLED_1 UNROLLED_0,
-/// UNROLLED_2 UNROLLED_1, …`.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __binform_levels {
-    (pairs $($m:tt)::+ ! { $($pre:tt)* }) => {
-        $crate::__binform_levels!($crate::__binform_levels! { @pairs ($($m)::+) { $($pre)* } () });
-    };
-    (@pairs $m:tt { $($pre:tt)* } ($($done:tt)*) $below:ident $level:ident $($rest:ident)*) => {
-        $crate::__binform_levels!(@pairs $m { $($pre)* } ($($done)* $level $below,) $level $($rest)*);
-    };
-    (@pairs ($($m:tt)*) { $($pre:tt)* } ($($done:tt)*) $last:ident) => {
-        $($m)*! { $($pre)* $($done)* }
-    };
-    ($($m:tt)::+ ! { $($pre:tt)* }) => {
-        $($m)::+! { $($pre)*
-            UNROLLED_0 UNROLLED_1 UNROLLED_2 UNROLLED_3 UNROLLED_4 UNROLLED_5 UNROLLED_6
-            UNROLLED_7 UNROLLED_8 UNROLLED_9 UNROLLED_10 UNROLLED_11 UNROLLED_12
-            UNROLLED_13 UNROLLED_14 UNROLLED_15 UNROLLED_16 }
-    };
-}
-
-/// `Encoding`'s default levels: a type that does not describe itself is
-/// its `NAME` at every level.
-macro_rules! default_levels {
-    ($($level:ident)*) => {$(
-        #[doc(hidden)]
-        const $level: Unrolled = Unrolled::named(Self::NAME);
-    )*};
-}
 
 /// What a type's encoding is, independent of direction: the facts that
 /// [`Pack`](crate::Pack) and [`Unpack`](crate::Unpack) share, held once.
@@ -86,7 +51,7 @@ macro_rules! default_levels {
 /// ```
 ///
 /// The hidden items (the plain-data marker, the tolerant wire type, the
-/// unrolled layout behind the fingerprint) are set by binform's own impls
+/// shape a `schema_lock` check compares) are set by binform's own impls
 /// and the derive; hand-written impls keep their defaults.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no binform encoding (`Encoding` is not implemented)",
@@ -116,29 +81,19 @@ pub trait Encoding {
     /// describe their layout in full instead.
     const NAME: &'static str = "opaque";
 
-    // The layout unrolled to level 0 … 16 (see `crate::schema::hash`): one
-    // constant per level, so that the constants of recursive types never
-    // depend on themselves.
-    __binform_levels!(default_levels! {});
-
-    /// The schema fingerprint: a stable 64-bit hash of the type's canonical
-    /// layout, everything reachable from it included (`docs/format.md`
-    /// §14). Computed at compile time; never override it.
-    const FINGERPRINT: u64 = Self::UNROLLED_16.fingerprint;
-
-    /// Whether a value may (transitively) hold a `Weak`, so that a weak
-    /// reference to a shared value can occur while it is being decoded;
-    /// computed from the field types, never from names. `false` lets
-    /// shared values of the type skip `Rc::new_cyclic`.
+    /// The type's *shape*: its fingerprint node at level 0 (built-ins with
+    /// their arguments, derived types by name: `docs/format.md` §14), the
+    /// one constant a `#[binform(schema_lock)]` check compares at compile
+    /// time. The fingerprint itself is computed from the schema when first
+    /// asked for ([`fingerprint_of`]), so that no build pays for it.
     #[doc(hidden)]
-    const MAY_HOLD_WEAK: bool = Self::UNROLLED_16.holds_weak;
+    const SHAPE: u64 = crate::schema::hash_str(Self::NAME);
 
     /// Describes the layout for [`schema_of`]: a built-in encoding with
     /// [`TypeRef::builtin_of`], or a derived type through
     /// [`Builder::named`]. The default is [`NAME`](Encoding::NAME); a
-    /// hand-written impl that overrides it (to name type arguments, say)
-    /// changes schemas and lock files, not the fingerprint, which only
-    /// `NAME` reaches.
+    /// hand-written impl may override it (to name type arguments, say),
+    /// which changes its schema, lock files and fingerprint alike.
     fn describe(b: &mut Builder) -> TypeRef {
         let _ = b;
         TypeRef::builtin(Self::NAME)
@@ -218,13 +173,6 @@ pub fn schema_of<T: Encoding + ?Sized>() -> Schema {
     }
 }
 
-/// The fingerprint of `T`: a stable 64-bit hash of its canonical layout,
-/// the same value as the `FINGERPRINT` constant the derive puts on each
-/// type.
-pub const fn fingerprint_of<T: Encoding + ?Sized>() -> u64 {
-    T::FINGERPRINT
-}
-
 /// The schema name of a sequence of `T`: `packed` for packed integers,
 /// `seq` for everything else.
 pub(crate) const fn seq_name<T: Encoding + ?Sized>() -> &'static str {
@@ -244,48 +192,32 @@ pub(crate) const fn array_name<T: Encoding + ?Sized>() -> &'static str {
     }
 }
 
-/// The `Encoding` items of a built-in encoding with type arguments: the
-/// unrolled layout at every level, and `describe`.
-///
-/// `empty` marks an encoding whose placeholder needs none of its
-/// arguments' (an empty collection, `None`); `weak` is `weak<T>`, which is
-/// also empty.
+/// The `Encoding` items of a built-in encoding with type arguments: its
+/// shape and `describe`.
 macro_rules! encoding_builtin {
-    (weak $name:expr, $arg:ty) => {
-        encoding_builtin!(@all $name, (.or_weak(true).emptiable()), ($arg));
-    };
-    (empty $name:expr $(, $arg:ty)*) => {
-        encoding_builtin!(@all $name, (.emptiable()), ($($arg),*));
-    };
     ($name:expr $(, $arg:ty)*) => {
-        encoding_builtin!(@all $name, (), ($($arg),*));
-    };
-    (@all $name:expr, $finish:tt, ($($arg:ty),*)) => {
-        __binform_levels!(encoding_builtin! { @levels $name, $finish, ($($arg),*), });
+        const SHAPE: u64 = crate::schema::hash::builtin_value(
+            $name,
+            &[$(<$arg as crate::Encoding>::SHAPE),*],
+        );
 
         fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
             let _ = &b;
             crate::schema::TypeRef::builtin_of($name, alloc::vec![$(b.describe::<$arg>()),*])
         }
     };
-    (@levels $name:expr, $finish:tt, $args:tt, $($level:ident)*) => {
-        $(
-            const $level: crate::schema::hash::Unrolled = encoding_builtin!(@finish $finish
-                crate::schema::hash::Unrolled::builtin($name, &encoding_builtin!(@args $level $args)));
-        )*
-    };
-    (@finish ($($finish:tt)*) $node:expr) => {
-        $node $($finish)*
-    };
-    (@args $level:ident ($($arg:ty),*)) => {
-        [$(<$arg as crate::Encoding>::$level),*]
-    };
 }
 
 /// The `Encoding` items of `[T; N]`: `array<T, N>`.
 macro_rules! encoding_array {
     ($t:ty, $n:ident) => {
-        __binform_levels!(encoding_array! { @levels $t, $n, });
+        const SHAPE: u64 = crate::schema::hash::builtin_value(
+            crate::encoding::array_name::<$t>(),
+            &[
+                <$t as crate::Encoding>::SHAPE,
+                crate::schema::hash::number_value($n as u64),
+            ],
+        );
 
         fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
             crate::schema::TypeRef::builtin_of(
@@ -297,15 +229,6 @@ macro_rules! encoding_array {
             )
         }
     };
-    (@levels $t:ty, $n:ident, $($level:ident)*) => {
-        $(
-            const $level: crate::schema::hash::Unrolled = crate::schema::hash::Unrolled::builtin(
-                crate::encoding::array_name::<$t>(),
-                &[<$t as crate::Encoding>::$level, crate::schema::hash::Unrolled::number($n as u64)],
-            )
-            .repeated(<$t as crate::Encoding>::$level, $n as u64);
-        )*
-    };
 }
 
 /// The `Encoding` items of a wrapper encoded exactly as its contents:
@@ -313,61 +236,10 @@ macro_rules! encoding_array {
 macro_rules! encoding_transparent {
     ($inner:ty) => {
         const WIRE: crate::tolerant::wire::Wire = <$inner as crate::Encoding>::WIRE;
-        __binform_levels!(encoding_transparent! { @levels $inner, });
+        const SHAPE: u64 = <$inner as crate::Encoding>::SHAPE;
 
         fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
             b.describe::<$inner>()
         }
-    };
-    (@levels $inner:ty, $($level:ident)*) => {
-        $( const $level: crate::schema::hash::Unrolled = <$inner as crate::Encoding>::$level; )*
-    };
-}
-
-/// The `Encoding` levels of a derived type, for the derive: level 0 is
-/// `ref Name`, and level `n` the definition (`$pieces`, see
-/// [`Unrolled::derived`]) with the fields at level `n - 1`. `$fields` is
-/// `(ty (Type), field (Type), with ("path"), ...)` in the pieces' order; `$variants` an
-/// enum's field count per variant, in the same order (empty for a struct).
-/// `@fields LEVEL (...)` alone gives the fields' facts at one level.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __binform_derived_levels {
-    ($name:expr, $pieces:expr, $variants:expr, $fields:tt) => {
-        const UNROLLED_0: $crate::__private::Unrolled = $crate::__private::Unrolled::reference($name);
-        $crate::__binform_levels!(pairs $crate::__binform_derived_levels! {
-            @levels $pieces, $variants, $fields,
-        });
-    };
-    (@levels $pieces:expr, $variants:expr, $fields:tt, $($level:ident $below:ident,)*) => {
-        $(
-            const $level: $crate::__private::Unrolled = $crate::__private::Unrolled::derived(
-                $pieces,
-                &$crate::__binform_derived_levels!(@fields $below $fields),
-                $variants,
-            );
-        )*
-    };
-    (@fields $below:ident ($($kind:ident $field:tt),* $(,)?)) => {
-        [$($crate::__binform_derived_levels!(@field $below $kind $field)),*]
-    };
-    (@field $below:ident ty ($field:ty)) => {
-        <$field as $crate::Encoding>::$below
-    };
-    // A field of a concrete type, through the one trait derived code
-    // asks of those (`__private::Field`).
-    (@field $below:ident field ($field:ty)) => {
-        <$field as $crate::__private::Field>::$below
-    };
-    // A `with` module's encoding is opaque: `with<path>` on every level.
-    // What a `with` module writes is unknown: it may hold a `Weak`, and it
-    // has no placeholder.
-    (@field $below:ident with ($path:literal)) => {
-        $crate::__private::Unrolled::builtin(
-            "with",
-            &[$crate::__private::Unrolled::builtin($path, &[])],
-        )
-        .or_weak(true)
-        .no_placeholder()
     };
 }

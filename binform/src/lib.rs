@@ -36,8 +36,8 @@
 //!   work through an explicit registration ([`polymorphic!`]); see
 //!   `docs/graphs.md`.
 //! - **Versioning**: `#[binform(version_tolerant)]` types (tagged fields that
-//!   other versions skip or default), a compile-time `FINGERPRINT` on every
-//!   derived type with an optional header check
+//!   other versions skip or default), a deep fingerprint of every type
+//!   ([`schema::fingerprint_of`]) with an optional header check
 //!   ([`Options::fingerprint`]), and schema lock files
 //!   ([`schema::assert_compatible`]); see `docs/versioning.md`.
 //!

@@ -70,7 +70,10 @@ macro_rules! polymorphic {
             }
 
             impl $crate::Encoding for $dyn {
-                $crate::__binform_levels!($crate::__binform_dyn_levels! { ($($tag => $ty),+), });
+                const SHAPE: u64 = $crate::__private::builtin_value(
+                    "dyn",
+                    &[$($crate::__private::number_value($tag as u64), <$ty as $crate::Encoding>::SHAPE),+],
+                );
 
                 fn describe(b: &mut $crate::schema::Builder) -> $crate::schema::TypeRef {
                     $crate::schema::TypeRef::builtin_of(
@@ -155,26 +158,5 @@ macro_rules! polymorphic {
                 }
             }
         };
-    };
-}
-
-/// The unrolled levels of a registered trait object: `dyn<tag, T, tag, U>`,
-/// with each concrete type on the same level.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __binform_dyn_levels {
-    ($entries:tt, $($level:ident)*) => {
-        $(
-            const $level: $crate::__private::Unrolled = $crate::__private::Unrolled::builtin(
-                "dyn",
-                &$crate::__binform_dyn_levels!(@args $level $entries),
-            );
-        )*
-    };
-    (@args $level:ident ($($tag:literal => $ty:ty),+)) => {
-        [$(
-            $crate::__private::Unrolled::number($tag as u64),
-            <$ty as $crate::Encoding>::$level
-        ),+]
     };
 }

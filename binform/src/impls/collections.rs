@@ -109,7 +109,7 @@ pub(super) fn unpack_set<'de, T: Unpack<'de>, S>(
 }
 
 impl<K: Encoding, V: Encoding> Encoding for BTreeMap<K, V> {
-    encoding_builtin!(empty "map", K, V);
+    encoding_builtin!("map", K, V);
 }
 
 impl<K: Pack, V: Pack> Pack for BTreeMap<K, V> {
@@ -136,7 +136,7 @@ impl<'de, K: Unpack<'de> + Ord, V: Unpack<'de>> Unpack<'de> for BTreeMap<K, V> {
 }
 
 impl<T: Encoding> Encoding for BTreeSet<T> {
-    encoding_builtin!(empty "set", T);
+    encoding_builtin!("set", T);
 }
 
 impl<T: Pack> Pack for BTreeSet<T> {
@@ -173,7 +173,7 @@ macro_rules! hashed_collections {
         use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 
         impl<K: Encoding, V: Encoding, S> Encoding for $map<K, V, S> {
-            encoding_builtin!(empty "map", K, V);
+            encoding_builtin!("map", K, V);
         }
 
         impl<K: Pack, V: Pack, S> Pack for $map<K, V, S> {
@@ -209,7 +209,7 @@ macro_rules! hashed_collections {
         }
 
         impl<T: Encoding, S> Encoding for $set<T, S> {
-            encoding_builtin!(empty "set", T);
+            encoding_builtin!("set", T);
         }
 
         impl<T: Pack, S> Pack for $set<T, S> {

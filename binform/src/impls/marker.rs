@@ -119,7 +119,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for RangeInclusive<T> {
 
 /// Tag 0 `Included`, 1 `Excluded`, 2 `Unbounded`.
 impl<T: Encoding> Encoding for Bound<T> {
-    encoding_builtin!(empty "bound", T);
+    encoding_builtin!("bound", T);
 }
 
 impl<T: Pack> Pack for Bound<T> {

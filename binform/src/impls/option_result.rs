@@ -6,7 +6,7 @@ use crate::tolerant::wire::Wire;
 use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 impl<T: Encoding> Encoding for Option<T> {
-    encoding_builtin!(empty "option", T);
+    encoding_builtin!("option", T);
 }
 
 impl<T: Pack> Pack for Option<T> {

@@ -94,7 +94,8 @@ macro_rules! build_sized {
             // Called on the pointee: `Rc`/`Arc` have their own (default) hooks.
             $r.nested(|r| <$t as Unpack<'de>>::shared_fill(&handle, r))?;
             Ok(handle)
-        } else if let Some(placeholder) = <$t as Encoding>::MAY_HOLD_WEAK
+        } else if let Some(placeholder) = crate::schema::facts::facts_of::<$t>()
+            .holds_weak
             .then(|| <$t as Unpack<'de>>::placeholder(&mut { crate::read::PLACEHOLDER_WORK }))
             .flatten()
         {
@@ -308,7 +309,7 @@ macro_rules! shared_pointer {
         /// A live `Weak` is written as its target (once); a dangling one as
         /// the null tag.
         impl<T: Encoding + ?Sized> Encoding for $weak<T> {
-            encoding_builtin!(weak "weak", T);
+            encoding_builtin!("weak", T);
         }
 
         impl<T: Pack + ?Sized> Pack for $weak<T> {

@@ -14,7 +14,7 @@ impl<T: Encoding> Encoding for [T] {
     // values, so another name: a wrapper that is transparent to an integer
     // (`Wrapping<u32>`, `Cell<u32>`) is written one value at a time, and
     // its sequences must not look like the integer's.
-    encoding_builtin!(empty crate::encoding::seq_name::<T>(), T);
+    encoding_builtin!(crate::encoding::seq_name::<T>(), T);
     const WIRE: crate::tolerant::wire::Wire =
         crate::tolerant::wire::Wire::seq_of_packed(T::WIRE, T::PACKED);
 }

@@ -143,16 +143,3 @@ pub fn read_schema(bytes: &[u8]) -> Result<Schema> {
     let parts = split(bytes)?;
     decode_schema(&parts, &Options::new())
 }
-
-#[cfg(test)]
-mod tests {
-    /// The model's compile-time fingerprint is the one computed from its
-    /// schema, as a reader's check of a header relies on.
-    #[test]
-    fn the_models_fingerprints_agree() {
-        assert_eq!(
-            <super::Schema as crate::Encoding>::FINGERPRINT,
-            crate::schema::fingerprint(&crate::schema_of::<super::Schema>()),
-        );
-    }
-}

@@ -13,13 +13,15 @@
 //! expands its fields one *level* down, built-in encodings stay on their
 //! level, and at level 0 a derived type enters by name only (`ref Name`).
 //! The fingerprint is the root's value at level [`LEVELS`]: every change
-//! within 16 derived types of the root changes it. Computed this way, each
-//! (type, level) pair is a constant of its own, so the compiler evaluates
-//! the whole fingerprint at compile time, mutually recursive types
-//! included, and a lookup costs nothing when encoding.
+//! within 16 derived types of the root changes it.
 //!
-//! [`fingerprint`] computes the same value from a [`Schema`] at run time:
-//! a second implementation of the specification, for tools and for tests.
+//! The walk runs over a [`Schema`] at run time ([`fingerprint`], and
+//! `schema::facts` for a type on first use), memoized by (type, level) so
+//! that it is linear in types times levels. It used to be one constant per
+//! type and level, which the compiler evaluated in every build of every
+//! crate that derives (most of `cargo check`'s time, issue 36); only level
+//! 0, the *shape* a `schema_lock` check compares, is still a constant
+//! (`Encoding::SHAPE`), computed with the `const fn`s below.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -108,6 +110,33 @@ pub const fn hash_decimal(h: u64, n: u64) -> u64 {
     out
 }
 
+/// A built-in node's value from its name and its arguments' values:
+/// `name`, or `name<a,b>` with the arguments in hex.
+pub const fn builtin_value(name: &str, args: &[u64]) -> u64 {
+    let mut h = hash_str(name);
+    let mut i = 0;
+    while i < args.len() {
+        h = hash_bytes(h, if i == 0 { b"<" } else { b"," });
+        h = hash_hex(h, args[i]);
+        i += 1;
+    }
+    if !args.is_empty() {
+        h = hash_bytes(h, b">");
+    }
+    h
+}
+
+/// A number's value as a built-in argument (an array's length, a trait
+/// object's tag): its decimal digits as a name.
+pub const fn number_value(n: u64) -> u64 {
+    hash_decimal(HASH_START, n)
+}
+
+/// A derived type's value at level 0: `ref Name`.
+pub const fn reference_value(name: &str) -> u64 {
+    hash_str_after(hash_str("ref "), name)
+}
+
 /// The schema name of a primitive: `usize`/`isize` travel as `u64`/`i64`.
 pub(crate) const fn wire_name(rust_name: &'static str) -> &'static str {
     match rust_name.as_bytes() {
@@ -119,182 +148,120 @@ pub(crate) const fn wire_name(rust_name: &'static str) -> &'static str {
 
 /// What a type is at one level of the unrolled layout: its node value,
 /// whether anything within it is a `Weak` (which decides how shared values
-/// of the type are built; see `Encoding::MAY_HOLD_WEAK`), and what the
-/// cheapest placeholder of it costs (which decides the variant a derived
-/// enum's placeholder takes).
-#[doc(hidden)]
+/// of the type are built), and what the cheapest placeholder of it costs
+/// (which decides the variant a derived enum's placeholder tries first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Unrolled {
+pub(crate) struct Node {
     /// The node's value.
     pub fingerprint: u64,
     /// Whether a `Weak` was found within this many levels.
     pub holds_weak: bool,
-    /// How many values the cheapest placeholder builds, at most; [`NO_PLACEHOLDER`]
-    /// if none is known within this many levels.
+    /// How many values the cheapest placeholder builds, at most;
+    /// [`NO_PLACEHOLDER`] if none is known within this many levels.
     pub placeholder_cost: u32,
 }
 
 /// The placeholder cost of a type without a known placeholder.
-pub const NO_PLACEHOLDER: u32 = u32::MAX;
+pub(crate) const NO_PLACEHOLDER: u32 = u32::MAX;
 
-impl Unrolled {
-    /// A hand-written impl's encoding, by its `Encoding::NAME`: nothing
-    /// is known of its contents, so it may hold anything, a `Weak`
-    /// included, and has no known placeholder.
-    pub const fn named(name: &str) -> Unrolled {
-        Unrolled {
-            fingerprint: hash_str(name),
-            holds_weak: true,
-            placeholder_cost: NO_PLACEHOLDER,
-        }
+/// What a built-in encoding's name says of its contents, beyond its
+/// value: the one home of these facts, which the impls' `describe` names
+/// reach.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Holds its arguments; its placeholder holds one of each.
+    Plain,
+    /// Its placeholder is empty (a collection, `None`, an unbounded
+    /// `Bound`): it needs none of its arguments'.
+    Emptiable,
+    /// `weak<T>`: a `Weak` itself, and empty as a placeholder.
+    Weak,
+    /// `array<T,N>`: its placeholder holds `N` of its element's.
+    Array,
+    /// A number argument (an array's length, a trait object's tag).
+    Number,
+    /// Unknown contents: a `with` field, or a hand-written impl's own
+    /// name. It may hold anything, a `Weak` included, and has no known
+    /// placeholder.
+    Opaque,
+}
+
+fn kind(name: &str) -> Kind {
+    match name {
+        "seq" | "packed" | "set" | "map" | "option" | "bound" => Kind::Emptiable,
+        "weak" => Kind::Weak,
+        "array" | "packed_array" => Kind::Array,
+        "with" | "opaque" => Kind::Opaque,
+        _ if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) => Kind::Number,
+        _ if binform_schema::is_builtin_name(name) => Kind::Plain,
+        _ => Kind::Opaque,
     }
+}
 
-    /// A built-in encoding: `name`, or `name<a,b>` with its arguments'
-    /// values in hex. It holds a `Weak` if an argument does; its
-    /// placeholder holds one of each argument's.
-    pub const fn builtin(name: &str, args: &[Unrolled]) -> Unrolled {
-        let mut h = hash_str(name);
-        let mut holds_weak = false;
-        let mut cost = 1u32;
-        let mut i = 0;
-        while i < args.len() {
-            h = hash_bytes(h, if i == 0 { b"<" } else { b"," });
-            h = hash_hex(h, args[i].fingerprint);
-            holds_weak |= args[i].holds_weak;
-            cost = cost.saturating_add(args[i].placeholder_cost);
-            i += 1;
-        }
-        if !args.is_empty() {
-            h = hash_bytes(h, b">");
-        }
-        Unrolled {
-            fingerprint: h,
+impl Node {
+    /// A built-in encoding with its arguments (`args` their nodes, `refs`
+    /// their descriptions, for an array's length).
+    fn builtin(name: &str, args: &[Node], refs: &[TypeRef]) -> Node {
+        let values: Vec<u64> = args.iter().map(|a| a.fingerprint).collect();
+        let fingerprint = builtin_value(name, &values);
+        let holds_weak = args.iter().any(|a| a.holds_weak);
+        let all = args
+            .iter()
+            .fold(1u32, |cost, a| cost.saturating_add(a.placeholder_cost));
+        let (holds_weak, placeholder_cost) = match kind(name) {
+            Kind::Plain => (holds_weak, all),
+            Kind::Emptiable => (holds_weak, 1),
+            Kind::Weak => (true, 1),
+            Kind::Number => (false, 0),
+            Kind::Opaque => (true, NO_PLACEHOLDER),
+            Kind::Array => {
+                let element = args.first().map_or(NO_PLACEHOLDER, |a| a.placeholder_cost);
+                let n = match refs.get(1) {
+                    Some(TypeRef::Builtin { name, .. }) => name.parse::<u32>().unwrap_or(u32::MAX),
+                    _ => u32::MAX,
+                };
+                (holds_weak, element.saturating_mul(n).saturating_add(1))
+            }
+        };
+        Node {
+            fingerprint,
             holds_weak,
-            placeholder_cost: cost,
-        }
-    }
-
-    /// A number as a built-in argument (an array's length): its decimal
-    /// digits as a name.
-    pub const fn number(n: u64) -> Unrolled {
-        Unrolled {
-            fingerprint: hash_decimal(HASH_START, n),
-            holds_weak: false,
-            placeholder_cost: 0,
+            placeholder_cost,
         }
     }
 
     /// A derived type at level 0: `ref Name`. Nothing is known below it:
     /// no `Weak` found, no placeholder known.
-    pub const fn reference(name: &str) -> Unrolled {
-        Unrolled {
-            fingerprint: hash_str_after(hash_str("ref "), name),
+    fn reference(name: &str) -> Node {
+        Node {
+            fingerprint: reference_value(name),
             holds_weak: false,
             placeholder_cost: NO_PLACEHOLDER,
         }
     }
-
-    /// A derived type's definition: `pieces[0] hex(fields[0]) pieces[1] …
-    /// hex(fields[n-1]) pieces[n]`, the canonical text with its field types'
-    /// values (one level down) filled in. It holds a `Weak` if a field does.
-    /// `variants` counts the fields of each variant of an enum, in the
-    /// order of the text (empty for a struct): its placeholder is the
-    /// cheapest variant's.
-    pub const fn derived(pieces: &[&str], fields: &[Unrolled], variants: &[usize]) -> Unrolled {
-        let mut h = HASH_START;
-        let mut holds_weak = false;
-        let mut i = 0;
-        while i < pieces.len() {
-            h = hash_str_after(h, pieces[i]);
-            if i < fields.len() {
-                h = hash_hex(h, fields[i].fingerprint);
-                holds_weak |= fields[i].holds_weak;
-            }
-            i += 1;
-        }
-        let cost = if variants.is_empty() {
-            sum_cost(fields, 0, fields.len())
-        } else {
-            let (_, cost) = cheapest(fields, variants);
-            cost
-        };
-        Unrolled {
-            fingerprint: h,
-            holds_weak,
-            placeholder_cost: cost.saturating_add(1),
-        }
-    }
-
-    /// The variant (by its position in the text) whose placeholder costs
-    /// least, the first of equals; `0` if none has one.
-    pub const fn cheapest_variant(fields: &[Unrolled], variants: &[usize]) -> usize {
-        cheapest(fields, variants).0
-    }
-
-    /// The same node, holding a `Weak` also if `weak` (`weak<T>` itself).
-    pub const fn or_weak(self, weak: bool) -> Unrolled {
-        Unrolled {
-            holds_weak: self.holds_weak || weak,
-            ..self
-        }
-    }
-
-    /// The same node, with no placeholder (a `with` field's).
-    pub const fn no_placeholder(self) -> Unrolled {
-        Unrolled {
-            placeholder_cost: NO_PLACEHOLDER,
-            ..self
-        }
-    }
-
-    /// The same node, with a placeholder that needs none of its arguments'
-    /// (an empty collection, `None`, a dangling `Weak`).
-    pub const fn emptiable(self) -> Unrolled {
-        Unrolled {
-            placeholder_cost: 1,
-            ..self
-        }
-    }
-
-    /// The same node, whose placeholder holds `n` of its argument's (an
-    /// array): `1 + n * cost`.
-    pub const fn repeated(self, element: Unrolled, n: u64) -> Unrolled {
-        let n = if n > u32::MAX as u64 {
-            u32::MAX
-        } else {
-            n as u32
-        };
-        Unrolled {
-            placeholder_cost: element.placeholder_cost.saturating_mul(n).saturating_add(1),
-            ..self
-        }
-    }
 }
 
-/// The placeholder cost of `fields[from..to]` together.
-const fn sum_cost(fields: &[Unrolled], from: usize, to: usize) -> u32 {
-    let mut cost = 0u32;
-    let mut i = from;
-    while i < to && i < fields.len() {
-        cost = cost.saturating_add(fields[i].placeholder_cost);
-        i += 1;
-    }
-    cost
+/// The placeholder cost of `fields` together.
+fn sum_cost(fields: &[Node]) -> u32 {
+    fields
+        .iter()
+        .fold(0u32, |cost, f| cost.saturating_add(f.placeholder_cost))
 }
 
-/// The cheapest variant and its cost.
-const fn cheapest(fields: &[Unrolled], variants: &[usize]) -> (usize, u32) {
+/// The variant (by its position in tag order) whose placeholder costs
+/// least, the first of equals, and its cost; `(0, NO_PLACEHOLDER)` if none
+/// has one. `fields` are all the variants' fields in that order, and
+/// `counts` how many each variant has.
+fn cheapest(fields: &[Node], counts: &[usize]) -> (usize, u32) {
     let (mut best, mut best_cost) = (0, NO_PLACEHOLDER);
     let mut start = 0;
-    let mut v = 0;
-    while v < variants.len() {
-        let cost = sum_cost(fields, start, start + variants[v]);
+    for (v, &n) in counts.iter().enumerate() {
+        let cost = sum_cost(fields.get(start..start + n).unwrap_or(&[]));
         if cost < best_cost {
             best = v;
             best_cost = cost;
         }
-        start += variants[v];
-        v += 1;
+        start += n;
     }
     (best, best_cost)
 }
@@ -367,64 +334,97 @@ impl<'s> Pieces<'s> {
     }
 }
 
-/// The fingerprint of a schema, computed from its description at run time:
-/// the same value as the type's `FINGERPRINT` constant.
+/// The fingerprint of a schema: its root's value at level [`LEVELS`]
+/// (`docs/format.md` §14). It is the value `fingerprint_of` gives the
+/// type the schema describes.
 ///
 /// ```
 /// #[derive(binform::Packable)]
 /// struct Node { value: u32, children: Vec<Node> }
 ///
 /// let schema = binform::schema_of::<Node>();
-/// assert_eq!(binform::schema::fingerprint(&schema), <Node as binform::Encoding>::FINGERPRINT);
+/// assert_eq!(
+///     binform::schema::fingerprint(&schema),
+///     binform::schema::fingerprint_of::<Node>(),
+/// );
 /// ```
 pub fn fingerprint(schema: &Schema) -> u64 {
-    let mut memo = BTreeMap::new();
-    value(schema, &schema.root, LEVELS, &mut memo)
+    Walk::new(schema).node(&schema.root, LEVELS).fingerprint
 }
 
-/// A node's value at `level`; `memo` holds derived types' values by
-/// (name, level), which keeps the work linear in types times levels.
-fn value<'s>(
+/// The unrolled walk over a schema.
+pub(crate) struct Walk<'s> {
     schema: &'s Schema,
-    node: &'s TypeRef,
-    level: usize,
-    memo: &mut BTreeMap<(&'s str, usize), u64>,
-) -> u64 {
-    match node {
-        TypeRef::Builtin { name, args } => {
-            let mut h = hash_str(name);
-            for (i, arg) in args.iter().enumerate() {
-                h = hash_bytes(h, if i == 0 { b"<" } else { b"," });
-                h = hash_hex(h, value(schema, arg, level, memo));
-            }
-            if !args.is_empty() {
-                h = hash_bytes(h, b">");
-            }
-            h
+    /// Derived types' nodes by (name, level), which keeps the work linear
+    /// in types times levels.
+    memo: BTreeMap<(&'s str, usize), Node>,
+}
+
+impl<'s> Walk<'s> {
+    pub(crate) fn new(schema: &'s Schema) -> Self {
+        Walk {
+            schema,
+            memo: BTreeMap::new(),
         }
-        TypeRef::Named(name) => {
-            if level == 0 {
-                return Unrolled::reference(type_ident(name)).fingerprint;
+    }
+
+    /// A node's value at `level`.
+    pub(crate) fn node(&mut self, node: &'s TypeRef, level: usize) -> Node {
+        match node {
+            TypeRef::Builtin { name, args } => {
+                let nodes: Vec<Node> = args.iter().map(|a| self.node(a, level)).collect();
+                Node::builtin(name, &nodes, args)
             }
-            if let Some(&v) = memo.get(&(name.as_str(), level)) {
-                return v;
-            }
-            let Some(def) = schema.types.get(name) else {
-                // A name without a definition (a hand-edited lock file):
-                // only its name is known.
-                return Unrolled::reference(type_ident(name)).fingerprint;
-            };
-            let (pieces, fields) = definition_pieces(def);
-            let mut h = HASH_START;
-            for (i, piece) in pieces.iter().enumerate() {
-                h = hash_bytes(h, piece.as_bytes());
-                if let Some(field) = fields.get(i) {
-                    h = hash_hex(h, value(schema, field, level - 1, memo));
+            TypeRef::Named(name) => {
+                if level == 0 {
+                    return Node::reference(type_ident(name));
                 }
+                if let Some(&v) = self.memo.get(&(name.as_str(), level)) {
+                    return v;
+                }
+                let Some(def) = self.schema.types.get(name) else {
+                    // A name without a definition (a hand-edited lock
+                    // file): only its name is known.
+                    return Node::reference(type_ident(name));
+                };
+                let v = self.definition(def, level).0;
+                self.memo.insert((name.as_str(), level), v);
+                v
             }
-            memo.insert((name.as_str(), level), h);
-            h
         }
+    }
+
+    /// A derived type's definition at `level` (> 0): the canonical text
+    /// with its field types' values one level down filled in. It holds a
+    /// `Weak` if a field does; its placeholder is its fields' (an enum's:
+    /// its cheapest variant's), returned too (by position in tag order).
+    pub(crate) fn definition(&mut self, def: &'s TypeDef, level: usize) -> (Node, usize) {
+        let (pieces, fields) = definition_pieces(def);
+        let mut h = HASH_START;
+        let mut nodes = Vec::with_capacity(fields.len());
+        for (i, piece) in pieces.iter().enumerate() {
+            h = hash_bytes(h, piece.as_bytes());
+            if let Some(field) = fields.get(i) {
+                let node = self.node(field, level.saturating_sub(1));
+                h = hash_hex(h, node.fingerprint);
+                nodes.push(node);
+            }
+        }
+        let (variant, cost) = match &def.body {
+            Body::Struct(_) => (0, sum_cost(&nodes)),
+            Body::Enum(variants) => {
+                let mut sorted: Vec<_> = variants.iter().collect();
+                sorted.sort_by_key(|v| v.tag);
+                let counts: Vec<usize> = sorted.iter().map(|v| v.fields.len()).collect();
+                cheapest(&nodes, &counts)
+            }
+        };
+        let node = Node {
+            fingerprint: h,
+            holds_weak: nodes.iter().any(|n| n.holds_weak),
+            placeholder_cost: cost.saturating_add(1),
+        };
+        (node, variant)
     }
 }
 

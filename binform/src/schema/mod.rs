@@ -18,15 +18,17 @@
 //! ```
 
 pub(crate) mod embedded;
+pub(crate) mod facts;
 pub(crate) mod hash;
 #[cfg(feature = "std")]
 mod lock;
 pub(crate) mod model;
 
-pub use crate::encoding::{fingerprint_of, schema_of, Builder};
+pub use crate::encoding::{schema_of, Builder};
 pub use crate::header::{FINGERPRINT_MAGIC, FORMAT_VERSION, SELF_DESCRIBING_MAGIC};
 pub use binform_schema::{compare, parse, Incompatibility, MAX_DEPTH};
 pub use embedded::read_schema;
+pub use facts::fingerprint_of;
 pub use hash::{fingerprint, hash_bytes, hash_str, mix, HASH_START, LEVELS};
 #[cfg(feature = "std")]
 pub use lock::{assert_compatible, check_compatible};

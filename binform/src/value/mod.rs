@@ -410,7 +410,7 @@ pub fn from_slice_as<T: UnpackOwned>(bytes: &[u8]) -> Result<T> {
 pub fn from_slice_as_options<T: UnpackOwned>(bytes: &[u8], options: &Options) -> Result<T> {
     let described = options.self_describing(true);
     let parts = crate::schema::embedded::split(bytes)?;
-    if parts.fingerprint == T::FINGERPRINT {
+    if parts.fingerprint == crate::schema::fingerprint_of::<T>() {
         return described.from_slice(bytes);
     }
     let doc = from_slice_options(bytes, options)?;

@@ -126,7 +126,7 @@ fn derived_generic_recursive_and_graph_types_carry_their_schema() {
 #[test]
 fn golden_header_of_a_small_struct() {
     let bytes = opts().to_vec(&Point { x: 1, y: -1 }).unwrap();
-    let fp = <Point as binform::Encoding>::FINGERPRINT.to_le_bytes();
+    let fp = binform::schema::fingerprint_of::<Point>().to_le_bytes();
     assert_eq!(&bytes[..4], b"BFS\x02");
     assert_eq!(&bytes[4..12], &fp);
     // The schema: a length, then the model (format.md §25), then the body.

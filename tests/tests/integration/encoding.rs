@@ -70,11 +70,14 @@ fn tolerant_field_moves_between_sequence_types() {
     let back: seq_v1::Samples = binform::from_slice(&bytes3).unwrap();
     assert_eq!(back, v1);
     assert_eq!(
-        seq_v1::Samples::FINGERPRINT,
-        seq_v2::Samples::FINGERPRINT,
+        binform::schema::fingerprint_of::<seq_v1::Samples>(),
+        binform::schema::fingerprint_of::<seq_v2::Samples>(),
         "same encoding, same fingerprint"
     );
-    assert_eq!(seq_v2::Samples::FINGERPRINT, seq_v3::Samples::FINGERPRINT);
+    assert_eq!(
+        binform::schema::fingerprint_of::<seq_v2::Samples>(),
+        binform::schema::fingerprint_of::<seq_v3::Samples>()
+    );
 }
 
 #[test]
@@ -126,9 +129,9 @@ mod spelled_alias {
 
 #[test]
 fn spellings_and_aliases_share_a_fingerprint() {
-    let fp = spelled_plain::Note::FINGERPRINT;
-    assert_eq!(spelled_path::Note::FINGERPRINT, fp);
-    assert_eq!(spelled_alias::Note::FINGERPRINT, fp);
+    let fp = fingerprint_of::<spelled_plain::Note>();
+    assert_eq!(fingerprint_of::<spelled_path::Note>(), fp);
+    assert_eq!(fingerprint_of::<spelled_alias::Note>(), fp);
     assert_eq!(
         fingerprint_of::<String>(),
         fingerprint_of::<spelled_alias::Text>()
@@ -197,8 +200,14 @@ mod deep_same {
 
 #[test]
 fn a_change_three_levels_down_changes_the_root() {
-    assert_ne!(deep_v1::Root::FINGERPRINT, deep_v2::Root::FINGERPRINT);
-    assert_eq!(deep_v1::Root::FINGERPRINT, deep_same::Root::FINGERPRINT);
+    assert_ne!(
+        binform::schema::fingerprint_of::<deep_v1::Root>(),
+        binform::schema::fingerprint_of::<deep_v2::Root>()
+    );
+    assert_eq!(
+        binform::schema::fingerprint_of::<deep_v1::Root>(),
+        fingerprint_of::<deep_same::Root>()
+    );
 
     let old = deep_v1::Root {
         mid: deep_v1::Mid {
@@ -271,18 +280,18 @@ fn mutually_recursive_types_derive_round_trip_and_fingerprint() {
     // Stable: the constant, the run-time computation from the schema and
     // the independent implementation of the spec agree.
     assert_eq!(
-        A::FINGERPRINT,
+        fingerprint_of::<A>(),
         schema::fingerprint(&binform::schema_of::<A>())
     );
     assert_eq!(
-        B::FINGERPRINT,
+        fingerprint_of::<B>(),
         schema::fingerprint(&binform::schema_of::<B>())
     );
-    assert_eq!(A::FINGERPRINT, 0x370c_4b90_26bf_1944);
-    assert_eq!(B::FINGERPRINT, 0xdf86_7ebc_8906_d1a4);
-    assert_ne!(A::FINGERPRINT, B::FINGERPRINT);
+    assert_eq!(fingerprint_of::<A>(), 0x370c_4b90_26bf_1944);
+    assert_eq!(fingerprint_of::<B>(), 0xdf86_7ebc_8906_d1a4);
+    assert_ne!(fingerprint_of::<A>(), fingerprint_of::<B>());
     // A change in B shows in A, which reaches it.
-    assert_ne!(A::FINGERPRINT, mutual_changed::A::FINGERPRINT);
+    assert_ne!(fingerprint_of::<A>(), fingerprint_of::<mutual_changed::A>());
 }
 
 // ------------------------------------------------------------- golden
@@ -323,20 +332,20 @@ fn fingerprints_match_the_specification() {
     assert_eq!(fingerprint_of::<u32>(), 0x4d2b_df19_3e85_26d1);
     assert_eq!(fingerprint_of::<Vec<String>>(), 0xd380_78b4_d752_4e72);
     assert_eq!(fingerprint_of::<[u8; 4]>(), 0x8553_f13a_c5d1_3b5e);
-    assert_eq!(Point::FINGERPRINT, 0x6c04_7d66_091c_46ab);
-    assert_eq!(Chain::FINGERPRINT, 0x9bd0_6e0c_1e09_c654);
-    assert_eq!(Shape::FINGERPRINT, 0x2733_939c_031d_d741);
+    assert_eq!(fingerprint_of::<Point>(), 0x6c04_7d66_091c_46ab);
+    assert_eq!(fingerprint_of::<Chain>(), 0x9bd0_6e0c_1e09_c654);
+    assert_eq!(fingerprint_of::<Shape>(), 0x2733_939c_031d_d741);
     for (constant, runtime) in [
         (
-            Point::FINGERPRINT,
+            fingerprint_of::<Point>(),
             schema::fingerprint(&binform::schema_of::<Point>()),
         ),
         (
-            Chain::FINGERPRINT,
+            fingerprint_of::<Chain>(),
             schema::fingerprint(&binform::schema_of::<Chain>()),
         ),
         (
-            Shape::FINGERPRINT,
+            fingerprint_of::<Shape>(),
             schema::fingerprint(&binform::schema_of::<Shape>()),
         ),
     ] {
@@ -350,7 +359,7 @@ fn fingerprints_match_the_specification() {
 fn runtime_fingerprints_agree_with_the_constants() {
     fn check<T: Encoding + ?Sized>() {
         assert_eq!(
-            T::FINGERPRINT,
+            fingerprint_of::<T>(),
             schema::fingerprint(&binform::schema_of::<T>()),
             "{}",
             std::any::type_name::<T>()
@@ -383,7 +392,7 @@ struct Session {
 #[test]
 fn a_user_type_named_duration_holding_a_weak_round_trips() {
     fn may_hold_weak<T: Encoding>() -> bool {
-        T::MAY_HOLD_WEAK
+        binform::__private::may_hold_weak::<T>()
     }
     assert!(may_hold_weak::<Duration>());
     assert!(may_hold_weak::<Session>(), "through Duration");
@@ -466,7 +475,7 @@ fn with_fields_may_hold_a_weak() {
         value: u64,
     }
     fn may_hold_weak<T: Encoding>() -> bool {
-        T::MAY_HOLD_WEAK
+        binform::__private::may_hold_weak::<T>()
     }
     assert!(may_hold_weak::<Opaque>());
     assert!(!may_hold_weak::<Point>());
@@ -505,7 +514,7 @@ fn same_short_name_from_two_modules() {
         text.contains("struct Node#2 compact\n  field 0 label string"),
         "{text}"
     );
-    assert_eq!(schema::fingerprint(&schema), Both::FINGERPRINT);
+    assert_eq!(schema::fingerprint(&schema), fingerprint_of::<Both>());
     // The lock-file text reads back as the same schema.
     assert_eq!(schema::parse(&text).unwrap(), schema);
 }

@@ -2,7 +2,8 @@
 //! lengths, an enum as its variant index and the variant's fields.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::Lifetime;
 
 use crate::ast::{Body, Field, Style, Variant};
@@ -44,7 +45,6 @@ fn pack_fields(krate: &TokenStream, fields: &[Field], reserve: bool) -> TokenStr
     } else {
         quote!()
     };
-    let unbounded = |f: &Field| unbounded(krate, f);
     let stmts = encoded.iter().enumerate().map(|(k, (i, f))| {
         let b = binding(*i);
         // Only the function path carries the user's span (so a missing
@@ -57,28 +57,28 @@ fn pack_fields(krate: &TokenStream, fields: &[Field], reserve: bool) -> TokenStr
         // After an unbounded field, the room left is unknown: the first
         // bounded field of a run makes it again, for itself and all the
         // bounded fields after it (one check a run, none after a string
-        // followed by another string).
-        let this = room(k);
-        let remake = match k.checked_sub(1).and_then(|p| encoded.get(p)) {
+        // followed by another string): `pack_next` does, from the field
+        // before's `MAX_SIZE`.
+        let (prev_max, this) = match k.checked_sub(1).and_then(|p| encoded.get(p)) {
             Some((_, prev)) => {
-                let prev = unbounded(prev);
-                quote!(if #prev { __c.reserve(#this); })
+                let this = room(k);
+                (max_size(krate, prev), quote!(#this))
             }
-            None => quote!(),
+            // The first field's room is its caller's.
+            None => (quote!(0), quote!(0)),
         };
-        let is_unbounded = unbounded(f);
-        let reserved = fields::via(krate, f, quote!(#krate::Pack), quote!(pack_reserved));
+        let next = if f.concrete {
+            fields::via(krate, f, quote!(), quote!(pack_next))
+        } else {
+            let ty = f.ty;
+            quote_spanned!(ty.span()=> #krate::__private::pack_next::<#ty>)
+        };
         quote! {
-            if #is_unbounded {
-                #checked
-            } else {
-                #remake
-                // SAFETY: room was made for this field's `MAX_SIZE` and
-                // every bounded field after it, and the slack (up front, or
-                // just above after an unbounded field); each bounded field
-                // since wrote at most its own `MAX_SIZE`.
-                unsafe { #reserved(#b, __c)? };
-            }
+            // SAFETY: room was made for this field's `MAX_SIZE` and every
+            // bounded field after it, and the slack (up front, or by
+            // `pack_next` after an unbounded field); each bounded field
+            // since wrote at most its own `MAX_SIZE`.
+            unsafe { #next(#b, __c, #prev_max, #this)? };
         }
     });
     quote! {

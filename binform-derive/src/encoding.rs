@@ -68,7 +68,7 @@ pub fn items(cont: &Container, krate: &TokenStream) -> TokenStream {
 fn plain_const(krate: &TokenStream, fields: &[Field]) -> TokenStream {
     if fields
         .iter()
-        .any(|f| !f.is_encoded() || f.attrs.with.is_some())
+        .any(|f| !f.is_encoded() || f.attrs.with.is_some() || surely_not_plain(f.ty))
     {
         return quote!();
     }
@@ -90,6 +90,73 @@ fn plain_const(krate: &TokenStream, fields: &[Field]) -> TokenStream {
         // they fill the struct in declaration order with no padding, so the
         // struct's memory is its encoding and any bit pattern is valid.
         const PLAIN: #krate::__private::Plain<Self> = unsafe { #krate::__private::Plain::new_unchecked(#(#conds)&&*) };
+    }
+}
+
+/// Whether a field's type, as written, is one no plain struct can hold:
+/// then the struct is not plain, and the derive skips the constant whose
+/// checks (an `offset_of!` a field) were a tenth of `cargo check`'s time
+/// on typical structs, which mostly hold a string, a vector or an option.
+/// Only ever turns plain data off, which is always correct: a type alias
+/// named like a std type costs a slower slice encoding, never a wrong one.
+/// (Plain is the compact layout's: integers wider than a byte are
+/// varints.)
+fn surely_not_plain(ty: &syn::Type) -> bool {
+    const NEVER: &[&str] = &[
+        "String",
+        "str",
+        "Vec",
+        "VecDeque",
+        "LinkedList",
+        "BinaryHeap",
+        "Option",
+        "Result",
+        "Box",
+        "Rc",
+        "Arc",
+        "Weak",
+        "Cow",
+        "Cell",
+        "RefCell",
+        "HashMap",
+        "BTreeMap",
+        "HashSet",
+        "BTreeSet",
+        "PathBuf",
+        "OsString",
+        "CString",
+        "Duration",
+        "SystemTime",
+        "bool",
+        "char",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+    ];
+    match ty {
+        syn::Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| NEVER.iter().any(|n| s.ident == n)),
+        syn::Type::Array(a) => surely_not_plain(&a.elem),
+        syn::Type::Paren(p) => surely_not_plain(&p.elem),
+        syn::Type::Group(g) => surely_not_plain(&g.elem),
+        // Tuples (the unit type too) are never plain.
+        syn::Type::Reference(_)
+        | syn::Type::Tuple(_)
+        | syn::Type::Slice(_)
+        | syn::Type::Ptr(_)
+        | syn::Type::TraitObject(_)
+        | syn::Type::BareFn(_) => true,
+        _ => false,
     }
 }
 

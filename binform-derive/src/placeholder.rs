@@ -53,39 +53,68 @@ pub fn placeholder_struct(
     }
 }
 
+/// A variant's placeholder as an `Option<Self>` expression: its fields'
+/// placeholders all tried (each charges the budget), the variant built if
+/// every one has one. `None` if a field has none at all (`with`).
+fn variant_value(krate: &TokenStream, de: &Lifetime, v: &Variant) -> Option<TokenStream> {
+    let ident = v.ident;
+    if v.style == Style::Unit {
+        return Some(quote!(::core::option::Option::Some(Self::#ident)));
+    }
+    let (mut tries, mut pats, mut inits) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, f) in v.fields.iter().enumerate() {
+        let member = &f.member;
+        if !f.is_encoded() {
+            let value = unpack_field(krate, de, f);
+            inits.push(quote!(#member: #value));
+            continue;
+        }
+        if f.attrs.with.is_some() {
+            return None;
+        }
+        let func = via(krate, f, quote!(#krate::Unpack<#de>), quote!(placeholder));
+        let b = quote::format_ident!("__p{}", i);
+        tries.push(quote!(#func(__work)));
+        pats.push(quote!(::core::option::Option::Some(#b)));
+        inits.push(quote!(#member: #b));
+    }
+    Some(quote! {
+        match (#(#tries,)*) {
+            (#(#pats,)*) => ::core::option::Option::Some(Self::#ident { #(#inits,)* }),
+            #[allow(unreachable_patterns)]
+            _ => ::core::option::Option::None,
+        }
+    })
+}
+
 /// The cheapest variant that has a placeholder, then the others in tag
-/// order until one succeeds or the work budget runs out.
+/// order until one succeeds or the work budget runs out. No closures: the
+/// attempts are arms of one `match`, which keeps the derive's output (and
+/// `cargo check`) small.
 pub fn placeholder_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]) -> TokenStream {
     // Tag order: the order of the schema, in which the runtime names the
     // cheapest variant.
     let mut order: Vec<&Variant> = variants.iter().collect();
     order.sort_by_key(|v| v.tag);
     let arms = order.iter().enumerate().filter_map(|(k, v)| {
-        let ident = v.ident;
-        let value = placeholder_value(krate, de, quote!(Self::#ident), v.style, &v.fields)?;
-        Some(quote! {
-            #k => {
-                let __attempt = |__work: &mut ::core::primitive::u32| -> ::core::option::Option<Self> {
-                    ::core::option::Option::Some(#value)
-                };
-                if let ::core::option::Option::Some(__value) = __attempt(__work) {
-                    return ::core::option::Option::Some(__value);
-                }
-            }
-        })
+        let value = variant_value(krate, de, v)?;
+        Some(quote!(#k => #value,))
     });
     let n = order.len();
     quote! {
-        let mut __order: [::core::primitive::usize; #n] = ::core::array::from_fn(|__k| __k);
-        let __cheapest: ::core::primitive::usize = #krate::__private::cheapest_variant::<Self>();
-        if let ::core::option::Option::Some(__front) = __order.get_mut(..=__cheapest) {
-            __front.rotate_right(1);
-        }
-        for __k in __order {
-            #[allow(unreachable_patterns)]
-            match __k {
+        let __first: ::core::primitive::usize = #krate::__private::cheapest_variant::<Self>();
+        for __k in 0..=#n {
+            let __v = match __k {
+                0 => __first,
+                _ if __k - 1 == __first => continue,
+                _ => __k - 1,
+            };
+            let __value: ::core::option::Option<Self> = match __v {
                 #(#arms)*
-                _ => {}
+                _ => ::core::option::Option::None,
+            };
+            if __value.is_some() {
+                return __value;
             }
         }
         ::core::option::Option::None

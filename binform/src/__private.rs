@@ -23,6 +23,41 @@ pub fn cheapest_variant<T: crate::Encoding + ?Sized>() -> usize {
     crate::schema::facts::facts_of::<T>().cheapest_variant as usize
 }
 
+/// Writes one field of a compact type through the cursor, the field
+/// before it having had the `MAX_SIZE` `prev_max` (0 for the first field):
+/// with checks if this field has no bound; else into the room made before
+/// it, which is made again first (`room`: this field's `MAX_SIZE`, the
+/// bounded fields' after it, and the slack) when the field before had no
+/// bound, so that its checked writes used up the room. One call a field
+/// keeps the derive's output small; inlined, the tests on constants fold.
+///
+/// # Safety
+/// When `T::MAX_SIZE` and `prev_max` are both bounds, the cursor's room
+/// left is at least `T::MAX_SIZE` + [`RESERVE_SLACK`] (the caller made room
+/// for this field and the bounded fields after it, and each bounded field
+/// since wrote at most its own `MAX_SIZE`).
+#[inline(always)]
+#[allow(unsafe_code)]
+pub unsafe fn pack_next<T: crate::Pack + ?Sized>(
+    value: &T,
+    c: &mut Cursor<'_, '_>,
+    prev_max: usize,
+    room: usize,
+) -> crate::Result<()> {
+    if !is_bounded(T::MAX_SIZE) {
+        return value.pack_cursor(c);
+    }
+    if !is_bounded(prev_max) {
+        c.reserve(room);
+    }
+    // SAFETY: room for `T::MAX_SIZE` and the slack: the caller's (when
+    // the field before was bounded) or just made.
+    match unsafe { value.pack_reserved(c) } {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 /// Whether a value of `T` may (transitively) hold a `Weak`: what decides
 /// how shared values of it are built. For tests.
 pub fn may_hold_weak<T: crate::Encoding + ?Sized>() -> bool {
@@ -84,6 +119,17 @@ pub trait Field: Sized {
     /// As `Pack::pack_reserved`'s.
     #[allow(unsafe_code)]
     unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> crate::Result<Kept<Self>>;
+    /// [`pack_next`] of the value.
+    ///
+    /// # Safety
+    /// As [`pack_next`]'s.
+    #[allow(unsafe_code)]
+    unsafe fn pack_next(
+        &self,
+        c: &mut Cursor<'_, '_>,
+        prev_max: usize,
+        room: usize,
+    ) -> crate::Result<()>;
     /// [`Writer::write_field`](crate::Writer::write_field) of the value.
     fn write_field(&self, gap: u32, w: &mut crate::Writer<'_>) -> crate::Result<()>;
     /// [`Unpack::unpack`](crate::Unpack::unpack).
@@ -127,6 +173,17 @@ impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> crate::Result<Kept<Self>> {
         // SAFETY: the caller's room is `Pack::pack_reserved`'s.
         unsafe { crate::Pack::pack_reserved(self, c) }
+    }
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_next(
+        &self,
+        c: &mut Cursor<'_, '_>,
+        prev_max: usize,
+        room: usize,
+    ) -> crate::Result<()> {
+        // SAFETY: the caller's room is `pack_next`'s.
+        unsafe { pack_next(self, c, prev_max, room) }
     }
     #[inline(always)]
     fn write_field(&self, gap: u32, w: &mut crate::Writer<'_>) -> crate::Result<()> {

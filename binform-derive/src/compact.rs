@@ -73,12 +73,13 @@ fn pack_fields(krate: &TokenStream, fields: &[Field], reserve: bool) -> TokenStr
             let ty = f.ty;
             quote_spanned!(ty.span()=> #krate::__private::pack_next::<#ty>)
         };
+        let call = fields::try_result(quote!(unsafe { #next(#b, __c, #prev_max, #this) }));
         quote! {
             // SAFETY: room was made for this field's `MAX_SIZE` and every
             // bounded field after it, and the slack (up front, or by
             // `pack_next` after an unbounded field); each bounded field
             // since wrote at most its own `MAX_SIZE`.
-            unsafe { #next(#b, __c, #prev_max, #this)? };
+            #call
         }
     });
     quote! {
@@ -153,7 +154,7 @@ fn field_max_sizes(krate: &TokenStream, fields: &[Field]) -> Vec<TokenStream> {
 /// `Pack::pack` of a compact type: its fields through a cursor, which
 /// keeps the buffer's end in registers from the first field to the last.
 fn pack(krate: &TokenStream) -> TokenStream {
-    quote!(__w.with_cursor(|__c| <Self as #krate::Pack>::pack_cursor(self, __c)))
+    quote!(#krate::__private::pack_through_cursor(self, __w))
 }
 
 /// `Pack::pack_cursor` of a compact struct (a compact type nested in
@@ -221,8 +222,8 @@ fn construct(
 /// `Unpack::unpack` of a compact type: its fields through a cursor, which
 /// keeps the input's position in registers from the first field to the
 /// last.
-fn unpack(krate: &TokenStream, de: &Lifetime) -> TokenStream {
-    quote!(__r.with_cursor(|__c| <Self as #krate::Unpack<#de>>::unpack_cursor(__c)))
+fn unpack(krate: &TokenStream) -> TokenStream {
+    quote!(#krate::__private::unpack_through_cursor::<Self>(__r))
 }
 
 /// `Unpack::unpack_cursor` of a compact struct (a compact type nested in
@@ -336,7 +337,7 @@ impl Layout for Compact {
     }
 
     fn unpack(&self, gen: &Gen) -> TokenStream {
-        unpack(gen.krate, gen.de)
+        unpack(gen.krate)
     }
 
     fn unpack_items(&self, gen: &Gen) -> TokenStream {

@@ -160,23 +160,26 @@ fn surely_not_plain(ty: &syn::Type) -> bool {
     }
 }
 
-fn field_defs(fields: &[Field], krate: &TokenStream) -> TokenStream {
-    let defs = by_tag(fields).map(|f| {
+/// The fields' entries for the runtime's `describe_derived`: tag, name
+/// and how to describe the type, as data (one table a type, not a
+/// `FieldDef` built by hand for each field).
+fn field_entries(fields: &[Field], krate: &TokenStream) -> TokenStream {
+    let entries = by_tag(fields).map(|f| {
         let tag = f.tag;
         let name = compact_tokens(&f.member);
         let schema = match &f.attrs.with {
             Some(with) => {
                 let path = compact_tokens(&with.value);
-                quote!(#krate::schema::TypeRef::builtin_of("with", #krate::__private::vec![#krate::schema::TypeRef::builtin(#path)]))
+                quote!(#krate::__private::FieldSchema::With(#path))
             }
             None => {
                 let func = crate::fields::via(krate, f, quote!(#krate::Encoding), quote!(describe));
-                quote!(#func(__b))
+                quote!(#krate::__private::FieldSchema::Of(#func))
             }
         };
-        quote!(#krate::schema::FieldDef { tag: #tag, name: #krate::__private::String::from(#name), schema: #schema })
+        quote!((#tag, #name, #schema))
     });
-    quote!(#krate::__private::vec![#(#defs),*])
+    quote!(&[#(#entries),*])
 }
 
 fn describe_body(cont: &Container, krate: &TokenStream) -> TokenStream {
@@ -184,29 +187,25 @@ fn describe_body(cont: &Container, krate: &TokenStream) -> TokenStream {
     let reserved = reserved_tags(cont);
     let body = match &cont.body {
         Body::Struct(_, fields) => {
-            let defs = field_defs(fields, krate);
-            quote!(#krate::schema::Body::Struct(#defs))
+            let entries = field_entries(fields, krate);
+            quote!(#krate::__private::Shape::Struct(#entries))
         }
         Body::Enum(variants) => {
             let vs = variants.iter().map(|v| {
                 let (tag, name, other) = (v.tag, v.ident.to_string(), v.attrs.other.is_some());
-                let defs = field_defs(&v.fields, krate);
-                quote!(#krate::schema::VariantDef {
-                    tag: #tag,
-                    name: #krate::__private::String::from(#name),
-                    other: #other,
-                    fields: #defs,
-                })
+                let entries = field_entries(&v.fields, krate);
+                quote!((#tag, #name, #other, #entries))
             });
-            quote!(#krate::schema::Body::Enum(#krate::__private::vec![#(#vs),*]))
+            quote!(#krate::__private::Shape::Enum(&[#(#vs),*]))
         }
     };
     quote! {
-        __b.named(::core::any::type_name::<Self>(), |__b| #krate::schema::TypeDef {
-            name: #krate::__private::String::new(),
-            tolerant: #tolerant,
-            body: #body,
-            reserved: #krate::__private::vec![#(#reserved),*],
-        })
+        #krate::__private::describe_derived(
+            __b,
+            ::core::any::type_name::<Self>(),
+            #tolerant,
+            #body,
+            &[#(#reserved),*],
+        )
     }
 }

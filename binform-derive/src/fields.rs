@@ -139,6 +139,18 @@ pub fn pack_fn(krate: &TokenStream, field: &Field) -> TokenStream {
     }
 }
 
+/// `expr?` written out as its `match`: the same code, but without the
+/// `Try` and `From` resolutions that `?` costs type checking at each use
+/// (one a field, in every derived type).
+pub fn try_result(expr: TokenStream) -> TokenStream {
+    quote! {
+        match #expr {
+            ::core::result::Result::Ok(__v) => __v,
+            ::core::result::Result::Err(__e) => return ::core::result::Result::Err(__e),
+        }
+    }
+}
+
 /// The expression that produces one field's value when decoding.
 pub fn unpack_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStream {
     if !field.is_encoded() {
@@ -167,7 +179,7 @@ pub fn unpack_cursor_field(krate: &TokenStream, de: &Lifetime, field: &Field) ->
                 quote!(#krate::Unpack<#de>),
                 quote!(unpack_cursor),
             );
-            quote!(#func(__c)?)
+            try_result(quote!(#func(__c)))
         }
     }
 }

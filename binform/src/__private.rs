@@ -7,6 +7,7 @@ pub use alloc::rc::Rc;
 pub use alloc::string::String;
 pub use alloc::sync::Arc;
 pub use alloc::vec;
+use alloc::vec::Vec;
 pub use core;
 
 pub use crate::impls::SharedUnpack;
@@ -21,6 +22,96 @@ pub use crate::write::{Cursor, Kept, RESERVE_SLACK};
 /// placeholder costs least: where a derived enum's placeholder starts.
 pub fn cheapest_variant<T: crate::Encoding + ?Sized>() -> usize {
     crate::schema::facts::facts_of::<T>().cheapest_variant as usize
+}
+
+/// How a derived type's field is described: through its type's
+/// `describe`, or as a `with` module's path.
+pub enum FieldSchema {
+    /// The field type's `Encoding::describe`.
+    Of(fn(&mut crate::schema::Builder) -> crate::TypeRef),
+    /// `with<path>`.
+    With(&'static str),
+}
+
+/// A field as the derive lists it: tag, name, schema.
+pub type FieldEntry<'a> = (u32, &'a str, FieldSchema);
+
+/// A variant as the derive lists it: tag, name, whether it is the `other`
+/// catch-all, fields.
+pub type VariantEntry<'a> = (u32, &'a str, bool, &'a [FieldEntry<'a>]);
+
+/// A derived type's fields or variants as the derive lists them.
+pub enum Shape<'a> {
+    /// A struct's fields, by tag.
+    Struct(&'a [FieldEntry<'a>]),
+    /// An enum's variants.
+    Enum(&'a [VariantEntry<'a>]),
+}
+
+/// A derived type's `Encoding::describe`, from the tables the derive
+/// writes: one call a type in the derive's output, instead of a
+/// `TypeDef` built field by field.
+pub fn describe_derived(
+    b: &mut crate::schema::Builder,
+    type_name: &str,
+    tolerant: bool,
+    shape: Shape<'_>,
+    reserved: &[u32],
+) -> crate::TypeRef {
+    use crate::schema::{Body, FieldDef, TypeDef, TypeRef, VariantDef};
+    fn fields(b: &mut crate::schema::Builder, list: &[FieldEntry<'_>]) -> Vec<FieldDef> {
+        list.iter()
+            .map(|(tag, name, schema)| FieldDef {
+                tag: *tag,
+                name: String::from(*name),
+                schema: match schema {
+                    FieldSchema::Of(describe) => describe(b),
+                    FieldSchema::With(path) => {
+                        TypeRef::builtin_of("with", vec![TypeRef::builtin(path)])
+                    }
+                },
+            })
+            .collect()
+    }
+    b.named(type_name, |b| TypeDef {
+        name: String::new(),
+        tolerant,
+        body: match shape {
+            Shape::Struct(list) => Body::Struct(fields(b, list)),
+            Shape::Enum(variants) => Body::Enum(
+                variants
+                    .iter()
+                    .map(|(tag, name, other, list)| VariantDef {
+                        tag: *tag,
+                        name: String::from(*name),
+                        other: *other,
+                        fields: fields(b, list),
+                    })
+                    .collect(),
+            ),
+        },
+        reserved: reserved.to_vec(),
+    })
+}
+
+/// A compact type's `Pack::pack`: its `pack_cursor` through a cursor over
+/// the writer. One call in the derive's output instead of a closure in
+/// every derived type.
+#[inline(always)]
+pub fn pack_through_cursor<T: crate::Pack + ?Sized>(
+    value: &T,
+    w: &mut crate::Writer<'_>,
+) -> crate::Result<()> {
+    w.with_cursor(|c| value.pack_cursor(c))
+}
+
+/// A compact type's `Unpack::unpack`: its `unpack_cursor` through a cursor
+/// over the reader.
+#[inline(always)]
+pub fn unpack_through_cursor<'de, T: crate::Unpack<'de>>(
+    r: &mut crate::Reader<'de>,
+) -> crate::Result<T> {
+    r.with_cursor(|c| T::unpack_cursor(c))
 }
 
 /// Writes one field of a compact type through the cursor, the field

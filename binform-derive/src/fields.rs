@@ -179,7 +179,7 @@ pub fn unpack_cursor_field(krate: &TokenStream, de: &Lifetime, field: &Field) ->
                 quote!(#krate::Unpack<#de>),
                 quote!(unpack_cursor),
             );
-            try_result(quote!(#func(__c)))
+            quote!(#func(__c)?)
         }
     }
 }

@@ -11,61 +11,44 @@ use crate::fields::{self, binding, pack_cursor_stmt, pack_variants, unpack_curso
 use crate::layout::{Gen, Layout};
 
 /// Statements that write each encoded field from its binding through the
-/// cursor `__c`, with one room check for all the bounded ones: room is
-/// made up front for the sum of their `MAX_SIZE`s (and the slack of their
-/// stores), and each is written by `pack_reserved`, with no check of its
-/// own. A field with no bound (a string, a vector, a `with` field) is
-/// written with checks, and the next bounded field makes room again for
-/// the bounded fields still to come. Which fields are bounded is known
-/// only once the types are, so each field's choice is an `if` on
+/// cursor `__c`, each by one `pack_next` call: a field with no bound (a
+/// string, a vector) with checks; a bounded one with no check of its own,
+/// in room made for it and every bounded field after it (and the slack of
+/// their stores) by the first bounded field of its run, which makes it
+/// when the field before it had no bound. `__room{k}` is that room from
+/// the k-th field on, computed from the last backwards. Which fields are
+/// bounded is known only once the types are, so each choice is a test on
 /// constants, which folds away.
 ///
-/// `reserve`: whether the statements make the first room themselves (an
-/// enum's variant), or their caller has (a struct's `pack_cursor`, or the
-/// parent whose room covers it, through `pack_reserved`).
-fn pack_fields(krate: &TokenStream, fields: &[Field], reserve: bool) -> TokenStream {
+/// The first field counts as following `first_prev`'s `MAX_SIZE`: no bound
+/// (`usize::MAX`) for an enum's variant, which makes its own room; the
+/// struct's own `MAX_SIZE` in its `pack_reserved`, whose caller made room
+/// for all of it when that is a bound (a parent, or its `pack_cursor`), and
+/// nothing otherwise, so that the first field makes it.
+fn pack_fields(krate: &TokenStream, fields: &[Field], first_prev: TokenStream) -> TokenStream {
     let encoded = crate::ast::wire_order(fields);
-    // The room still needed before each field: `__room{k}` covers the
-    // bounded fields from the k-th on, computed from the last backwards.
     let room = |k: usize| format_ident!("__room{}", k);
     let n = encoded.len();
     let last = room(n);
     let mut rooms =
         vec![quote!(let #last: ::core::primitive::usize = #krate::__private::RESERVE_SLACK;)];
-    // The first field's room is `first_room`'s; the others' are made only
-    // after an unbounded field.
-    for (k, (_, f)) in encoded.iter().enumerate().skip(1).rev() {
+    for (k, (_, f)) in encoded.iter().enumerate().rev() {
         let (this, next) = (room(k), room(k + 1));
         let share = share(krate, f);
         rooms.push(quote!(let #this: ::core::primitive::usize = #next + #share;));
     }
-    let first = if reserve {
-        let fields: Vec<&Field> = encoded.iter().map(|(_, f)| *f).collect();
-        first_room(krate, &fields)
-    } else {
-        quote!()
-    };
     let stmts = encoded.iter().enumerate().map(|(k, (i, f))| {
         let b = binding(*i);
         // Only the function path carries the user's span (so a missing
         // impl is reported at the field); identifiers stay call-site so
         // that hygiene resolves them inside `macro_rules!` expansions too.
-        let checked = pack_cursor_stmt(krate, f, &b);
         if f.attrs.with.is_some() {
-            return checked;
+            return pack_cursor_stmt(krate, f, &b);
         }
-        // After an unbounded field, the room left is unknown: the first
-        // bounded field of a run makes it again, for itself and all the
-        // bounded fields after it (one check a run, none after a string
-        // followed by another string): `pack_next` does, from the field
-        // before's `MAX_SIZE`.
-        let (prev_max, this) = match k.checked_sub(1).and_then(|p| encoded.get(p)) {
-            Some((_, prev)) => {
-                let this = room(k);
-                (max_size(krate, prev), quote!(#this))
-            }
-            // The first field's room is its caller's.
-            None => (quote!(0), quote!(0)),
+        let this = room(k);
+        let prev_max = match k.checked_sub(1).and_then(|p| encoded.get(p)) {
+            Some((_, prev)) => max_size(krate, prev),
+            None => first_prev.clone(),
         };
         let next = if f.concrete {
             fields::via(krate, f, quote!(), quote!(pack_next))
@@ -76,15 +59,14 @@ fn pack_fields(krate: &TokenStream, fields: &[Field], reserve: bool) -> TokenStr
         let call = fields::try_result(quote!(unsafe { #next(#b, __c, #prev_max, #this) }));
         quote! {
             // SAFETY: room was made for this field's `MAX_SIZE` and every
-            // bounded field after it, and the slack (up front, or by
-            // `pack_next` after an unbounded field); each bounded field
+            // bounded field after it, and the slack (by the caller, or by
+            // `pack_next` after a field with no bound); each bounded field
             // since wrote at most its own `MAX_SIZE`.
             #call
         }
     });
     quote! {
         #(#rooms)*
-        #first
         #(#stmts)*
     }
 }
@@ -97,34 +79,10 @@ fn max_size(krate: &TokenStream, f: &Field) -> TokenStream {
     }
 }
 
-/// Whether a field is written with checks (its `MAX_SIZE` is no bound):
-/// a constant once the types are known.
-fn unbounded(krate: &TokenStream, f: &Field) -> TokenStream {
-    let max = max_size(krate, f);
-    quote!(!#krate::__private::is_bounded(#max))
-}
-
 /// A field's share of its type's room: its `MAX_SIZE` if bounded, else 0.
 fn share(krate: &TokenStream, f: &Field) -> TokenStream {
     let max = max_size(krate, f);
     quote!(#krate::__private::bounded(#max))
-}
-
-/// The room a list of fields makes before its first: the bounded ones'
-/// shares and the slack, made only when the first field is bounded
-/// (otherwise the first bounded field makes it, after the unbounded ones
-/// before it; a list with no field makes none).
-fn first_room(krate: &TokenStream, encoded: &[&Field]) -> TokenStream {
-    let Some(first) = encoded.first() else {
-        return quote!();
-    };
-    let unbounded = unbounded(krate, first);
-    let shares = encoded.iter().map(|f| share(krate, f));
-    quote! {
-        if !#unbounded {
-            __c.reserve(#krate::__private::RESERVE_SLACK #(+ #shares)*);
-        }
-    }
 }
 
 /// `Pack::MAX_SIZE` of a compact struct: its fields' sum.
@@ -158,23 +116,12 @@ fn pack(krate: &TokenStream) -> TokenStream {
 }
 
 /// `Pack::pack_cursor` of a compact struct (a compact type nested in
-/// another writes through its parent's cursor): room for its bounded
-/// fields, then its `pack_reserved`.
-fn pack_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
-    let encoded: Vec<&Field> = crate::ast::wire_order(fields)
-        .into_iter()
-        .map(|(_, f)| f)
-        .collect();
-    let reserve = first_room(krate, &encoded);
+/// another writes through its parent's cursor): room for all of it when
+/// its `MAX_SIZE` is a bound, then its `pack_reserved`.
+fn pack_struct(krate: &TokenStream) -> TokenStream {
     quote! {
-        #reserve
-        // SAFETY: the room just made is what the fields need: the
-        // bounded ones' `MAX_SIZE`s and the slack, when the first field is
-        // bounded (for a struct with an unbounded field, less than its
-        // `MAX_SIZE`, but all its own `pack_reserved` counts on: the first
-        // bounded field after an unbounded one makes room again).
-        unsafe { <Self as #krate::Pack>::pack_reserved(self, __c) }?;
-        ::core::result::Result::Ok(())
+        // SAFETY: `pack_reserved` is this derive's, for a compact struct.
+        unsafe { #krate::__private::pack_struct_cursor(self, __c) }
     }
 }
 
@@ -183,7 +130,7 @@ fn pack_struct(krate: &TokenStream, fields: &[Field]) -> TokenStream {
 /// this struct's `MAX_SIZE`).
 fn pack_reserved_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
     let bind = fields::bind_struct(style, fields);
-    let body = pack_fields(krate, fields, false);
+    let body = pack_fields(krate, fields, quote!(<Self as #krate::Pack>::MAX_SIZE));
     quote!(#bind #body)
 }
 
@@ -191,10 +138,10 @@ fn pack_reserved_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> 
 fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
     let tags = 0u32..;
     pack_variants(
-        variants
-            .iter()
-            .zip(tags)
-            .map(|(v, tag)| (v, tag, pack_fields(krate, &v.fields, true))),
+        variants.iter().zip(tags).map(|(v, tag)| {
+            let body = pack_fields(krate, &v.fields, quote!(::core::primitive::usize::MAX));
+            (v, tag, body)
+        }),
         Out::Cursor,
     )
 }
@@ -310,11 +257,7 @@ impl Layout for Compact {
                         ::core::result::Result::Ok(unsafe { #krate::__private::Kept::promise() })
                     }
                 };
-                (
-                    max_size_struct(krate, fields),
-                    pack_struct(krate, fields),
-                    reserved,
-                )
+                (max_size_struct(krate, fields), pack_struct(krate), reserved)
             }
             Body::Enum(variants) => (
                 max_size_enum(krate, variants),

@@ -51,9 +51,11 @@ pub fn items(cont: &Container, krate: &TokenStream) -> TokenStream {
         _ => quote!(),
     };
     let describe = describe_body(cont, krate);
+    // Computed here: a literal costs the compiler nothing to evaluate.
+    let shape = binform_schema::hash::reference_value(&name);
     quote! {
         #plain
-        const SHAPE: ::core::primitive::u64 = #krate::__private::reference_value(#name);
+        const SHAPE: ::core::primitive::u64 = #shape;
 
         fn describe(__b: &mut #krate::schema::Builder) -> #krate::schema::TypeRef {
             #describe

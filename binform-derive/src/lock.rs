@@ -25,30 +25,28 @@ use syn::spanned::Spanned;
 use crate::ast::{Body, Container, Field};
 use crate::ctxt::Ctxt;
 
-/// A constant expression for a locked field type's shape: its value at
-/// level 0 of the fingerprint (format.md §14), where built-ins are
-/// themselves and a derived type is `ref Name`. (The lock file's parser
-/// bounds the nesting, so this recursion is too.)
-fn expr(krate: &TokenStream, ty: &TypeRef) -> TokenStream {
+/// A locked field type's shape: its value at level 0 of the fingerprint
+/// (format.md §14), where built-ins are themselves and a derived type is
+/// `ref Name`, computed here with the runtime's hash. (The lock file's
+/// parser bounds the nesting, so this recursion is too.)
+fn shape(ty: &TypeRef) -> u64 {
+    use binform_schema::hash::{builtin_value, reference_value};
     match ty {
         TypeRef::Builtin { name, args } => {
-            let args = args.iter().map(|a| expr(krate, a));
-            quote!(#krate::__private::builtin_value(#name, &[#(#args),*]))
+            let args: Vec<u64> = args.iter().map(shape).collect();
+            builtin_value(name, &args)
         }
-        TypeRef::Named(name) => {
-            let ident = binform_schema::type_ident(name);
-            quote!(#krate::__private::reference_value(#ident))
-        }
+        TypeRef::Named(name) => reference_value(binform_schema::type_ident(name)),
     }
 }
 
 /// The bare name of a built-in node, whose hand-written impl may hash by
 /// name alone (`Encoding::NAME`) while describing itself with arguments.
-fn bare(krate: &TokenStream, ty: &TypeRef) -> TokenStream {
+fn bare(ty: &TypeRef) -> u64 {
     let name = match ty {
         TypeRef::Builtin { name, .. } | TypeRef::Named(name) => name,
     };
-    quote!(#krate::__private::builtin_value(#name, &[]))
+    binform_schema::hash::hash_str(name)
 }
 
 /// `type` with `Self` replaced by the type the impls are for: the checks
@@ -126,8 +124,8 @@ pub fn check(cx: &Ctxt, cont: &Container, krate: &TokenStream) -> TokenStream {
         }
         // The field type's shape: built-ins and the names of the derived
         // types it reaches. Changes inside those types are theirs to lock.
-        let lock_value = expr(krate, locked_ty);
-        let lock_bare = bare(krate, locked_ty);
+        let lock_value = shape(locked_ty);
+        let lock_bare = bare(locked_ty);
         let ty = without_self(field.ty.to_token_stream(), &self_ty);
         let current = if field.concrete {
             quote_spanned!(field.ty.span()=> <#ty as #krate::__private::Field>::SHAPE)

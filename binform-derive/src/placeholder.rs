@@ -12,9 +12,11 @@ use syn::Lifetime;
 use crate::ast::{Field, Style, Variant};
 use crate::fields::{unpack_field, via};
 
-/// The placeholder's construction: every field's own placeholder (skipped
-/// fields their default); `None` if any field has none. Used only while a
-/// shared value that refers to itself is decoded.
+/// A placeholder as an `Option<Self>` expression: every encoded field's
+/// own placeholder tried (each charges the budget), the value built if
+/// every one has one, skipped fields their default. `None` if a field has
+/// no placeholder at all (`with`). One `match` on a tuple, not a `?` a
+/// field: the same result for less type checking.
 fn placeholder_value(
     krate: &TokenStream,
     de: &Lifetime,
@@ -23,46 +25,10 @@ fn placeholder_value(
     fields: &[Field],
 ) -> Option<TokenStream> {
     if style == Style::Unit {
-        return Some(path);
-    }
-    let mut inits = Vec::new();
-    for f in fields {
-        let member = &f.member;
-        let value = if !f.is_encoded() {
-            unpack_field(krate, de, f)
-        } else if f.attrs.with.is_some() {
-            return None;
-        } else {
-            let func = via(krate, f, quote!(#krate::Unpack<#de>), quote!(placeholder));
-            quote!(#func(__work)?)
-        };
-        inits.push(quote!(#member: #value));
-    }
-    Some(quote!(#path { #(#inits,)* }))
-}
-
-pub fn placeholder_struct(
-    krate: &TokenStream,
-    de: &Lifetime,
-    style: Style,
-    fields: &[Field],
-) -> TokenStream {
-    match placeholder_value(krate, de, quote!(Self), style, fields) {
-        Some(value) => quote!(::core::option::Option::Some(#value)),
-        None => quote!(::core::option::Option::None),
-    }
-}
-
-/// A variant's placeholder as an `Option<Self>` expression: its fields'
-/// placeholders all tried (each charges the budget), the variant built if
-/// every one has one. `None` if a field has none at all (`with`).
-fn variant_value(krate: &TokenStream, de: &Lifetime, v: &Variant) -> Option<TokenStream> {
-    let ident = v.ident;
-    if v.style == Style::Unit {
-        return Some(quote!(::core::option::Option::Some(Self::#ident)));
+        return Some(quote!(::core::option::Option::Some(#path)));
     }
     let (mut tries, mut pats, mut inits) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, f) in v.fields.iter().enumerate() {
+    for (i, f) in fields.iter().enumerate() {
         let member = &f.member;
         if !f.is_encoded() {
             let value = unpack_field(krate, de, f);
@@ -80,11 +46,21 @@ fn variant_value(krate: &TokenStream, de: &Lifetime, v: &Variant) -> Option<Toke
     }
     Some(quote! {
         match (#(#tries,)*) {
-            (#(#pats,)*) => ::core::option::Option::Some(Self::#ident { #(#inits,)* }),
+            (#(#pats,)*) => ::core::option::Option::Some(#path { #(#inits,)* }),
             #[allow(unreachable_patterns)]
             _ => ::core::option::Option::None,
         }
     })
+}
+
+pub fn placeholder_struct(
+    krate: &TokenStream,
+    de: &Lifetime,
+    style: Style,
+    fields: &[Field],
+) -> TokenStream {
+    placeholder_value(krate, de, quote!(Self), style, fields)
+        .unwrap_or_else(|| quote!(::core::option::Option::None))
 }
 
 /// The cheapest variant that has a placeholder, then the others in tag
@@ -97,7 +73,8 @@ pub fn placeholder_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]
     let mut order: Vec<&Variant> = variants.iter().collect();
     order.sort_by_key(|v| v.tag);
     let arms = order.iter().enumerate().filter_map(|(k, v)| {
-        let value = variant_value(krate, de, v)?;
+        let ident = v.ident;
+        let value = placeholder_value(krate, de, quote!(Self::#ident), v.style, &v.fields)?;
         Some(quote!(#k => #value,))
     });
     let n = order.len();

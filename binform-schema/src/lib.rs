@@ -32,6 +32,7 @@
 extern crate alloc;
 
 mod compat;
+pub mod hash;
 mod model;
 mod text;
 

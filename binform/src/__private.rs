@@ -105,6 +105,31 @@ pub fn pack_through_cursor<T: crate::Pack + ?Sized>(
     w.with_cursor(|c| value.pack_cursor(c))
 }
 
+/// A compact struct's `Pack::pack_cursor`: room for all of it when its
+/// `MAX_SIZE` is a bound, then its derived `pack_reserved`, whose first
+/// bounded field makes room itself otherwise (see [`pack_next`]).
+///
+/// # Safety
+/// `T::pack_reserved` must be the derive's for a compact struct: one whose
+/// first field, told that the field before had `T::MAX_SIZE`, makes room
+/// when that is no bound.
+#[inline(always)]
+#[allow(unsafe_code)]
+pub unsafe fn pack_struct_cursor<T: crate::Pack + ?Sized>(
+    value: &T,
+    c: &mut Cursor<'_, '_>,
+) -> crate::Result<()> {
+    if is_bounded(T::MAX_SIZE) {
+        c.reserve(T::MAX_SIZE + RESERVE_SLACK);
+    }
+    // SAFETY: room for `MAX_SIZE` and the slack when that is a bound;
+    // otherwise the derived body makes its own (the caller's promise).
+    match unsafe { value.pack_reserved(c) } {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 /// A compact type's `Unpack::unpack`: its `unpack_cursor` through a cursor
 /// over the reader.
 #[inline(always)]

@@ -100,9 +100,9 @@ pub trait Pack: Encoding {
     /// `Self::MAX_SIZE` is a bound (at most 1024), and the cursor's
     /// [`room_left`](Cursor::room_left) is at least `Self::MAX_SIZE` +
     /// [`RESERVE_SLACK`]. (A derived struct's own `pack_cursor` also calls
-    /// its generated `pack_reserved` with room for its bounded fields
-    /// alone when another field is unbounded: that body writes each
-    /// unbounded field with checks and makes room again after it.)
+    /// its generated `pack_reserved` with no room made when its `MAX_SIZE`
+    /// is no bound: that body makes room itself before each run of
+    /// bounded fields, `__private::pack_next`.)
     #[doc(hidden)]
     #[inline(always)]
     #[allow(unsafe_code)]

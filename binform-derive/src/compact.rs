@@ -214,20 +214,13 @@ pub fn min_size_of(krate: &TokenStream, de: &Lifetime, fields: &[Field]) -> Toke
         .iter()
         .filter(|f| f.is_encoded() && f.attrs.with.is_none())
         .map(|f| fields::via(krate, f, quote!(#krate::Unpack<#de>), quote!(MIN_SIZE)));
-    quote!(0 #(+ #parts)*)
+    quote!(#krate::__private::min_size_sum(&[#(#parts),*]))
 }
 
 /// One tag byte plus the smallest variant.
 fn min_size_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]) -> TokenStream {
-    let mut sizes = variants.iter().map(|v| min_size_of(krate, de, &v.fields));
-    let Some(first) = sizes.next() else {
-        return quote!(1);
-    };
-    let folded = sizes.fold(
-        first,
-        |acc, next| quote!(#krate::__private::min_size(#acc, #next)),
-    );
-    quote!(1 + #folded)
+    let sizes = variants.iter().map(|v| min_size_of(krate, de, &v.fields));
+    quote!(#krate::__private::min_size_enum(&[#(#sizes),*]))
 }
 
 /// The compact layout: fields in declaration order through a cursor, an

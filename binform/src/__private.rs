@@ -180,14 +180,31 @@ pub fn may_hold_weak<T: crate::Encoding + ?Sized>() -> bool {
     crate::schema::facts::facts_of::<T>().holds_weak
 }
 
-/// The smaller of two sizes, usable in `const` context (an enum's `MIN_SIZE`
-/// is its tag plus the smallest variant).
-pub const fn min_size(a: usize, b: usize) -> usize {
-    if a < b {
-        a
-    } else {
-        b
+/// A compact struct's (or variant's) `MIN_SIZE`: its fields' sum,
+/// saturating, in one `const fn` call rather than an overflow-checked `+`
+/// a field in every derived type.
+pub const fn min_size_sum(fields: &[usize]) -> usize {
+    let mut sum = 0usize;
+    let mut i = 0;
+    while i < fields.len() {
+        sum = sum.saturating_add(fields[i]);
+        i += 1;
     }
+    sum
+}
+
+/// A compact enum's `MIN_SIZE`: its tag byte and its smallest variant (one
+/// byte alone without variants).
+pub const fn min_size_enum(variants: &[usize]) -> usize {
+    let mut min = if variants.is_empty() { 0 } else { usize::MAX };
+    let mut i = 0;
+    while i < variants.len() {
+        if variants[i] < min {
+            min = variants[i];
+        }
+        i += 1;
+    }
+    min.saturating_add(1)
 }
 
 /// The error for encoding a trait object whose type was not registered.

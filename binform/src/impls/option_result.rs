@@ -162,7 +162,7 @@ impl<'de, T: Unpack<'de>, E: Unpack<'de>> Unpack<'de> for core::result::Result<T
             .or_else(|| E::placeholder(work).map(Err))
     }
 
-    const MIN_SIZE: usize = 1 + crate::__private::min_size(T::MIN_SIZE, E::MIN_SIZE);
+    const MIN_SIZE: usize = crate::__private::min_size_enum(&[T::MIN_SIZE, E::MIN_SIZE]);
 
     #[inline]
     fn unpack(r: &mut Reader<'de>) -> Result<Self> {

@@ -631,6 +631,100 @@ mod tests {
         }
     }
 
+    /// Derived structs whose `MAX_SIZE` is no bound get no room from their
+    /// `pack_cursor`: their first bounded field makes it, for itself and
+    /// the bounded fields after it (a struct with a string in the middle,
+    /// and one of bounded fields whose sum is over the bound). At every
+    /// capacity the buffer starts with, the bytes are the checked writes',
+    /// and under Miri no store leaves the allocation.
+    #[test]
+    fn structs_without_a_bound_make_their_own_room() {
+        #[derive(crate::Packable)]
+        #[binform(crate = "crate")]
+        struct Mixed {
+            a: u128,
+            b: i64,
+            name: alloc::string::String,
+            c: u128,
+            d: Option<u64>,
+        }
+        #[derive(crate::Packable, Clone, Copy)]
+        #[binform(crate = "crate")]
+        struct Inner(u128, u128, u128, u128, u128, u128);
+        #[derive(crate::Packable)]
+        #[binform(crate = "crate")]
+        struct Wide {
+            a: u64,
+            g: Inner,
+            h: Inner,
+            i: Inner,
+            j: Inner,
+            k: Inner,
+            l: Inner,
+            m: Inner,
+            n: Inner,
+            o: Inner,
+            p: Inner,
+            b: u128,
+        }
+        assert!(!crate::__private::is_bounded(
+            <Mixed as crate::Pack>::MAX_SIZE
+        ));
+        assert!(!crate::__private::is_bounded(
+            <Wide as crate::Pack>::MAX_SIZE
+        ));
+        // Every field of `Wide` is bounded; their sum is not.
+        assert!(crate::__private::is_bounded(
+            <Inner as crate::Pack>::MAX_SIZE
+        ));
+        assert_eq!(<Wide as crate::Pack>::MAX_SIZE, usize::MAX);
+        let mixed = Mixed {
+            a: u128::MAX,
+            b: i64::MIN,
+            name: "x".repeat(40),
+            c: u128::MAX - 1,
+            d: Some(u64::MAX),
+        };
+        let big = Inner(u128::MAX, 1 << 100, u128::MAX - 7, 1 << 90, u128::MAX, 3);
+        let wide = Wide {
+            a: u64::MAX,
+            g: big,
+            h: big,
+            i: big,
+            j: big,
+            k: big,
+            l: big,
+            m: big,
+            n: big,
+            o: big,
+            p: big,
+            b: u128::MAX,
+        };
+        let mut expected_mixed = Vec::new();
+        let mut w = Writer::new(&mut expected_mixed);
+        crate::Pack::pack(&(mixed.a, mixed.b, &mixed.name, mixed.c, mixed.d), &mut w).unwrap();
+        drop(w);
+        let mut expected_wide = Vec::new();
+        let mut w = Writer::new(&mut expected_wide);
+        let inner = |w: &mut Writer<'_>| {
+            crate::Pack::pack(&(big.0, big.1, big.2, big.3, big.4, big.5), w).unwrap()
+        };
+        crate::Pack::pack(&wide.a, &mut w).unwrap();
+        for _ in 0..10 {
+            inner(&mut w);
+        }
+        crate::Pack::pack(&wide.b, &mut w).unwrap();
+        drop(w);
+        for capacity in (0..1300).step_by(if cfg!(miri) { 37 } else { 1 }) {
+            let mut buf = Vec::with_capacity(capacity);
+            crate::Pack::pack(&mixed, &mut Writer::new(&mut buf)).unwrap();
+            assert_eq!(buf, expected_mixed, "capacity {capacity}");
+            let mut buf = Vec::with_capacity(capacity);
+            crate::Pack::pack(&wide, &mut Writer::new(&mut buf)).unwrap();
+            assert_eq!(buf, expected_wide, "capacity {capacity}");
+        }
+    }
+
     #[test]
     fn a_cursor_appends_after_what_the_buffer_held() {
         let mut buf = alloc::vec![9u8; 3];

@@ -407,6 +407,15 @@ fn markdown(times: &Times, sizes: &Sizes, checks: &[Check]) -> String {
         let _ = writeln!(md);
     }
 
+    // The derive's compile time, measured apart (it takes minutes of
+    // builds, not a criterion run): `scripts/derive_compile_time.sh`
+    // writes the section, kept here as written.
+    let compile_time = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/compile-time.md");
+    if let Ok(section) = std::fs::read_to_string(compile_time) {
+        let _ = writeln!(md, "{}", section.trim_end());
+        let _ = writeln!(md);
+    }
+
     for (workload, t) in times {
         let _ = writeln!(md, "## `{workload}`\n");
         let _ = writeln!(

@@ -138,7 +138,7 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
 
     quote! {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
+        #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, unused_labels, clippy::all)]
         const _: () = {
             #locked
 

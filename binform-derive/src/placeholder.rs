@@ -12,11 +12,11 @@ use syn::Lifetime;
 use crate::ast::{Field, Style, Variant};
 use crate::fields::{unpack_field, via};
 
-/// A placeholder as an `Option<Self>` expression: every encoded field's
-/// own placeholder tried (each charges the budget), the value built if
-/// every one has one, skipped fields their default. `None` if a field has
-/// no placeholder at all (`with`). One `match` on a tuple, not a `?` a
-/// field: the same result for less type checking.
+/// A placeholder as an `Option<Self>` expression: each encoded field's own
+/// placeholder in turn (each charges the budget), the value built if every
+/// one has one, skipped fields their default. `None` if a field has no
+/// placeholder at all (`with`). A labelled block, not a `?` a field (whose
+/// `Try` resolutions cost type checking) nor a closure a variant.
 fn placeholder_value(
     krate: &TokenStream,
     de: &Lifetime,
@@ -27,7 +27,7 @@ fn placeholder_value(
     if style == Style::Unit {
         return Some(quote!(::core::option::Option::Some(#path)));
     }
-    let (mut tries, mut pats, mut inits) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut tries, mut inits) = (Vec::new(), Vec::new());
     for (i, f) in fields.iter().enumerate() {
         let member = &f.member;
         if !f.is_encoded() {
@@ -40,15 +40,19 @@ fn placeholder_value(
         }
         let func = via(krate, f, quote!(#krate::Unpack<#de>), quote!(placeholder));
         let b = quote::format_ident!("__p{}", i);
-        tries.push(quote!(#func(__work)));
-        pats.push(quote!(::core::option::Option::Some(#b)));
+        tries.push(quote! {
+            let ::core::option::Option::Some(#b) = #func(__work) else {
+                break '__placeholder ::core::option::Option::None;
+            };
+        });
         inits.push(quote!(#member: #b));
     }
+    // The first field without a placeholder ends the attempt, before the
+    // fields after it spend the budget.
     Some(quote! {
-        match (#(#tries,)*) {
-            (#(#pats,)*) => ::core::option::Option::Some(#path { #(#inits,)* }),
-            #[allow(unreachable_patterns)]
-            _ => ::core::option::Option::None,
+        '__placeholder: {
+            #(#tries)*
+            ::core::option::Option::Some(#path { #(#inits,)* })
         }
     })
 }

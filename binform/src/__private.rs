@@ -229,7 +229,15 @@ pub fn unregistered_type(trait_name: &str) -> crate::Error {
     label = "`{Self}` has no binform encoding",
     note = "three ways out: derive `binform::Packable` for `{Self}` (or for the type in it that has no encoding); or, if it implements serde's `Serialize` and `Deserialize` (feature `serde`), mark the field `#[binform(serde)]`; or mark it `#[binform(with = \"module\")]`, where `module::pack` and `module::unpack` encode it"
 )]
-pub trait Field: Sized {
+///
+/// # Safety
+/// Derived code trusts an implementation as it trusts the field type's
+/// `Pack` and `Unpack` (which the one implementation below forwards to):
+/// `pack_next` and `pack_reserved` write no more than `MAX_SIZE` into room
+/// made for it. Only that blanket implementation is meant to exist; the
+/// trait is `unsafe` so that no other can be written in safe code.
+#[allow(unsafe_code)]
+pub unsafe trait Field: Sized {
     /// [`Encoding::PLAIN`](crate::Encoding::PLAIN), as a flag.
     const PLAIN: bool;
     /// [`Encoding::WIRE`](crate::Encoding::WIRE).
@@ -283,7 +291,10 @@ pub trait Field: Sized {
 /// rustc reports `Field` itself (with its message) rather than the bound
 /// of this impl that failed.
 #[diagnostic::do_not_recommend]
-impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
+// SAFETY: every method forwards to the type's own `Pack` and `Unpack`,
+// whose `pack_reserved` returns a `Kept` (its implementer's promise).
+#[allow(unsafe_code)]
+unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     const PLAIN: bool = <T as crate::Encoding>::PLAIN.get();
     const WIRE: crate::tolerant::wire::Wire = <T as crate::Encoding>::WIRE;
     const MIN_SIZE: usize = <T as crate::Unpack<'static>>::MIN_SIZE;

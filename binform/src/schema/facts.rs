@@ -88,19 +88,24 @@ fn compute<T: Encoding + ?Sized>() -> Facts {
 /// Lock-free, and safe code only: a slot is claimed by swapping its key in,
 /// its facts are written, and then it is marked ready; a reader that finds
 /// its key without the mark (another thread is writing it) computes the
-/// facts itself rather than wait. A full neighbourhood computes every time.
+/// facts itself rather than wait. With `std`, keys past a full table go to
+/// a map behind a mutex, so every type's facts are computed once; without
+/// it they are computed on each call then, and always on targets without
+/// compare-and-swap (such as `thumbv6m`).
+///
+/// The table lives as long as the program: a library loaded, unloaded and
+/// replaced by another at the same address would find the first one's
+/// facts.
 #[cfg(target_has_atomic = "ptr")]
 mod table {
     use core::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
     use super::Facts;
 
-    /// Enough for the types one program fingerprints (each root type, each
-    /// enum whose placeholder is asked for, each type held in an `Rc`), in
-    /// about 5 KiB; beyond it, facts are computed on each call.
+    /// Enough for the types one program asks about (each root type, each
+    /// enum whose placeholder is asked for, each type held in an `Rc`, once
+    /// a codegen unit that asks), in about 6 KiB.
     const SLOTS: usize = 256;
-    /// How many slots from its home a key may sit.
-    const PROBES: usize = 16;
 
     struct Slot {
         key: AtomicUsize,
@@ -154,7 +159,7 @@ mod table {
         let key = compute as usize;
         // Fibonacci hashing of the address without its alignment bits.
         let home = ((key >> 4).wrapping_mul(0x9E37_79B9) >> 8) % SLOTS;
-        for probe in 0..PROBES {
+        for probe in 0..SLOTS {
             let slot = &TABLE[(home + probe) % SLOTS];
             match slot.key.load(Ordering::Acquire) {
                 k if k == key => {
@@ -178,7 +183,52 @@ mod table {
                 _ => {}
             }
         }
+        overflow(key, compute)
+    }
+
+    /// A key that found the table full: kept in a map with `std`.
+    #[cfg(feature = "std")]
+    #[cold]
+    fn overflow(key: usize, compute: fn() -> Facts) -> Facts {
+        use std::collections::BTreeMap;
+        use std::sync::Mutex;
+        static MAP: Mutex<BTreeMap<usize, Facts>> = Mutex::new(BTreeMap::new());
+        if let Some(facts) = MAP.lock().ok().and_then(|map| map.get(&key).copied()) {
+            return facts;
+        }
+        // Computed without the lock: the computation may ask for other
+        // types' facts.
+        let facts = compute();
+        if let Ok(mut map) = MAP.lock() {
+            map.insert(key, facts);
+        }
+        facts
+    }
+
+    #[cfg(not(feature = "std"))]
+    #[cold]
+    fn overflow(_: usize, compute: fn() -> Facts) -> Facts {
         compute()
+    }
+
+    #[cfg(all(test, feature = "std"))]
+    #[test]
+    fn keys_past_a_full_table_are_kept_too() {
+        use core::sync::atomic::AtomicU32;
+        static CALLS: AtomicU32 = AtomicU32::new(0);
+        fn counted() -> Facts {
+            CALLS.fetch_add(1, Ordering::SeqCst);
+            Facts {
+                fingerprint: 7,
+                holds_weak: false,
+                cheapest_variant: 0,
+            }
+        }
+        // A key no function has (functions are aligned): only `overflow`
+        // sees it.
+        let key = counted as fn() -> Facts as usize + 1;
+        assert_eq!(overflow(key, counted), overflow(key, counted));
+        assert_eq!(CALLS.load(Ordering::SeqCst), 1);
     }
 }
 
@@ -250,9 +300,7 @@ mod tests {
     }
 
     #[test]
-    fn a_full_neighbourhood_still_answers() {
-        // More distinct keys than one neighbourhood holds: every answer is
-        // still the computed one.
+    fn many_types_each_get_their_own_facts() {
         macro_rules! many {
             ($($n:literal)*) => {$(
                 assert_eq!(

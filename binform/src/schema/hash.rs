@@ -129,6 +129,14 @@ impl Node {
         }
     }
 
+    /// The same node, with no known placeholder.
+    fn no_placeholder(self) -> Node {
+        Node {
+            placeholder_cost: NO_PLACEHOLDER,
+            ..self
+        }
+    }
+
     /// A derived type at level 0: `ref Name`. Nothing is known below it:
     /// no `Weak` found, no placeholder known.
     fn reference(name: &str) -> Node {
@@ -279,8 +287,14 @@ impl<'s> Walk<'s> {
                 }
                 let Some(def) = self.schema.types.get(name) else {
                     // A name without a definition (a hand-edited lock
-                    // file): only its name is known.
-                    return Node::reference(type_ident(name));
+                    // file, a hand-written `describe` naming a type it
+                    // does not define): only its name is known, so it may
+                    // hold anything and has no known placeholder.
+                    return Node {
+                        holds_weak: true,
+                        ..Node::reference(type_ident(name))
+                    }
+                    .no_placeholder();
                 };
                 let v = self.definition(def, level).0;
                 self.memo.insert((name.as_str(), level), v);

@@ -733,3 +733,49 @@ fn unshared_rcs_keep_ids_in_step() {
     assert!(Rc::ptr_eq(leaves[0], leaves[1]) && Rc::ptr_eq(leaves[1], leaves[2]));
     assert!(back.children.iter().all(|c| Rc::strong_count(c) == 1));
 }
+
+/// A placeholder attempt ends at the first field without one, before the
+/// fields after it spend the budget: here the first variant (tried first,
+/// as no variant's cost is known) would spend 250 of the 256 units on its
+/// array before failing, and leave none for the second.
+#[test]
+fn a_failed_placeholder_attempt_stops_at_its_first_field() {
+    struct Opaque;
+    impl binform::Encoding for Opaque {}
+    impl Pack for Opaque {
+        fn pack(&self, _: &mut Writer<'_>) -> binform::Result<()> {
+            Ok(())
+        }
+    }
+    impl<'de> Unpack<'de> for Opaque {
+        fn unpack(_: &mut Reader<'de>) -> binform::Result<Self> {
+            Ok(Opaque)
+        }
+    }
+    struct Hand;
+    impl binform::Encoding for Hand {}
+    impl Pack for Hand {
+        fn pack(&self, _: &mut Writer<'_>) -> binform::Result<()> {
+            Ok(())
+        }
+    }
+    impl<'de> Unpack<'de> for Hand {
+        fn unpack(_: &mut Reader<'de>) -> binform::Result<Self> {
+            Ok(Hand)
+        }
+        fn placeholder(_: &mut u32) -> Option<Self> {
+            Some(Hand)
+        }
+    }
+    #[derive(Packable)]
+    struct Leaf(u8);
+    #[derive(Packable)]
+    #[allow(dead_code, clippy::large_enum_variant)]
+    enum Choice {
+        Costly(Opaque, [Leaf; 250]),
+        Fits(Hand, [Leaf; 10]),
+    }
+    let mut work = 256;
+    let placeholder = <Choice as Unpack>::placeholder(&mut work);
+    assert!(matches!(placeholder, Some(Choice::Fits(Hand, _))));
+}

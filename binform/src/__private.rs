@@ -233,8 +233,7 @@ pub fn unregistered_type(trait_name: &str) -> crate::Error {
 /// # Safety
 /// Derived code trusts an implementation as it trusts the field type's
 /// `Pack` and `Unpack` (which the one implementation below forwards to):
-/// `pack_next` and `pack_reserved` write no more than `MAX_SIZE` into room
-/// made for it. Only that blanket implementation is meant to exist; the
+/// `pack_next` writes no more than `MAX_SIZE` into room made for it. Only that blanket implementation is meant to exist; the
 /// trait is `unsafe` so that no other can be written in safe code.
 #[allow(unsafe_code)]
 pub unsafe trait Field: Sized {
@@ -254,12 +253,6 @@ pub unsafe trait Field: Sized {
     fn pack_cursor(&self, c: &mut Cursor<'_, '_>) -> crate::Result<()>;
     /// [`Pack::MAX_SIZE`](crate::Pack::MAX_SIZE).
     const MAX_SIZE: usize;
-    /// [`Pack::pack_reserved`](crate::Pack::pack_reserved).
-    ///
-    /// # Safety
-    /// As `Pack::pack_reserved`'s.
-    #[allow(unsafe_code)]
-    unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> crate::Result<Kept<Self>>;
     /// [`pack_next`] of the value.
     ///
     /// # Safety
@@ -311,12 +304,6 @@ unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     #[inline(always)]
     fn pack_cursor(&self, c: &mut Cursor<'_, '_>) -> crate::Result<()> {
         crate::Pack::pack_cursor(self, c)
-    }
-    #[inline(always)]
-    #[allow(unsafe_code)]
-    unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> crate::Result<Kept<Self>> {
-        // SAFETY: the caller's room is `Pack::pack_reserved`'s.
-        unsafe { crate::Pack::pack_reserved(self, c) }
     }
     #[inline(always)]
     #[allow(unsafe_code)]

@@ -67,6 +67,34 @@ fn without_self(tokens: TokenStream, self_ty: &TokenStream) -> TokenStream {
         .collect()
 }
 
+/// The lock file `rel` names: relative to the crate's `Cargo.toml`, or,
+/// when no file is there, to the source file that holds the attribute
+/// (as `include_str!` would read it). The second place makes a crate
+/// whose manifest lives elsewhere (a generated test project, as trybuild
+/// builds inside the target directory) find files beside its sources.
+fn find(rel: &str) -> (std::path::PathBuf, std::io::Result<String>) {
+    let base = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
+    let path = std::path::Path::new(&base).join(rel);
+    let read = std::fs::read_to_string(&path);
+    if read.is_ok() {
+        return (path, read);
+    }
+    // The derive's call site is in the file that holds the attribute.
+    let source = proc_macro::is_available()
+        .then(|| proc_macro::Span::call_site().local_file())
+        .flatten();
+    let beside = source
+        .and_then(|file| file.parent().map(|dir| dir.join(rel)))
+        .filter(|beside| beside.is_file());
+    match beside {
+        Some(beside) => {
+            let read = std::fs::read_to_string(&beside);
+            (beside, read)
+        }
+        None => (path, read),
+    }
+}
+
 /// Checks `cont` against its lock file; returns what the expansion adds:
 /// the file's tracking and the field types' assertions.
 pub fn check(cx: &Ctxt, cont: &Container, krate: &TokenStream) -> TokenStream {
@@ -85,9 +113,8 @@ pub fn check(cx: &Ctxt, cont: &Container, krate: &TokenStream) -> TokenStream {
         );
     }
     let rel = attr.value.value();
-    let base = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
-    let path = std::path::Path::new(&base).join(&rel);
-    let text = match std::fs::read_to_string(&path) {
+    let (path, read) = find(&rel);
+    let text = match read {
         Ok(text) => text,
         Err(e) => {
             return fail(format!(

@@ -216,7 +216,8 @@
 //!
 //! # `schema_lock`
 //! The type is checked at compile time against the lock file at the path
-//! (relative to the crate's `Cargo.toml`) that
+//! (relative to the crate's `Cargo.toml`, or, if no file is there, to the
+//! source file that holds the type) that
 //! [`schema::assert_compatible`](crate::schema::assert_compatible) writes:
 //! each breaking change of the type's own definition is an error on its
 //! span (`docs/versioning.md`).

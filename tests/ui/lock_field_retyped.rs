@@ -1,7 +1,7 @@
 use binform::Packable;
 
 #[derive(Packable)]
-#[binform(schema_lock = "../../../../tests/ui/locks/Point.binform-schema")]
+#[binform(schema_lock = "locks/Point.binform-schema")]
 struct Point {
     x: i64,
     y: i32,

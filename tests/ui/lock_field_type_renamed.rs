@@ -8,7 +8,7 @@ struct Location {
 }
 
 #[derive(Packable)]
-#[binform(version_tolerant, reserved = [9], schema_lock = "../../../../tests/ui/locks/Customer.binform-schema")]
+#[binform(version_tolerant, reserved = [9], schema_lock = "locks/Customer.binform-schema")]
 struct Customer {
     id: u64,
     name: String,

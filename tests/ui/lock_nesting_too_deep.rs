@@ -5,7 +5,7 @@
 use binform::Packable;
 
 #[derive(Packable)]
-#[binform(schema_lock = "../../../../tests/ui/locks/Deep.binform-schema")]
+#[binform(schema_lock = "locks/Deep.binform-schema")]
 struct Deep {
     x: Vec<u8>,
 }

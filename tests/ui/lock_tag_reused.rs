@@ -8,7 +8,7 @@ struct Address {
 
 /// Tag 9 is reserved in the lock file.
 #[derive(Packable)]
-#[binform(version_tolerant, schema_lock = "../../../../tests/ui/locks/Customer.binform-schema")]
+#[binform(version_tolerant, schema_lock = "locks/Customer.binform-schema")]
 struct Customer {
     id: u64,
     name: String,

@@ -8,7 +8,7 @@ struct Address {
 
 /// `legacy` (tag 3) removed without reserving its tag.
 #[derive(Packable)]
-#[binform(version_tolerant, reserved = [9], schema_lock = "../../../../tests/ui/locks/Customer.binform-schema")]
+#[binform(version_tolerant, reserved = [9], schema_lock = "locks/Customer.binform-schema")]
 struct Customer {
     id: u64,
     name: String,

@@ -2,7 +2,7 @@ use binform::Packable;
 
 /// `Paid` (tag 1) removed without reserving its tag.
 #[derive(Packable)]
-#[binform(version_tolerant, schema_lock = "../../../../tests/ui/locks/Event.binform-schema")]
+#[binform(version_tolerant, schema_lock = "locks/Event.binform-schema")]
 enum Event {
     Open,
     #[binform(tag = 2, other)]

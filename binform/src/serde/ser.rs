@@ -279,7 +279,7 @@ impl<'a, 'w> Seq<'a, 'w> {
         if self.side.is_some() {
             return self.side_element(value);
         }
-        if self.count % SEQUENCE_CHUNK == 0 {
+        if self.count.is_multiple_of(SEQUENCE_CHUNK) {
             // Long sequences hand a streaming encode what is complete.
             self.w.checkpoint();
         }

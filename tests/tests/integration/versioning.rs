@@ -110,7 +110,7 @@ fn v1_customer(id: u64) -> v1::Customer {
             city: "Springfield".into(),
         },
         phone: "555-0100".into(),
-        status: if id % 2 == 0 {
+        status: if id.is_multiple_of(2) {
             v1::Status::Active
         } else {
             v1::Status::Suspended {

@@ -183,6 +183,18 @@ impl Error {
         self
     }
 
+    /// The same error with `hint` after its message: what the reader can
+    /// do about it.
+    #[cold]
+    #[must_use]
+    pub(crate) fn with_hint(mut self, hint: &str) -> Self {
+        if !self.inner.message.is_empty() {
+            self.inner.message.push_str("; ");
+        }
+        self.inner.message.push_str(hint);
+        self
+    }
+
     /// Where in the value the error was found (`.cards[3].number`), for
     /// errors from walks that track it ([`Value`](crate::Value) reading and
     /// writing); empty when unknown or at the root.
@@ -263,3 +275,12 @@ impl From<std::io::Error> for Error {
 
 /// `Result` with [`Error`] as the error type.
 pub type Result<T, E = Error> = core::result::Result<T, E>;
+
+/// `n` bytes as a message says it: `1 byte`, `2 bytes`.
+pub(crate) fn bytes(n: usize) -> String {
+    if n == 1 {
+        String::from("1 byte")
+    } else {
+        alloc::format!("{n} bytes")
+    }
+}

@@ -309,8 +309,9 @@ impl<'de> Reader<'de> {
             self.pos,
             ErrorKind::InvalidValue,
             format!(
-                "field of {len} bytes has {} bytes left over",
-                end.saturating_sub(self.pos)
+                "field of {} has {} left over",
+                crate::error::bytes(len),
+                crate::error::bytes(end.saturating_sub(self.pos))
             ),
         )
     }
@@ -351,10 +352,38 @@ impl<'de> Reader<'de> {
         if self.pos == self.input.len() {
             Ok(())
         } else {
-            Err(self.error(
-                ErrorKind::TrailingBytes,
-                format!("{} bytes left after the value", self.remaining()),
-            ))
+            Err(self.trailing_error())
+        }
+    }
+
+    /// Bytes left after the value, with a hint when the input starts with
+    /// a header (a payload written with `fingerprint(true)` or
+    /// `self_describing(true)` and read without it decodes as junk and
+    /// leaves bytes over; with the option, the header was taken off first).
+    #[cold]
+    #[inline(never)]
+    fn trailing_error(&self) -> Error {
+        let e = self.error(
+            ErrorKind::TrailingBytes,
+            format!(
+                "{} left after the value",
+                crate::error::bytes(self.remaining())
+            ),
+        );
+        let starts = |magic: [u8; 4]| self.input.get(..3) == magic.get(..3);
+        if starts(crate::header::FINGERPRINT_MAGIC) {
+            e.with_hint(
+                "the input starts with a fingerprint header (BFM): was it written with \
+                 Options::fingerprint(true)? Decode with the same option",
+            )
+        } else if starts(crate::header::SELF_DESCRIBING_MAGIC) {
+            e.with_hint(
+                "the input starts with a self-describing header (BFS): was it written with \
+                 Options::self_describing(true)? Decode with the same option, or read it as a \
+                 binform::Value",
+            )
+        } else {
+            e
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use binform::{Error, ErrorKind, Options};
+use binform::{Error, ErrorKind, Options, Packable};
 
 fn kind<T: for<'de> binform::Unpack<'de>>(bytes: &[u8]) -> ErrorKind {
     binform::from_slice::<T>(bytes)
@@ -171,7 +171,50 @@ fn trailing_bytes() {
     let err = binform::from_slice::<u8>(&[1, 2]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::TrailingBytes);
     assert_eq!(err.offset(), Some(1));
-    assert!(err.to_string().contains("1 bytes left"), "{err}");
+    assert!(err.to_string().contains("1 byte left after"), "{err}");
+    let err = binform::from_slice::<u8>(&[1, 2, 3]).unwrap_err();
+    assert!(err.to_string().contains("2 bytes left after"), "{err}");
+}
+
+/// A payload with a header, read without the option that writes it, fails
+/// as the bytes it is, and the error says what the header is and which
+/// option reads it.
+#[test]
+fn a_header_read_without_its_option_is_named() {
+    #[derive(Packable, Debug, PartialEq)]
+    struct Point {
+        x: i32,
+        y: i32,
+    }
+    let p = Point { x: 1, y: 2 };
+    let fingerprinted = Options::new().fingerprint(true).to_vec(&p).unwrap();
+    let err = binform::from_slice::<Point>(&fingerprinted).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TrailingBytes);
+    assert!(
+        err.to_string().contains("fingerprint header (BFM)"),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("Options::fingerprint(true)"),
+        "{err}"
+    );
+    let described = Options::new().self_describing(true).to_vec(&p).unwrap();
+    let err = binform::from_slice::<Point>(&described).unwrap_err();
+    assert!(
+        err.to_string().contains("self-describing header (BFS)"),
+        "{err}"
+    );
+    // With the option, the same bytes read; an error without a header
+    // carries no hint.
+    assert_eq!(
+        Options::new()
+            .fingerprint(true)
+            .from_slice::<Point>(&fingerprinted)
+            .unwrap(),
+        p
+    );
+    let err = binform::from_slice::<Point>(&[2]).unwrap_err();
+    assert!(!err.to_string().contains("header"), "{err}");
 }
 
 #[test]

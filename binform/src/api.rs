@@ -70,10 +70,42 @@ pub fn to_writer<T: Pack + ?Sized>(writer: impl std::io::Write, value: &T) -> Re
 
 /// Decodes a `T` from all of `bytes`, with default [`Options`]; `Bytes`
 /// fields of `T` share the input's buffer (see [`Options::from_bytes`]).
+/// It takes a `bytes::Bytes` (or a `BytesMut`); a `&[u8]` is
+/// [`from_slice`]'s, and passing one says so.
 #[cfg(feature = "bytes")]
 #[cfg_attr(docsrs, doc(cfg(feature = "bytes")))]
-pub fn from_bytes<T: UnpackOwned>(bytes: bytes::Bytes) -> Result<T> {
+pub fn from_bytes<T: UnpackOwned>(bytes: impl SharedBytes) -> Result<T> {
     Options::new().from_bytes(bytes)
+}
+
+/// What [`from_bytes`] reads: a buffer it can share with the `Bytes`
+/// fields of the value (`bytes::Bytes`, or a `BytesMut`, frozen). A byte
+/// slice is not one: decode it with [`from_slice`] (postcard's
+/// `from_bytes` takes a `&[u8]`; binform's name is for the `bytes` crate).
+#[cfg(feature = "bytes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "bytes")))]
+#[diagnostic::on_unimplemented(
+    message = "`from_bytes` reads a shared `bytes::Bytes`, not `{Self}`",
+    label = "not a `bytes::Bytes`",
+    note = "to decode a byte slice (`&[u8]`, `&Vec<u8>`), use `binform::from_slice` (or `Options::from_slice`); `from_bytes` is for a `bytes::Bytes` whose buffer the value's `Bytes` fields share"
+)]
+pub trait SharedBytes {
+    /// The buffer, as `Bytes`.
+    fn into_bytes(self) -> bytes::Bytes;
+}
+
+#[cfg(feature = "bytes")]
+impl SharedBytes for bytes::Bytes {
+    fn into_bytes(self) -> bytes::Bytes {
+        self
+    }
+}
+
+#[cfg(feature = "bytes")]
+impl SharedBytes for bytes::BytesMut {
+    fn into_bytes(self) -> bytes::Bytes {
+        self.freeze()
+    }
 }
 
 /// Encodes `value` into a `bytes::BufMut`, with default [`Options`]; a
@@ -204,7 +236,8 @@ impl Options {
     /// ```
     #[cfg(feature = "bytes")]
     #[cfg_attr(docsrs, doc(cfg(feature = "bytes")))]
-    pub fn from_bytes<T: UnpackOwned>(&self, bytes: bytes::Bytes) -> Result<T> {
+    pub fn from_bytes<T: UnpackOwned>(&self, bytes: impl SharedBytes) -> Result<T> {
+        let bytes = bytes.into_bytes();
         self.decode(&bytes, |input| {
             Reader::with_source(input, self, bytes.clone())
         })

@@ -172,7 +172,7 @@ pub struct FormatSpec;
 
 #[cfg(feature = "bytes")]
 #[cfg_attr(docsrs, doc(cfg(feature = "bytes")))]
-pub use api::{from_bytes, to_buf_mut};
+pub use api::{from_bytes, to_buf_mut, SharedBytes};
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use api::{from_reader, to_writer};

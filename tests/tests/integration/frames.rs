@@ -157,6 +157,13 @@ fn bytes_fields_share_the_input_buffer() {
     let wire = Bytes::from(opts.to_vec(&message).unwrap());
     let back: Message = opts.from_bytes(wire.clone()).unwrap();
     assert!(wire.as_ptr_range().contains(&back.body.as_ptr()));
+    // A `BytesMut` (a codec's buffer) is frozen and shared the same way.
+    let mut buf = bytes::BytesMut::new();
+    buf.extend_from_slice(&binform::to_vec(&message).unwrap());
+    let range = buf.as_ptr_range();
+    let back: Message = binform::from_bytes(buf).unwrap();
+    assert_eq!(back, message);
+    assert!(range.contains(&back.body.as_ptr()));
 }
 
 #[test]

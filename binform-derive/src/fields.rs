@@ -77,6 +77,18 @@ pub fn default_value(field: &Field) -> TokenStream {
     }
 }
 
+/// The value of a version-tolerant type's field that a payload lacks: as
+/// [`default_value`], but an encoded field's `Default` goes through the
+/// runtime's `TolerantDefault`, whose error says what to write instead
+/// (`required`, or `default = "..."`).
+pub fn missing_value(krate: &TokenStream, field: &Field) -> TokenStream {
+    if field.attrs.default.is_some() || !field.is_encoded() {
+        return default_value(field);
+    }
+    let ty = field.ty;
+    quote_spanned!(ty.span()=> <#ty as #krate::__private::TolerantDefault>::missing())
+}
+
 /// `item` of the trait `tr` for the field's type, as a path spanned on the
 /// type: through the runtime's `Field` trait for a concrete type, so that
 /// every use of a type without an encoding fails the same bound at the

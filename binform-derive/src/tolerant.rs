@@ -112,7 +112,7 @@ fn unpack_fields(
     } else {
         let inits = fields.iter().enumerate().map(|(i, f)| {
             let member = &f.member;
-            let default = default_value(f);
+            let default = fields::missing_value(krate, f);
             if f.is_encoded() && f.attrs.required.is_some() {
                 // No default: a payload without the field is an error.
                 let (s, tag) = (slot(i), f.tag);

@@ -94,6 +94,26 @@ pub fn describe_derived(
     })
 }
 
+/// The value of a version-tolerant type's field that a payload lacks: its
+/// type's `Default`, through a trait whose error says what else to write.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no `Default`, so a version-tolerant field of it cannot be left out of a payload",
+    label = "`{Self}` has no `Default`",
+    note = "mark the field `#[binform(required)]` (a payload without it is an error), or give it `#[binform(default = \"path\")]` (a function that makes the value), or implement `Default` for `{Self}`"
+)]
+pub trait TolerantDefault {
+    /// The value.
+    fn missing() -> Self;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Default> TolerantDefault for T {
+    #[inline]
+    fn missing() -> Self {
+        T::default()
+    }
+}
+
 /// A compact type's `Pack::pack`: its `pack_cursor` through a cursor over
 /// the writer. One call in the derive's output instead of a closure in
 /// every derived type.

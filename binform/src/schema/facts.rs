@@ -5,7 +5,7 @@
 //! no build pays for it and a call after the first costs a lookup.
 
 use super::hash::{Walk, LEVELS};
-use super::model::{Body, Schema, TypeRef};
+use super::model::{Schema, TypeRef};
 use crate::Encoding;
 
 /// A type's facts, computed from its schema.
@@ -26,17 +26,17 @@ impl Facts {
     /// The facts of the type `schema` describes.
     pub(crate) fn of(schema: &Schema) -> Facts {
         let mut walk = Walk::new(schema);
-        let root = walk.node(&schema.root, LEVELS);
-        // The variant is chosen as the enum's own node at the top level
-        // chooses it: from its fields one level down.
-        let cheapest_variant = match &schema.root {
+        // A derived root's definition gives its node and, for an enum,
+        // the variant its placeholder cost comes from (0 for a struct).
+        let (root, cheapest_variant) = match &schema.root {
             TypeRef::Named(name) => match schema.types.get(name) {
-                Some(def) if matches!(def.body, Body::Enum(_)) => {
-                    walk.definition(def, LEVELS).1 as u32
+                Some(def) => {
+                    let (node, variant) = walk.definition(def, LEVELS);
+                    (node, variant as u32)
                 }
-                _ => 0,
+                None => (walk.node(&schema.root, LEVELS), 0),
             },
-            TypeRef::Builtin { .. } => 0,
+            TypeRef::Builtin { .. } => (walk.node(&schema.root, LEVELS), 0),
         };
         Facts {
             fingerprint: root.fingerprint,

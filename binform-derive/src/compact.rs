@@ -54,7 +54,7 @@ fn pack_fields(krate: &TokenStream, fields: &[Field], first_prev: TokenStream) -
             fields::via(krate, f, quote!(), quote!(pack_next))
         } else {
             let ty = f.ty;
-            quote_spanned!(ty.span()=> #krate::__private::pack_next::<#ty>)
+            quote_spanned!(ty.span()=> #krate::__private::pack_next::<#ty, __L>)
         };
         let call = fields::try_result(quote!(unsafe { #next(#b, __c, #prev_max, #this) }));
         quote! {
@@ -170,7 +170,7 @@ fn construct(
 /// keeps the input's position in registers from the first field to the
 /// last.
 fn unpack(krate: &TokenStream) -> TokenStream {
-    quote!(#krate::__private::unpack_through_cursor::<Self>(__r))
+    quote!(#krate::__private::unpack_through_cursor::<Self, __L>(__r))
 }
 
 /// `Unpack::unpack_cursor` of a compact struct (a compact type nested in
@@ -239,9 +239,9 @@ impl Layout for Compact {
                 let body = pack_reserved_struct(krate, *style, fields);
                 let reserved = quote! {
                     #inline
-                    unsafe fn pack_reserved(
+                    unsafe fn pack_reserved<__L: #krate::Layout>(
                         &self,
-                        __c: &mut #krate::__private::Cursor<'_, '_>,
+                        __c: &mut #krate::__private::Cursor<'_, '_, __L>,
                     ) -> ::core::result::Result<#krate::__private::Kept<Self>, #krate::Error> {
                         #body
                         // SAFETY: each field kept the room it was given (its
@@ -263,9 +263,9 @@ impl Layout for Compact {
             #reserved
 
             #inline
-            fn pack_cursor(
+            fn pack_cursor<__L: #krate::Layout>(
                 &self,
-                __c: &mut #krate::__private::Cursor<'_, '_>,
+                __c: &mut #krate::__private::Cursor<'_, '_, __L>,
             ) -> ::core::result::Result<(), #krate::Error> {
                 #cursor_body
             }
@@ -284,8 +284,8 @@ impl Layout for Compact {
         };
         quote! {
             #inline
-            fn unpack_cursor(
-                __c: &mut #krate::__private::ReadCursor<'_, #de>,
+            fn unpack_cursor<__L: #krate::Layout>(
+                __c: &mut #krate::__private::ReadCursor<'_, #de, __L>,
             ) -> ::core::result::Result<Self, #krate::Error> {
                 #body
             }

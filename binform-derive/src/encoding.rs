@@ -63,10 +63,12 @@ pub fn items(cont: &Container, krate: &TokenStream) -> TokenStream {
     }
 }
 
-/// `const PLAIN` for a struct: plain when every field is plain and the
-/// fields lie in memory exactly as on the wire (declaration order, no
-/// padding), checked by the compiler through `offset_of!` and `size_of`.
-/// Structs with skipped or `with` fields are never plain.
+/// `const PLAIN` for a struct: plain in a layout when every field is
+/// plain in it and the fields lie in memory exactly as on the wire
+/// (declaration order, no padding), checked by the compiler through
+/// `offset_of!` and `size_of`. Structs with skipped or `with` fields are
+/// never plain; structs with integers wider than a byte only in the fixed
+/// layout.
 fn plain_const(krate: &TokenStream, fields: &[Field]) -> TokenStream {
     if fields
         .iter()
@@ -74,24 +76,39 @@ fn plain_const(krate: &TokenStream, fields: &[Field]) -> TokenStream {
     {
         return quote!();
     }
-    let mut conds = Vec::new();
+    let compact_possible = !fields.iter().any(|f| surely_wide_integer(f.ty));
+    let mut fits = Vec::new();
+    let mut compact = Vec::new();
+    let mut fixed = Vec::new();
     let mut offset = quote!(0);
     for f in fields {
         let (ty, member) = (f.ty, &f.member);
-        conds.push(if f.concrete {
-            crate::fields::via(krate, f, quote!(), quote!(PLAIN))
+        if f.concrete {
+            compact.push(crate::fields::via(krate, f, quote!(), quote!(PLAIN)));
+            fixed.push(crate::fields::via(krate, f, quote!(), quote!(FIXED_PLAIN)));
         } else {
-            quote!(<#ty as #krate::Encoding>::PLAIN.get())
-        });
-        conds.push(quote!(::core::mem::offset_of!(Self, #member) == #offset));
+            compact.push(quote!(<#ty as #krate::Encoding>::PLAIN.get()));
+            fixed.push(quote!(<#ty as #krate::Encoding>::PLAIN.fixed()));
+        }
+        fits.push(quote!(::core::mem::offset_of!(Self, #member) == #offset));
         offset = quote!(#offset + ::core::mem::size_of::<#ty>());
     }
-    conds.push(quote!(::core::mem::size_of::<Self>() == #offset));
+    fits.push(quote!(::core::mem::size_of::<Self>() == #offset));
+    let compact = if compact_possible {
+        quote!(__fits #(&& #compact)*)
+    } else {
+        quote!(false)
+    };
     quote! {
-        // SAFETY: every field is plain data and the conditions check that
-        // they fill the struct in declaration order with no padding, so the
-        // struct's memory is its encoding and any bit pattern is valid.
-        const PLAIN: #krate::__private::Plain<Self> = unsafe { #krate::__private::Plain::new_unchecked(#(#conds)&&*) };
+        // SAFETY: every field is plain data in the layout whose flag this
+        // is, and `__fits` checks that they fill the struct in declaration
+        // order with no padding, so the struct's memory is its encoding
+        // there and any bit pattern is valid; plain in the compact layout
+        // (no wide integers) implies plain in the fixed one.
+        const PLAIN: #krate::__private::Plain<Self> = {
+            let __fits = #(#fits)&&*;
+            unsafe { #krate::__private::Plain::in_layouts_unchecked(#compact, __fits #(&& #fixed)*) }
+        };
     }
 }
 
@@ -101,8 +118,8 @@ fn plain_const(krate: &TokenStream, fields: &[Field]) -> TokenStream {
 /// on typical structs, which mostly hold a string, a vector or an option.
 /// Only ever turns plain data off, which is always correct: a type alias
 /// named like a std type costs a slower slice encoding, never a wrong one.
-/// (Plain is the compact layout's: integers wider than a byte are
-/// varints.)
+/// (Integers wider than a byte are plain in the fixed layout only; see
+/// [`surely_wide_integer`].)
 fn surely_not_plain(ty: &syn::Type) -> bool {
     const NEVER: &[&str] = &[
         "String",
@@ -131,16 +148,6 @@ fn surely_not_plain(ty: &syn::Type) -> bool {
         "SystemTime",
         "bool",
         "char",
-        "u16",
-        "u32",
-        "u64",
-        "u128",
-        "usize",
-        "i16",
-        "i32",
-        "i64",
-        "i128",
-        "isize",
     ];
     match ty {
         syn::Type::Path(p) => p
@@ -158,6 +165,26 @@ fn surely_not_plain(ty: &syn::Type) -> bool {
         | syn::Type::Ptr(_)
         | syn::Type::TraitObject(_)
         | syn::Type::BareFn(_) => true,
+        _ => false,
+    }
+}
+
+/// Whether a field's type, as written, is an integer wider than a byte
+/// (or an array of them): plain in the fixed layout, a varint in the
+/// compact one, so a struct holding one is plain only in the fixed layout.
+fn surely_wide_integer(ty: &syn::Type) -> bool {
+    const WIDE: &[&str] = &[
+        "u16", "u32", "u64", "u128", "usize", "i16", "i32", "i64", "i128", "isize",
+    ];
+    match ty {
+        syn::Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| WIDE.iter().any(|n| s.ident == n)),
+        syn::Type::Array(a) => surely_wide_integer(&a.elem),
+        syn::Type::Paren(p) => surely_wide_integer(&p.elem),
+        syn::Type::Group(g) => surely_wide_integer(&g.elem),
         _ => false,
     }
 }

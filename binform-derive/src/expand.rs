@@ -59,12 +59,12 @@ fn with_fallback(
         const _: () = {
             impl #impl_generics #krate::Encoding for #ident #ty_generics #where_clause {}
             impl #impl_generics #krate::Pack for #ident #ty_generics #where_clause {
-                fn pack(&self, _: &mut #krate::Writer<'_>) -> #krate::Result<()> {
+                fn pack<__L: #krate::Layout>(&self, _: &mut #krate::Writer<'_, __L>) -> #krate::Result<()> {
                     ::core::unreachable!()
                 }
             }
             impl #de_impl_generics #krate::Unpack<#de> for #ident #ty_generics #where_clause {
-                fn unpack(_: &mut #krate::Reader<#de>) -> #krate::Result<Self> {
+                fn unpack<__L: #krate::Layout>(_: &mut #krate::Reader<#de, __L>) -> #krate::Result<Self> {
                     ::core::unreachable!()
                 }
             }
@@ -150,7 +150,7 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
             #[automatically_derived]
             impl #impl_generics #krate::Pack for #ident #ty_generics #pack_where {
                 #[inline]
-                fn pack(&self, __w: &mut #krate::Writer<'_>) -> ::core::result::Result<(), #krate::Error> {
+                fn pack<__L: #krate::Layout>(&self, __w: &mut #krate::Writer<'_, __L>) -> ::core::result::Result<(), #krate::Error> {
                     #pack_body
                 }
 
@@ -162,7 +162,7 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
                 const MIN_SIZE: ::core::primitive::usize = #min_size;
 
                 #[inline]
-                fn unpack(__r: &mut #krate::Reader<#de>) -> ::core::result::Result<Self, #krate::Error> {
+                fn unpack<__L: #krate::Layout>(__r: &mut #krate::Reader<#de, __L>) -> ::core::result::Result<Self, #krate::Error> {
                     #unpack_body
                 }
 

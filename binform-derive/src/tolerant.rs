@@ -86,7 +86,11 @@ fn unpack_fields(
     // The wire type a field's type expects.
     let expected = |f: &Field| match &f.attrs.with {
         Some(_) => quote!(#krate::__private::Wire::Framed),
-        None => fields::via(krate, f, quote!(#krate::Encoding), quote!(WIRE)),
+        None => {
+            let compact = fields::via(krate, f, quote!(#krate::Encoding), quote!(WIRE));
+            let fixed = fields::via(krate, f, quote!(#krate::Encoding), quote!(FIXED_WIRE));
+            quote!(#krate::__private::pick_wire::<__L>(#compact, #fixed))
+        }
     };
     // The expression that reads a field's value, given its wire type.
     let read_as = |f: &Field, wire: TokenStream| {

@@ -118,9 +118,9 @@ impl<T: Default> TolerantDefault for T {
 /// the writer. One call in the derive's output instead of a closure in
 /// every derived type.
 #[inline(always)]
-pub fn pack_through_cursor<T: crate::Pack + ?Sized>(
+pub fn pack_through_cursor<T: crate::Pack + ?Sized, L: crate::Layout>(
     value: &T,
-    w: &mut crate::Writer<'_>,
+    w: &mut crate::Writer<'_, L>,
 ) -> crate::Result<()> {
     w.with_cursor(|c| value.pack_cursor(c))
 }
@@ -135,9 +135,9 @@ pub fn pack_through_cursor<T: crate::Pack + ?Sized>(
 /// when that is no bound.
 #[inline(always)]
 #[allow(unsafe_code)]
-pub unsafe fn pack_struct_cursor<T: crate::Pack + ?Sized>(
+pub unsafe fn pack_struct_cursor<T: crate::Pack + ?Sized, L: crate::Layout>(
     value: &T,
-    c: &mut Cursor<'_, '_>,
+    c: &mut Cursor<'_, '_, L>,
 ) -> crate::Result<()> {
     if is_bounded(T::MAX_SIZE) {
         c.reserve(T::MAX_SIZE + RESERVE_SLACK);
@@ -153,8 +153,8 @@ pub unsafe fn pack_struct_cursor<T: crate::Pack + ?Sized>(
 /// A compact type's `Unpack::unpack`: its `unpack_cursor` through a cursor
 /// over the reader.
 #[inline(always)]
-pub fn unpack_through_cursor<'de, T: crate::Unpack<'de>>(
-    r: &mut crate::Reader<'de>,
+pub fn unpack_through_cursor<'de, T: crate::Unpack<'de>, L: crate::Layout>(
+    r: &mut crate::Reader<'de, L>,
 ) -> crate::Result<T> {
     r.with_cursor(|c| T::unpack_cursor(c))
 }
@@ -174,9 +174,9 @@ pub fn unpack_through_cursor<'de, T: crate::Unpack<'de>>(
 /// since wrote at most its own `MAX_SIZE`).
 #[inline(always)]
 #[allow(unsafe_code)]
-pub unsafe fn pack_next<T: crate::Pack + ?Sized>(
+pub unsafe fn pack_next<T: crate::Pack + ?Sized, L: crate::Layout>(
     value: &T,
-    c: &mut Cursor<'_, '_>,
+    c: &mut Cursor<'_, '_, L>,
     prev_max: usize,
     room: usize,
 ) -> crate::Result<()> {
@@ -259,8 +259,12 @@ pub fn unregistered_type(trait_name: &str) -> crate::Error {
 pub unsafe trait Field: Sized {
     /// [`Encoding::PLAIN`](crate::Encoding::PLAIN), as a flag.
     const PLAIN: bool;
+    /// [`Encoding::PLAIN`](crate::Encoding::PLAIN) in the fixed layout.
+    const FIXED_PLAIN: bool;
     /// [`Encoding::WIRE`](crate::Encoding::WIRE).
     const WIRE: crate::tolerant::wire::Wire;
+    /// [`Encoding::FIXED_WIRE`](crate::Encoding::FIXED_WIRE).
+    const FIXED_WIRE: crate::tolerant::wire::Wire;
     /// [`Unpack::MIN_SIZE`](crate::Unpack::MIN_SIZE).
     const MIN_SIZE: usize;
     /// [`Encoding::SHAPE`](crate::Encoding::SHAPE).
@@ -268,9 +272,9 @@ pub unsafe trait Field: Sized {
     /// [`Encoding::describe`](crate::Encoding::describe).
     fn describe(b: &mut crate::schema::Builder) -> crate::TypeRef;
     /// [`Pack::pack`](crate::Pack::pack).
-    fn pack(&self, w: &mut crate::Writer<'_>) -> crate::Result<()>;
+    fn pack<L: crate::Layout>(&self, w: &mut crate::Writer<'_, L>) -> crate::Result<()>;
     /// [`Pack::pack_cursor`](crate::Pack::pack_cursor).
-    fn pack_cursor(&self, c: &mut Cursor<'_, '_>) -> crate::Result<()>;
+    fn pack_cursor<L: crate::Layout>(&self, c: &mut Cursor<'_, '_, L>) -> crate::Result<()>;
     /// [`Pack::MAX_SIZE`](crate::Pack::MAX_SIZE).
     const MAX_SIZE: usize;
     /// [`pack_next`] of the value.
@@ -278,21 +282,25 @@ pub unsafe trait Field: Sized {
     /// # Safety
     /// As [`pack_next`]'s.
     #[allow(unsafe_code)]
-    unsafe fn pack_next(
+    unsafe fn pack_next<L: crate::Layout>(
         &self,
-        c: &mut Cursor<'_, '_>,
+        c: &mut Cursor<'_, '_, L>,
         prev_max: usize,
         room: usize,
     ) -> crate::Result<()>;
     /// [`Writer::write_field`](crate::Writer::write_field) of the value.
-    fn write_field(&self, gap: u32, w: &mut crate::Writer<'_>) -> crate::Result<()>;
+    fn write_field<L: crate::Layout>(
+        &self,
+        gap: u32,
+        w: &mut crate::Writer<'_, L>,
+    ) -> crate::Result<()>;
     /// [`Unpack::unpack`](crate::Unpack::unpack).
-    fn unpack(r: &mut crate::Reader<'_>) -> crate::Result<Self>;
+    fn unpack<L: crate::Layout>(r: &mut crate::Reader<'_, L>) -> crate::Result<Self>;
     /// [`Unpack::unpack_cursor`](crate::Unpack::unpack_cursor).
-    fn unpack_cursor(c: &mut ReadCursor<'_, '_>) -> crate::Result<Self>;
+    fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, '_, L>) -> crate::Result<Self>;
     /// [`Unpack::unpack_field`](crate::Unpack::unpack_field).
-    fn unpack_field(
-        r: &mut crate::Reader<'_>,
+    fn unpack_field<L: crate::Layout>(
+        r: &mut crate::Reader<'_, L>,
         tag: u32,
         wire: crate::tolerant::wire::Wire,
     ) -> crate::Result<Self>;
@@ -309,7 +317,9 @@ pub unsafe trait Field: Sized {
 #[allow(unsafe_code)]
 unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     const PLAIN: bool = <T as crate::Encoding>::PLAIN.get();
+    const FIXED_PLAIN: bool = <T as crate::Encoding>::PLAIN.fixed();
     const WIRE: crate::tolerant::wire::Wire = <T as crate::Encoding>::WIRE;
+    const FIXED_WIRE: crate::tolerant::wire::Wire = <T as crate::Encoding>::FIXED_WIRE;
     const MIN_SIZE: usize = <T as crate::Unpack<'static>>::MIN_SIZE;
     const MAX_SIZE: usize = <T as crate::Pack>::MAX_SIZE;
     const SHAPE: u64 = <T as crate::Encoding>::SHAPE;
@@ -318,18 +328,18 @@ unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
         <T as crate::Encoding>::describe(b)
     }
     #[inline(always)]
-    fn pack(&self, w: &mut crate::Writer<'_>) -> crate::Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut crate::Writer<'_, L>) -> crate::Result<()> {
         crate::Pack::pack(self, w)
     }
     #[inline(always)]
-    fn pack_cursor(&self, c: &mut Cursor<'_, '_>) -> crate::Result<()> {
+    fn pack_cursor<L: crate::Layout>(&self, c: &mut Cursor<'_, '_, L>) -> crate::Result<()> {
         crate::Pack::pack_cursor(self, c)
     }
     #[inline(always)]
     #[allow(unsafe_code)]
-    unsafe fn pack_next(
+    unsafe fn pack_next<L: crate::Layout>(
         &self,
-        c: &mut Cursor<'_, '_>,
+        c: &mut Cursor<'_, '_, L>,
         prev_max: usize,
         room: usize,
     ) -> crate::Result<()> {
@@ -337,20 +347,24 @@ unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
         unsafe { pack_next(self, c, prev_max, room) }
     }
     #[inline(always)]
-    fn write_field(&self, gap: u32, w: &mut crate::Writer<'_>) -> crate::Result<()> {
+    fn write_field<L: crate::Layout>(
+        &self,
+        gap: u32,
+        w: &mut crate::Writer<'_, L>,
+    ) -> crate::Result<()> {
         w.write_field(gap, self)
     }
     #[inline(always)]
-    fn unpack(r: &mut crate::Reader<'_>) -> crate::Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut crate::Reader<'_, L>) -> crate::Result<Self> {
         <T as crate::Unpack<'_>>::unpack(r)
     }
     #[inline(always)]
-    fn unpack_cursor(c: &mut ReadCursor<'_, '_>) -> crate::Result<Self> {
+    fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, '_, L>) -> crate::Result<Self> {
         <T as crate::Unpack<'_>>::unpack_cursor(c)
     }
     #[inline(always)]
-    fn unpack_field(
-        r: &mut crate::Reader<'_>,
+    fn unpack_field<L: crate::Layout>(
+        r: &mut crate::Reader<'_, L>,
         tag: u32,
         wire: crate::tolerant::wire::Wire,
     ) -> crate::Result<Self> {
@@ -426,5 +440,19 @@ pub const fn max_size_enum(variants: &[usize]) -> usize {
         usize::MAX
     } else {
         tag + largest
+    }
+}
+
+/// A tolerant field's wire type in the layout `L`: `compact` or `fixed`
+/// (its type's `WIRE` and `FIXED_WIRE`), chosen at compile time.
+#[inline(always)]
+pub const fn pick_wire<L: crate::Layout>(
+    compact: crate::tolerant::wire::Wire,
+    fixed: crate::tolerant::wire::Wire,
+) -> crate::tolerant::wire::Wire {
+    if L::FIXED {
+        fixed
+    } else {
+        compact
     }
 }

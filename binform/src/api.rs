@@ -123,7 +123,7 @@ pub fn from_reader<T: UnpackOwned>(reader: impl std::io::Read) -> Result<T> {
     Options::new().from_reader(reader)
 }
 
-impl Options {
+impl<L: crate::Layout> Options<L> {
     /// Encodes `value` into a new vector.
     pub fn to_vec<T: Pack + ?Sized>(&self, value: &T) -> Result<Vec<u8>> {
         self.encode_vec(Facts::of::<T>(), |w| value.pack(w))
@@ -142,7 +142,7 @@ impl Options {
     pub(crate) fn encode_vec(
         &self,
         facts: Option<Facts>,
-        encode: impl FnOnce(&mut Writer<'_>) -> Result<()>,
+        encode: impl FnOnce(&mut Writer<'_, L>) -> Result<()>,
     ) -> Result<Vec<u8>> {
         // One allocation of the exact size: the bytes are built in the
         // thread's reused buffer, then copied out once. A fresh vector
@@ -171,7 +171,7 @@ impl Options {
         &self,
         buf: &mut Vec<u8>,
         facts: Option<Facts>,
-        encode: impl FnOnce(&mut Writer<'_>) -> Result<()>,
+        encode: impl FnOnce(&mut Writer<'_, L>) -> Result<()>,
     ) -> Result<()> {
         let start = buf.len();
         // Tested here so that a plain encode makes no call for it.
@@ -203,9 +203,13 @@ impl Options {
     fn write_header(&self, buf: &mut Vec<u8>, facts: Option<Facts>) -> Result<()> {
         if self.self_describing {
             let facts = self.header_facts(facts)?;
-            crate::schema::embedded::write_header(buf, (facts.fingerprint)(), &(facts.schema)())?;
+            crate::schema::embedded::write_header::<L>(
+                buf,
+                (facts.fingerprint)(),
+                &(facts.schema)(),
+            )?;
         } else if self.fingerprint {
-            buf.extend_from_slice(&HEADER_MAGIC);
+            buf.extend_from_slice(&crate::header::magic_in::<L>(HEADER_MAGIC));
             buf.extend_from_slice(&(self.header_facts(facts)?.fingerprint)().to_le_bytes());
         }
         Ok(())
@@ -273,7 +277,7 @@ impl Options {
     fn decode<'de, T: Unpack<'de>>(
         &self,
         bytes: &'de [u8],
-        reader: impl FnOnce(&'de [u8]) -> Reader<'de>,
+        reader: impl FnOnce(&'de [u8]) -> Reader<'de, L>,
     ) -> Result<T> {
         self.decode_with(
             bytes,
@@ -289,8 +293,8 @@ impl Options {
         &self,
         bytes: &'de [u8],
         fingerprint: Option<fn() -> u64>,
-        reader: impl FnOnce(&'de [u8]) -> Reader<'de>,
-        unpack: impl FnOnce(&mut Reader<'de>) -> Result<T>,
+        reader: impl FnOnce(&'de [u8]) -> Reader<'de, L>,
+        unpack: impl FnOnce(&mut Reader<'de, L>) -> Result<T>,
     ) -> Result<T> {
         if let Some(limit) = self.max_bytes.filter(|&limit| bytes.len() > limit) {
             return Err(Error::new(
@@ -306,9 +310,9 @@ impl Options {
             None => self.header_facts(None).map(|_| 0),
         };
         let bytes = if self.self_describing {
-            crate::schema::embedded::body_for(bytes, expected()?)?
+            crate::schema::embedded::body_for::<L>(bytes, expected()?)?
         } else if self.fingerprint {
-            check_header(bytes, expected()?)?
+            check_header::<L>(bytes, expected()?)?
         } else {
             bytes
         };
@@ -353,7 +357,7 @@ impl Options {
         &self,
         mut writer: impl std::io::Write,
         facts: Option<Facts>,
-        encode: impl FnOnce(&mut Writer<'_>) -> Result<()>,
+        encode: impl FnOnce(&mut Writer<'_, L>) -> Result<()>,
     ) -> Result<()> {
         let mut buf = Vec::with_capacity(crate::write::STREAM_BUFFER);
         self.write_header(&mut buf, facts)?;
@@ -397,8 +401,8 @@ impl Options {
 }
 
 /// Checks the fingerprint header and returns the payload after it.
-fn check_header(bytes: &[u8], ours: u64) -> Result<&[u8]> {
-    let (theirs, rest) = crate::header::open(bytes, HEADER_MAGIC, "fingerprint header")?;
+fn check_header<L: crate::Layout>(bytes: &[u8], ours: u64) -> Result<&[u8]> {
+    let (theirs, rest) = crate::header::open_in::<L>(bytes, HEADER_MAGIC, "fingerprint header")?;
     if theirs != ours {
         return Err(crate::header::mismatch(theirs, ours));
     }

@@ -60,11 +60,11 @@
 //! ```
 //! mod as_millis {
 //!     use std::time::Duration;
-//!     pub fn pack(d: &Duration, w: &mut binform::Writer<'_>) -> binform::Result<()> {
+//!     pub fn pack<L: binform::Layout>(d: &Duration, w: &mut binform::Writer<'_, L>) -> binform::Result<()> {
 //!         w.write_varint(d.as_millis() as u64);
 //!         Ok(())
 //!     }
-//!     pub fn unpack(r: &mut binform::Reader<'_>) -> binform::Result<Duration> {
+//!     pub fn unpack<L: binform::Layout>(r: &mut binform::Reader<'_, L>) -> binform::Result<Duration> {
 //!         r.read_varint().map(Duration::from_millis)
 //!     }
 //! }
@@ -163,10 +163,10 @@
 //! struct Id(u64); // no Default
 //! # impl binform::Encoding for Id {}
 //! # impl binform::Pack for Id {
-//! #     fn pack(&self, w: &mut binform::Writer<'_>) -> binform::Result<()> { self.0.pack(w) }
+//! #     fn pack<L: binform::Layout>(&self, w: &mut binform::Writer<'_, L>) -> binform::Result<()> { self.0.pack(w) }
 //! # }
 //! # impl<'de> binform::Unpack<'de> for Id {
-//! #     fn unpack(r: &mut binform::Reader<'de>) -> binform::Result<Self> { u64::unpack(r).map(Id) }
+//! #     fn unpack<L: binform::Layout>(r: &mut binform::Reader<'de, L>) -> binform::Result<Self> { u64::unpack(r).map(Id) }
 //! # }
 //! # use binform::{Pack, Unpack};
 //!

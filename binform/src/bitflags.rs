@@ -48,7 +48,7 @@ use crate::{ErrorKind, Pack, Reader, Result, Unpack, Writer};
 /// `from_bits_retain`) are an `InvalidValue` error, as decoding them would
 /// be, so that whatever encodes decodes.
 #[inline]
-pub fn pack<F>(flags: &F, w: &mut Writer<'_>) -> Result<()>
+pub fn pack<F, L: crate::Layout>(flags: &F, w: &mut Writer<'_, L>) -> Result<()>
 where
     F: Flags,
     F::Bits: Pack,
@@ -65,7 +65,7 @@ where
 
 /// Reads bits and checks that each names a flag of `F`.
 #[inline]
-pub fn unpack<'de, F>(r: &mut Reader<'de>) -> Result<F>
+pub fn unpack<'de, F, L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<F>
 where
     F: Flags,
     F::Bits: Unpack<'de>,

@@ -27,6 +27,7 @@ use tokio_util::codec::{Decoder, Encoder};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::io::{check_frame_len, frame_bytes};
+use crate::layout::{Compact, Layout};
 use crate::options::Options;
 use crate::read::UnpackOwned;
 use crate::varint;
@@ -44,8 +45,11 @@ const RESERVE_AHEAD: usize = 64 * 1024;
 /// longer frame is an error as soon as its length arrives, before any of it
 /// is buffered; the caller drops the connection (the codec does not try to
 /// resynchronize a stream it can no longer trust).
-pub struct PackCodec<T> {
-    options: Options,
+///
+/// The layout is the options': `PackCodec::with_options(Options::new().fixed_width())`
+/// speaks the fixed layout.
+pub struct PackCodec<T, L: Layout = Compact> {
+    options: Options<L>,
     max_frame_len: usize,
     /// Reused between encodes.
     scratch: Vec<u8>,
@@ -57,10 +61,12 @@ impl<T> PackCodec<T> {
     pub fn new() -> Self {
         PackCodec::with_options(Options::new())
     }
+}
 
+impl<T, L: Layout> PackCodec<T, L> {
     /// A codec with the limits and modes of `options` (fingerprint headers
     /// included); the frame limit is `options.byte_limit()`.
-    pub fn with_options(options: Options) -> Self {
+    pub fn with_options(options: Options<L>) -> Self {
         PackCodec {
             options,
             max_frame_len: options.byte_limit(),
@@ -84,7 +90,7 @@ impl<T> Default for PackCodec<T> {
     }
 }
 
-impl<T> core::fmt::Debug for PackCodec<T> {
+impl<T, L: Layout> core::fmt::Debug for PackCodec<T, L> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("PackCodec")
             .field("options", &self.options)
@@ -93,7 +99,7 @@ impl<T> core::fmt::Debug for PackCodec<T> {
     }
 }
 
-impl<T: UnpackOwned> Decoder for PackCodec<T> {
+impl<T: UnpackOwned, L: Layout> Decoder for PackCodec<T, L> {
     type Item = T;
     type Error = Error;
 
@@ -127,7 +133,7 @@ impl<T: UnpackOwned> Decoder for PackCodec<T> {
     }
 }
 
-impl<T: Pack> Encoder<&T> for PackCodec<T> {
+impl<T: Pack, L: Layout> Encoder<&T> for PackCodec<T, L> {
     type Error = Error;
 
     fn encode(&mut self, value: &T, dst: &mut BytesMut) -> Result<()> {
@@ -139,7 +145,7 @@ impl<T: Pack> Encoder<&T> for PackCodec<T> {
     }
 }
 
-impl<T: Pack> Encoder<T> for PackCodec<T> {
+impl<T: Pack, L: Layout> Encoder<T> for PackCodec<T, L> {
     type Error = Error;
 
     fn encode(&mut self, value: T, dst: &mut BytesMut) -> Result<()> {

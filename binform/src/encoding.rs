@@ -30,12 +30,12 @@ use crate::tolerant::wire::Wire;
 ///     const NAME: &'static str = "celsius_tenths";
 /// }
 /// impl Pack for Celsius {
-///     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+///     fn pack<L: binform::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
 ///         ((self.0 * 10.0).round() as i32).pack(w)
 ///     }
 /// }
 /// impl<'de> Unpack<'de> for Celsius {
-///     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+///     fn unpack<L: binform::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
 ///         Ok(Celsius(i32::unpack(r)? as f32 / 10.0))
 ///     }
 /// }
@@ -74,6 +74,12 @@ pub trait Encoding {
     /// self-delimiting encoding may name its shorter form.
     #[doc(hidden)]
     const WIRE: Wire = Wire::Framed;
+
+    /// [`WIRE`](Encoding::WIRE) in the fixed layout, where integers are
+    /// fixed-width: `Fixed4`/`Fixed8` for 4- and 8-byte integers, `Framed`
+    /// for other widths. Only integers and what holds them differ.
+    #[doc(hidden)]
+    const FIXED_WIRE: Wire = Self::WIRE;
 
     /// The name of this type's encoding in schemas and fingerprints: what a
     /// hand-written impl sets to describe itself (`"celsius_tenths"`). The
@@ -173,6 +179,24 @@ pub fn schema_of<T: Encoding + ?Sized>() -> Schema {
     }
 }
 
+/// `T`'s wire type in the layout `L`: [`Encoding::WIRE`], or in the fixed
+/// layout [`Encoding::FIXED_WIRE`]. Known at compile time.
+#[inline(always)]
+pub(crate) const fn wire_in<T: Encoding + ?Sized, L: crate::Layout>() -> Wire {
+    if L::FIXED {
+        T::FIXED_WIRE
+    } else {
+        T::WIRE
+    }
+}
+
+/// Whether sequences of `T` are packed integer blocks in the layout `L`:
+/// only in the compact one (the fixed layout copies them whole).
+#[inline(always)]
+pub(crate) const fn packed_in<T: Encoding + ?Sized, L: crate::Layout>() -> bool {
+    T::PACKED && !L::FIXED
+}
+
 /// The schema name of a sequence of `T`: `packed` for packed integers,
 /// `seq` for everything else.
 pub(crate) const fn seq_name<T: Encoding + ?Sized>() -> &'static str {
@@ -236,6 +260,7 @@ macro_rules! encoding_array {
 macro_rules! encoding_transparent {
     ($inner:ty) => {
         const WIRE: crate::tolerant::wire::Wire = <$inner as crate::Encoding>::WIRE;
+        const FIXED_WIRE: crate::tolerant::wire::Wire = <$inner as crate::Encoding>::FIXED_WIRE;
         const SHAPE: u64 = <$inner as crate::Encoding>::SHAPE;
 
         fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {

@@ -48,7 +48,7 @@ pub fn read_frame<T: UnpackOwned>(reader: &mut impl Read) -> Result<Option<T>> {
     Options::new().read_frame(reader)
 }
 
-impl Options {
+impl<L: crate::Layout> Options<L> {
     /// Writes `value` as one frame (see [`crate::io`]): its length, then
     /// its encoding, in one `write_all`. A value whose encoding is longer
     /// than [`byte_limit`](Options::byte_limit) is refused with
@@ -116,8 +116,8 @@ pub(crate) struct Frame {
 }
 
 /// Encodes `value` as a frame into `buf` (cleared first).
-pub(crate) fn frame_bytes<T: Pack + ?Sized>(
-    options: &Options,
+pub(crate) fn frame_bytes<T: Pack + ?Sized, L: crate::Layout>(
+    options: &Options<L>,
     value: &T,
     mut buf: Vec<u8>,
 ) -> Result<Frame> {

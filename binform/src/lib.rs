@@ -58,13 +58,13 @@
 //! impl Encoding for Degrees {}
 //!
 //! impl Pack for Degrees {
-//!     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+//!     fn pack<L: binform::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
 //!         (self.0.round() as i16).pack(w)
 //!     }
 //! }
 //!
 //! impl<'de> Unpack<'de> for Degrees {
-//!     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+//!     fn unpack<L: binform::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
 //!         Ok(Degrees(f64::from(i16::unpack(r)?)))
 //!     }
 //! }
@@ -137,11 +137,13 @@ mod builtins;
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;
 mod error;
+pub mod fixed;
 mod header;
 mod impls;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod io;
+pub mod layout;
 #[macro_use]
 mod polymorphic;
 mod options;
@@ -180,6 +182,7 @@ pub use api::{from_slice, to_vec, to_vec_into};
 pub use binform_derive::Packable;
 pub use encoding::{schema_of, Encoding};
 pub use error::{Error, ErrorKind, Result};
+pub use layout::Layout;
 pub use options::{
     Options, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LEN, DEFAULT_MEMORY_BASE,
     DEFAULT_MEMORY_PER_INPUT_BYTE,

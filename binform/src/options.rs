@@ -1,6 +1,10 @@
 //! Limits and modes for one encode or decode call: plain data. The calls
 //! that use them are in `api.rs`.
 
+use core::marker::PhantomData;
+
+use crate::layout::{Compact, Fixed, Layout};
+
 /// Default nesting limit, in the range of serde_json's 128.
 pub const DEFAULT_MAX_DEPTH: u32 = 128;
 /// Default byte budget for one decode from a stream
@@ -43,7 +47,7 @@ pub const DEFAULT_MEMORY_PER_INPUT_BYTE: usize = 64;
 /// assert_eq!(err.kind(), ErrorKind::LimitExceeded);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Options {
+pub struct Options<L: Layout = Compact> {
     /// `None`: no limit for slices, [`DEFAULT_MAX_BYTES`] for streams.
     pub(crate) max_bytes: Option<usize>,
     pub(crate) max_depth: u32,
@@ -53,6 +57,7 @@ pub struct Options {
     pub(crate) reject_cycles: bool,
     pub(crate) fingerprint: bool,
     pub(crate) self_describing: bool,
+    pub(crate) layout: PhantomData<L>,
 }
 
 impl Default for Options {
@@ -72,6 +77,44 @@ impl Options {
             reject_cycles: true,
             fingerprint: false,
             self_describing: false,
+            layout: PhantomData,
+        }
+    }
+}
+
+impl<L: Layout> Options<L> {
+    /// Options for the fixed layout ([`layout::Fixed`](crate::layout::Fixed)):
+    /// fixed-width little-endian integers and plain sequences copied
+    /// whole, for the fastest encode and decode, at some cost in size.
+    /// Every other setting is kept. A reader must use the layout the
+    /// writer used (a header records it, when there is one).
+    ///
+    /// ```
+    /// use binform::Options;
+    ///
+    /// let fixed = Options::new().fixed_width();
+    /// let bytes = fixed.to_vec(&vec![1u32, 2, 3])?;
+    /// assert_eq!(bytes, [6, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]); // the length 3 is the varint 6
+    /// assert_eq!(fixed.from_slice::<Vec<u32>>(&bytes)?, [1, 2, 3]);
+    /// # Ok::<(), binform::Error>(())
+    /// ```
+    #[must_use]
+    pub const fn fixed_width(self) -> Options<Fixed> {
+        self.in_layout()
+    }
+
+    /// The same settings in another layout.
+    #[must_use]
+    pub const fn in_layout<M: Layout>(self) -> Options<M> {
+        Options {
+            max_bytes: self.max_bytes,
+            max_depth: self.max_depth,
+            max_len: self.max_len,
+            max_memory: self.max_memory,
+            reject_cycles: self.reject_cycles,
+            fingerprint: self.fingerprint,
+            self_describing: self.self_describing,
+            layout: PhantomData,
         }
     }
 

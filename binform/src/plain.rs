@@ -13,10 +13,15 @@ use alloc::collections::TryReserveError;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
+use crate::layout::Layout;
+
 /// Whether `T` is plain data (see the module docs). Only `binform`'s own
 /// impls and the derive set it; the default is "no".
 pub struct Plain<T: ?Sized> {
+    /// Plain in the compact layout (then also in the fixed one).
     yes: bool,
+    /// Plain in the fixed layout, where integers are their bytes too.
+    fixed: bool,
     marker: PhantomData<fn() -> *const T>,
 }
 
@@ -31,6 +36,7 @@ impl<T: ?Sized> Plain<T> {
     /// Not plain: encoded value by value.
     pub const NO: Self = Plain {
         yes: false,
+        fixed: false,
         marker: PhantomData,
     };
 
@@ -41,23 +47,56 @@ impl<T: ?Sized> Plain<T> {
     /// every bit pattern as a valid value, and its binform encoding must be
     /// exactly its in-memory bytes on a little-endian target.
     pub const unsafe fn new_unchecked(yes: bool) -> Self {
+        // SAFETY: the caller's promise covers both layouts (an encoding
+        // that is its memory in the compact layout has no integer wider
+        // than a byte, which is all the fixed layout changes).
+        unsafe { Plain::in_layouts_unchecked(yes, yes) }
+    }
+
+    /// Marks `T` as plain in the compact layout when `compact` holds, and
+    /// in the fixed layout when `fixed` holds, on a little-endian target.
+    ///
+    /// # Safety
+    /// For each flag that is true, `T` must be `Sized`, have no padding
+    /// bytes, accept every bit pattern as a valid value, and its binform
+    /// encoding in that layout must be exactly its in-memory bytes on a
+    /// little-endian target. `compact` must imply `fixed`.
+    pub const unsafe fn in_layouts_unchecked(compact: bool, fixed: bool) -> Self {
+        let little = cfg!(target_endian = "little");
         Plain {
-            yes: yes && cfg!(target_endian = "little"),
+            yes: compact && fixed && little,
+            fixed: fixed && little,
             marker: PhantomData,
         }
     }
 
-    /// Whether `T` is plain.
+    /// Whether `T` is plain in the compact layout.
     #[inline(always)]
     pub const fn get(self) -> bool {
         self.yes
+    }
+
+    /// Whether `T` is plain in the fixed layout.
+    #[inline(always)]
+    pub const fn fixed(self) -> bool {
+        self.fixed
+    }
+
+    /// Whether `T` is plain in the layout `L`.
+    #[inline(always)]
+    pub const fn in_layout<L: Layout>(self) -> bool {
+        if L::FIXED {
+            self.fixed
+        } else {
+            self.yes
+        }
     }
 }
 
 /// The bytes of a slice of plain values.
 #[inline]
-pub(crate) fn bytes_of<T>(items: &[T], plain: Plain<T>) -> Option<&[u8]> {
-    if !plain.get() {
+pub(crate) fn bytes_of<T, L: Layout>(items: &[T], plain: Plain<T>) -> Option<&[u8]> {
+    if !plain.in_layout::<L>() {
         return None;
     }
     // SAFETY: `plain` says `T` has no padding, so every byte of the slice is
@@ -72,12 +111,12 @@ pub(crate) fn bytes_of<T>(items: &[T], plain: Plain<T>) -> Option<&[u8]> {
 /// encoding (`len * size_of::<T>()` bytes); `None` if `T` is not plain or
 /// the sizes disagree, `Some(Err)` if the allocation fails.
 #[inline]
-pub(crate) fn vec_from_bytes<T>(
+pub(crate) fn vec_from_bytes<T, L: Layout>(
     bytes: &[u8],
     len: usize,
     plain: Plain<T>,
 ) -> Option<Result<Vec<T>, TryReserveError>> {
-    if !plain.get() || len.checked_mul(core::mem::size_of::<T>()) != Some(bytes.len()) {
+    if !plain.in_layout::<L>() || len.checked_mul(core::mem::size_of::<T>()) != Some(bytes.len()) {
         return None;
     }
     let mut out: Vec<T> = Vec::new();

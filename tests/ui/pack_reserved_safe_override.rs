@@ -10,14 +10,14 @@ impl binform::Encoding for Hostile {}
 impl binform::Pack for Hostile {
     const MAX_SIZE: usize = 0;
 
-    fn pack(&self, w: &mut binform::Writer<'_>) -> binform::Result<()> {
+    fn pack<L: binform::Layout>(&self, w: &mut binform::Writer<'_, L>) -> binform::Result<()> {
         w.write_bytes(&[7; 3000]);
         Ok(())
     }
 
-    unsafe fn pack_reserved(
+    unsafe fn pack_reserved<L: binform::Layout>(
         &self,
-        c: &mut binform::__private::Cursor<'_, '_>,
+        c: &mut binform::__private::Cursor<'_, '_, L>,
     ) -> binform::Result<()> {
         c.write_bytes(&[7; 3000]);
         Ok(())

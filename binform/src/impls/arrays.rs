@@ -7,7 +7,8 @@ use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 impl<T: Encoding, const N: usize> Encoding for [T; N] {
     encoding_array!(T, N);
     #[allow(unsafe_code)]
-    const PLAIN: Plain<Self> = unsafe { Plain::new_unchecked(T::PLAIN.get()) };
+    const PLAIN: Plain<Self> =
+        unsafe { Plain::in_layouts_unchecked(T::PLAIN.get(), T::PLAIN.fixed()) };
 }
 
 impl<T: Pack, const N: usize> Pack for [T; N] {
@@ -15,7 +16,7 @@ impl<T: Pack, const N: usize> Pack for [T; N] {
     // array of plain elements is plain.
 
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         T::pack_slice(self, w)
     }
 
@@ -23,12 +24,15 @@ impl<T: Pack, const N: usize> Pack for [T; N] {
     /// by one through the cursor unless they are integers in packed blocks
     /// (8 or more: `packed::layout::SHORT`), which the writer gathers.
     #[inline(always)]
-    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-        if let Some(bytes) = crate::plain::bytes_of(self, T::PLAIN) {
+    fn pack_cursor<L: crate::Layout>(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
+    ) -> Result<()> {
+        if let Some(bytes) = crate::plain::bytes_of::<T, L>(self, T::PLAIN) {
             c.write_bytes(bytes);
             return Ok(());
         }
-        if T::PACKED && N >= crate::packed::layout::SHORT {
+        if crate::encoding::packed_in::<T, L>() && N >= crate::packed::layout::SHORT {
             return c.writer(|w| T::pack_slice(self, w));
         }
         for item in self {
@@ -46,8 +50,8 @@ impl<'de, T: Unpack<'de>, const N: usize> Unpack<'de> for [T; N] {
     };
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        T::unpack_array::<N>(r)
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
+        T::unpack_array::<N, _>(r)
     }
 
     fn placeholder(work: &mut u32) -> Option<Self> {

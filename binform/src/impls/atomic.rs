@@ -18,7 +18,7 @@ macro_rules! atomic {
         #[cfg(target_has_atomic = $cfg)]
         impl Pack for atomic::$atomic {
             #[inline]
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                 self.load(atomic::Ordering::SeqCst).pack(w)
             }
         }
@@ -28,7 +28,7 @@ macro_rules! atomic {
             const MIN_SIZE: usize = <$ty as Unpack<'de>>::MIN_SIZE;
 
             #[inline]
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                 <$ty>::unpack(r).map(Self::new)
             }
 
@@ -55,7 +55,7 @@ impl Encoding for Ordering {
 
 impl Pack for Ordering {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_u8(*self as i8 as u8);
         Ok(())
     }
@@ -65,7 +65,7 @@ impl<'de> Unpack<'de> for Ordering {
     const MIN_SIZE: usize = 1;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         match r.read_u8()? as i8 {
             -1 => Ok(Ordering::Less),
             0 => Ok(Ordering::Equal),

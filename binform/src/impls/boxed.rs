@@ -13,7 +13,7 @@ impl<T: Encoding + ?Sized> Encoding for Box<T> {
 
 impl<T: Pack + ?Sized> Pack for Box<T> {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.nested(|w| (**self).pack(w))
     }
 }
@@ -29,7 +29,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
     }
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         r.charge_memory(core::mem::size_of::<T>())?;
         r.nested(|r| T::unpack(r).map(Box::new))
     }
@@ -44,7 +44,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<[T]> {
     const MIN_SIZE: usize = 1;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         // One level for the box, as its encoder counts.
         r.nested(|r| Vec::<T>::unpack(r).map(Vec::into_boxed_slice))
     }
@@ -56,7 +56,7 @@ impl<T: Encoding + ?Sized> Encoding for &T {
 
 impl<T: Pack + ?Sized> Pack for &T {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.through_reference(|w| (**self).pack(w))
     }
 }
@@ -67,7 +67,7 @@ impl<T: Encoding + ?Sized> Encoding for &mut T {
 
 impl<T: Pack + ?Sized> Pack for &mut T {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.through_reference(|w| (**self).pack(w))
     }
 }

@@ -11,7 +11,7 @@ impl Encoding for Bytes {
 
 impl Pack for Bytes {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_ref().pack(w)
     }
 }
@@ -27,7 +27,7 @@ impl<'de> Unpack<'de> for Bytes {
     /// Shares the input's buffer when decoding from `Bytes`
     /// (`binform::from_bytes`), copies otherwise.
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let bytes: &[u8] = Unpack::unpack(r)?;
         Ok(r.shared_bytes(bytes)
             .unwrap_or_else(|| Bytes::copy_from_slice(bytes)))
@@ -40,7 +40,7 @@ impl Encoding for BytesMut {
 
 impl Pack for BytesMut {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_ref().pack(w)
     }
 }
@@ -54,7 +54,7 @@ impl<'de> Unpack<'de> for BytesMut {
     const MIN_SIZE: usize = 1;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let bytes: &[u8] = Unpack::unpack(r)?;
         Ok(BytesMut::from(bytes))
     }

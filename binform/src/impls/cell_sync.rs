@@ -13,7 +13,7 @@ impl<T: Encoding> Encoding for Cell<T> {
 
 impl<T: Pack + Copy> Pack for Cell<T> {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.get().pack(w)
     }
 }
@@ -27,7 +27,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Cell<T> {
     const MIN_SIZE: usize = T::MIN_SIZE;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         T::unpack(r).map(Cell::new)
     }
 }
@@ -37,7 +37,7 @@ impl<T: Encoding + ?Sized> Encoding for RefCell<T> {
 }
 
 impl<T: Pack + ?Sized> Pack for RefCell<T> {
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         match self.try_borrow() {
             Ok(value) => value.pack(w),
             Err(_) => Err(Error::new(
@@ -52,7 +52,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for RefCell<T> {
     const MIN_SIZE: usize = T::MIN_SIZE;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         T::unpack(r).map(RefCell::new)
     }
 
@@ -66,7 +66,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for RefCell<T> {
         Self::placeholder(&mut { crate::read::PLACEHOLDER_WORK })
     }
 
-    fn shared_fill(&self, r: &mut Reader<'de>) -> Result<()> {
+    fn shared_fill<L: crate::Layout>(&self, r: &mut Reader<'de, L>) -> Result<()> {
         let value = T::unpack(r)?;
         match self.try_borrow_mut() {
             Ok(mut slot) => {
@@ -111,7 +111,7 @@ mod locks {
             }
 
             impl<T: Pack + ?Sized> Pack for $lock<T> {
-                fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                     match self.$read() {
                         Ok(guard) => guard.pack(w),
                         Err(_) => Err(poisoned(stringify!($lock))),
@@ -122,7 +122,7 @@ mod locks {
             impl<'de, T: Unpack<'de>> Unpack<'de> for $lock<T> {
                 const MIN_SIZE: usize = T::MIN_SIZE;
 
-                fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+                fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                     T::unpack(r).map($lock::new)
                 }
 
@@ -136,7 +136,7 @@ mod locks {
                     Self::placeholder(&mut { crate::read::PLACEHOLDER_WORK })
                 }
 
-                fn shared_fill(&self, r: &mut Reader<'de>) -> Result<()> {
+                fn shared_fill<L: crate::Layout>(&self, r: &mut Reader<'de, L>) -> Result<()> {
                     let value = T::unpack(r)?;
                     let old = match self.$write() {
                         Ok(mut guard) => core::mem::replace(&mut *guard, value),

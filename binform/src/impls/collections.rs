@@ -13,7 +13,7 @@ use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 #[cold]
 #[inline(never)]
-fn duplicate(r: &Reader<'_>, at: usize, what: &str) -> crate::Error {
+fn duplicate<L: crate::Layout>(r: &Reader<'_, L>, at: usize, what: &str) -> crate::Error {
     r.error_at(
         at,
         ErrorKind::InvalidValue,
@@ -23,8 +23,8 @@ fn duplicate(r: &Reader<'_>, at: usize, what: &str) -> crate::Error {
 
 /// Encodes `len` entries from an iterator of key-value pairs.
 #[inline]
-pub(super) fn pack_map<'a, K: Pack + 'a, V: Pack + 'a>(
-    w: &mut Writer<'_>,
+pub(super) fn pack_map<'a, K: Pack + 'a, V: Pack + 'a, L: crate::Layout>(
+    w: &mut Writer<'_, L>,
     len: usize,
     entries: impl Iterator<Item = (&'a K, &'a V)>,
 ) -> Result<()> {
@@ -40,8 +40,8 @@ pub(super) fn pack_map<'a, K: Pack + 'a, V: Pack + 'a>(
 
 /// Encodes `len` items from an iterator.
 #[inline]
-pub(super) fn pack_set<'a, T: Pack + 'a>(
-    w: &mut Writer<'_>,
+pub(super) fn pack_set<'a, T: Pack + 'a, L: crate::Layout>(
+    w: &mut Writer<'_, L>,
     len: usize,
     items: impl Iterator<Item = &'a T>,
 ) -> Result<()> {
@@ -59,8 +59,8 @@ const fn entry_size<E>() -> usize {
 /// return whether the key was new. `make` builds the map with room for a
 /// checked capacity, or `None` if that allocation fails.
 #[inline]
-pub(super) fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M>(
-    r: &mut Reader<'de>,
+pub(super) fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
     make: impl FnOnce(usize) -> Option<M>,
     mut insert: impl FnMut(&mut M, K, V) -> bool,
 ) -> Result<M> {
@@ -85,8 +85,8 @@ pub(super) fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M>(
 
 /// Decodes set items into an empty set through `insert` (see `unpack_map`).
 #[inline]
-pub(super) fn unpack_set<'de, T: Unpack<'de>, S>(
-    r: &mut Reader<'de>,
+pub(super) fn unpack_set<'de, T: Unpack<'de>, S, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
     make: impl FnOnce(usize) -> Option<S>,
     mut insert: impl FnMut(&mut S, T) -> bool,
 ) -> Result<S> {
@@ -113,7 +113,7 @@ impl<K: Encoding, V: Encoding> Encoding for BTreeMap<K, V> {
 }
 
 impl<K: Pack, V: Pack> Pack for BTreeMap<K, V> {
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         pack_map(w, self.len(), self.iter())
     }
 }
@@ -126,7 +126,7 @@ impl<'de, K: Unpack<'de> + Ord, V: Unpack<'de>> Unpack<'de> for BTreeMap<K, V> {
 
     const MIN_SIZE: usize = 1;
 
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         unpack_map(
             r,
             |_| Some(BTreeMap::new()),
@@ -140,7 +140,7 @@ impl<T: Encoding> Encoding for BTreeSet<T> {
 }
 
 impl<T: Pack> Pack for BTreeSet<T> {
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         pack_set(w, self.len(), self.iter())
     }
 }
@@ -153,7 +153,7 @@ impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BTreeSet<T> {
 
     const MIN_SIZE: usize = 1;
 
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         unpack_set(r, |_| Some(BTreeSet::new()), |s, t| s.insert(t))
     }
 }
@@ -177,7 +177,7 @@ macro_rules! hashed_collections {
         }
 
         impl<K: Pack, V: Pack, S> Pack for $map<K, V, S> {
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                 pack_map(w, self.len(), self.iter())
             }
         }
@@ -195,7 +195,7 @@ macro_rules! hashed_collections {
                 Some($map::with_hasher(S::default()))
             }
 
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                 unpack_map(
                     r,
                     |n| {
@@ -213,7 +213,7 @@ macro_rules! hashed_collections {
         }
 
         impl<T: Pack, S> Pack for $set<T, S> {
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                 pack_set(w, self.len(), self.iter())
             }
         }
@@ -230,7 +230,7 @@ macro_rules! hashed_collections {
                 Some($set::with_hasher(S::default()))
             }
 
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                 unpack_set(
                     r,
                     |n| {

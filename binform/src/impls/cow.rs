@@ -13,7 +13,7 @@ impl<T: Encoding + ToOwned + ?Sized> Encoding for Cow<'_, T> {
 
 impl<T: Pack + ToOwned + ?Sized> Pack for Cow<'_, T> {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.through_reference(|w| (**self).pack(w))
     }
 }
@@ -27,7 +27,7 @@ impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
     const MIN_SIZE: usize = 1;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         read_str(r).map(Cow::Borrowed)
     }
 }
@@ -41,7 +41,7 @@ impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {
     const MIN_SIZE: usize = 1;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         Vec::<T>::unpack(r).map(Cow::Owned)
     }
 }
@@ -55,7 +55,7 @@ impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, T> {
     const MIN_SIZE: usize = T::MIN_SIZE;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         T::unpack(r).map(Cow::Owned)
     }
 }

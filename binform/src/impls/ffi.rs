@@ -17,7 +17,7 @@ impl Encoding for CStr {
 
 impl Pack for CStr {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.to_bytes().pack(w)
     }
 }
@@ -28,7 +28,7 @@ impl Encoding for CString {
 
 impl Pack for CString {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_c_str().pack(w)
     }
 }
@@ -36,7 +36,7 @@ impl Pack for CString {
 impl<'de> Unpack<'de> for CString {
     const MIN_SIZE: usize = 1;
 
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let start = r.position();
         let bytes = Vec::<u8>::unpack(r)?;
         CString::new(bytes).map_err(|e| {
@@ -85,7 +85,7 @@ mod os {
 
             impl Pack for $borrowed {
                 #[inline]
-                fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                     utf8(self.$to_str(), $what)?.pack(w)
                 }
             }
@@ -96,7 +96,7 @@ mod os {
 
             impl Pack for $owned {
                 #[inline]
-                fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+                fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                     utf8(self.$to_str(), $what)?.pack(w)
                 }
             }
@@ -105,7 +105,7 @@ mod os {
                 const MIN_SIZE: usize = 1;
 
                 #[inline]
-                fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+                fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                     String::unpack(r).map(<$owned>::from)
                 }
 

@@ -14,7 +14,7 @@ impl<T: ?Sized> Encoding for PhantomData<T> {
 
 impl<T: ?Sized> Pack for PhantomData<T> {
     #[inline]
-    fn pack(&self, _: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, _: &mut Writer<'_, L>) -> Result<()> {
         Ok(())
     }
 }
@@ -26,7 +26,7 @@ impl<'de, T: ?Sized> Unpack<'de> for PhantomData<T> {
     }
 
     #[inline]
-    fn unpack(_: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(_: &mut Reader<'de, L>) -> Result<Self> {
         Ok(PhantomData)
     }
 }
@@ -40,7 +40,7 @@ macro_rules! transparent {
 
         impl<T: Pack> Pack for $wrapper<T> {
             #[inline]
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                 self.0.pack(w)
             }
         }
@@ -49,7 +49,7 @@ macro_rules! transparent {
             const MIN_SIZE: usize = T::MIN_SIZE;
 
             #[inline]
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                 T::unpack(r).map($wrapper)
             }
 
@@ -69,7 +69,7 @@ impl<T: Encoding> Encoding for Range<T> {
 
 impl<T: Pack> Pack for Range<T> {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.start.pack(w)?;
         self.end.pack(w)
     }
@@ -84,7 +84,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Range<T> {
     const MIN_SIZE: usize = 2 * T::MIN_SIZE;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         Ok(T::unpack(r)?..T::unpack(r)?)
     }
 }
@@ -97,7 +97,7 @@ impl<T: Encoding> Encoding for RangeInclusive<T> {
 
 impl<T: Pack> Pack for RangeInclusive<T> {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.start().pack(w)?;
         self.end().pack(w)
     }
@@ -112,7 +112,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for RangeInclusive<T> {
     const MIN_SIZE: usize = 2 * T::MIN_SIZE;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         Ok(T::unpack(r)?..=T::unpack(r)?)
     }
 }
@@ -123,7 +123,7 @@ impl<T: Encoding> Encoding for Bound<T> {
 }
 
 impl<T: Pack> Pack for Bound<T> {
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         match self {
             Bound::Included(v) => {
                 w.write_u8(0);
@@ -149,7 +149,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Bound<T> {
 
     const MIN_SIZE: usize = 1;
 
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         match r.read_u8()? {
             0 => T::unpack(r).map(Bound::Included),
             1 => T::unpack(r).map(Bound::Excluded),

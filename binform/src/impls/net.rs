@@ -11,7 +11,7 @@ impl Encoding for Ipv4Addr {
 
 impl Pack for Ipv4Addr {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_bytes(&self.octets());
         Ok(())
     }
@@ -26,7 +26,7 @@ impl<'de> Unpack<'de> for Ipv4Addr {
     const MIN_SIZE: usize = 4;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         r.read_array::<4>().map(Ipv4Addr::from)
     }
 }
@@ -37,7 +37,7 @@ impl Encoding for Ipv6Addr {
 
 impl Pack for Ipv6Addr {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_bytes(&self.octets());
         Ok(())
     }
@@ -52,7 +52,7 @@ impl<'de> Unpack<'de> for Ipv6Addr {
     const MIN_SIZE: usize = 16;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         r.read_array::<16>().map(Ipv6Addr::from)
     }
 }
@@ -63,9 +63,12 @@ impl Encoding for SocketAddrV4 {
 
 impl Pack for SocketAddrV4 {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.ip().pack(w)?;
-        self.port().pack(w)
+        // The record's integers are `u64`s (`builtins.rs`), which only
+        // the fixed layout tells apart from narrower ones.
+        w.write_u64(u64::from(self.port()));
+        Ok(())
     }
 }
 
@@ -78,8 +81,8 @@ impl<'de> Unpack<'de> for SocketAddrV4 {
     const MIN_SIZE: usize = 5;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        Ok(SocketAddrV4::new(Ipv4Addr::unpack(r)?, u16::unpack(r)?))
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
+        Ok(SocketAddrV4::new(Ipv4Addr::unpack(r)?, narrow(r)?))
     }
 }
 
@@ -90,11 +93,12 @@ impl Encoding for SocketAddrV6 {
 
 impl Pack for SocketAddrV6 {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.ip().pack(w)?;
-        self.port().pack(w)?;
-        self.flowinfo().pack(w)?;
-        self.scope_id().pack(w)
+        w.write_u64(u64::from(self.port()));
+        w.write_u64(u64::from(self.flowinfo()));
+        w.write_u64(u64::from(self.scope_id()));
+        Ok(())
     }
 }
 
@@ -107,18 +111,18 @@ impl<'de> Unpack<'de> for SocketAddrV6 {
     const MIN_SIZE: usize = 19;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         Ok(SocketAddrV6::new(
             Ipv6Addr::unpack(r)?,
-            u16::unpack(r)?,
-            u32::unpack(r)?,
-            u32::unpack(r)?,
+            narrow(r)?,
+            narrow(r)?,
+            narrow(r)?,
         ))
     }
 }
 
 /// Reads the 0 (v4) / 1 (v6) tag of `IpAddr` and `SocketAddr`.
-fn read_family(r: &mut Reader<'_>, ty: &str) -> Result<bool> {
+fn read_family<L: crate::Layout>(r: &mut Reader<'_, L>, ty: &str) -> Result<bool> {
     match r.read_u8()? {
         0 => Ok(false),
         1 => Ok(true),
@@ -136,7 +140,7 @@ impl Encoding for IpAddr {
 
 impl Pack for IpAddr {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         match self {
             IpAddr::V4(a) => {
                 w.write_u8(0);
@@ -159,7 +163,7 @@ impl<'de> Unpack<'de> for IpAddr {
     const MIN_SIZE: usize = 5;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         if read_family(r, "IpAddr")? {
             Ipv6Addr::unpack(r).map(IpAddr::V6)
         } else {
@@ -174,7 +178,7 @@ impl Encoding for SocketAddr {
 
 impl Pack for SocketAddr {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         match self {
             SocketAddr::V4(a) => {
                 w.write_u8(0);
@@ -197,11 +201,26 @@ impl<'de> Unpack<'de> for SocketAddr {
     const MIN_SIZE: usize = 6;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         if read_family(r, "SocketAddr")? {
             SocketAddrV6::unpack(r).map(SocketAddr::V6)
         } else {
             SocketAddrV4::unpack(r).map(SocketAddr::V4)
         }
     }
+}
+
+/// A socket address's integer: a `u64` in the record, narrowed to its
+/// Rust type (a wider value overflows, as the narrower type's own decoder
+/// would report in the compact layout).
+fn narrow<T: TryFrom<u64>, L: crate::Layout>(r: &mut Reader<'_, L>) -> Result<T> {
+    let start = r.position();
+    let v = r.read_u64()?;
+    T::try_from(v).map_err(|_| {
+        r.error_at(
+            start,
+            ErrorKind::IntegerOverflow,
+            alloc::format!("{v} does not fit in {}", core::any::type_name::<T>()),
+        )
+    })
 }

@@ -11,7 +11,7 @@ impl<T: Encoding> Encoding for Option<T> {
 
 impl<T: Pack> Pack for Option<T> {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         match self {
             None => {
                 w.write_u8(0);
@@ -25,7 +25,10 @@ impl<T: Pack> Pack for Option<T> {
     }
 
     #[inline(always)]
-    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+    fn pack_cursor<L: crate::Layout>(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
+    ) -> Result<()> {
         match self {
             None => {
                 c.write_u8(0);
@@ -46,9 +49,9 @@ impl<T: Pack> Pack for Option<T> {
 
     #[inline(always)]
     #[allow(unsafe_code)]
-    unsafe fn pack_reserved(
+    unsafe fn pack_reserved<L: crate::Layout>(
         &self,
-        c: &mut crate::__private::Cursor<'_, '_>,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
     ) -> Result<crate::__private::Kept<Self>> {
         // SAFETY: the caller made room for `1 + T::MAX_SIZE` and the
         // slack; the tag byte takes 1 of it, and `T` the rest, which its
@@ -69,8 +72,8 @@ impl<T: Pack> Pack for Option<T> {
     /// options, keep their plain encoding, so `Some(None)` stays apart
     /// from `None`.)
     #[inline(always)]
-    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
-        if T::WIRE == Wire::Framed {
+    fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
+        if crate::encoding::wire_in::<T, L>() == Wire::Framed {
             return w.write_field_plain(self, gap_key);
         }
         match self {
@@ -85,7 +88,7 @@ impl<T: Pack> Pack for Option<T> {
 
 #[cold]
 #[inline(never)]
-fn bad_tag(r: &Reader<'_>, tag: u8, ty: &str) -> crate::Error {
+fn bad_tag<L: crate::Layout>(r: &Reader<'_, L>, tag: u8, ty: &str) -> crate::Error {
     r.error_at(
         r.position() - 1,
         ErrorKind::UnknownVariant,
@@ -102,7 +105,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
     const MIN_SIZE: usize = 1;
 
     #[inline(always)]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         match r.read_u8()? {
             0 => Ok(None),
             1 => T::unpack(r).map(Some),
@@ -112,7 +115,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
 
     /// The reader's decoder, with the contents through the cursor too.
     #[inline(always)]
-    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+    fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
         match c.read_u8()? {
             0 => Ok(None),
             1 => T::unpack_cursor(c).map(Some),
@@ -121,10 +124,14 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
     }
 
     #[inline(always)]
-    fn unpack_field(r: &mut Reader<'de>, tag: u32, wire: Wire) -> Result<Self> {
+    fn unpack_field<L: crate::Layout>(
+        r: &mut Reader<'de, L>,
+        tag: u32,
+        wire: Wire,
+    ) -> Result<Self> {
         // A framed option (the contents frame themselves, or an older
         // writer framed it) holds the option's plain encoding.
-        if T::WIRE == Wire::Framed || wire == Wire::Framed {
+        if crate::encoding::wire_in::<T, L>() == Wire::Framed || wire == Wire::Framed {
             return r.read_field_plain(tag, wire);
         }
         match wire {
@@ -140,7 +147,7 @@ impl<T: Encoding, E: Encoding> Encoding for core::result::Result<T, E> {
 
 impl<T: Pack, E: Pack> Pack for core::result::Result<T, E> {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         match self {
             Ok(v) => {
                 w.write_u8(0);
@@ -165,7 +172,7 @@ impl<'de, T: Unpack<'de>, E: Unpack<'de>> Unpack<'de> for core::result::Result<T
     const MIN_SIZE: usize = crate::__private::min_size_enum(&[T::MIN_SIZE, E::MIN_SIZE]);
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         match r.read_u8()? {
             0 => T::unpack(r).map(Ok),
             1 => E::unpack(r).map(Err),

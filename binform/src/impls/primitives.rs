@@ -20,9 +20,9 @@ macro_rules! reserved {
 
         #[inline(always)]
         #[allow(unsafe_code)]
-        unsafe fn pack_reserved(
+        unsafe fn pack_reserved<L: crate::Layout>(
             &self,
-            c: &mut crate::__private::Cursor<'_, '_>,
+            c: &mut crate::__private::Cursor<'_, '_, L>,
         ) -> Result<crate::__private::Kept<Self>> {
             // SAFETY: the caller made room for `MAX_SIZE` and the slack;
             // `$put` advances by at most `MAX_SIZE` and stores at most 5
@@ -49,13 +49,16 @@ impl Encoding for u8 {
 
 impl Pack for u8 {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_u8(*self);
         Ok(())
     }
 
     #[inline(always)]
-    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+    fn pack_cursor<L: crate::Layout>(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
+    ) -> Result<()> {
         c.write_u8(*self);
         Ok(())
     }
@@ -63,7 +66,7 @@ impl Pack for u8 {
     reserved!(1, put_u8, |v: &Self| *v);
 
     #[inline(always)]
-    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+    fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_keyed_bytes(gap_key | u64::from(Wire::Byte.bits()), [*self]);
         Ok(())
     }
@@ -73,12 +76,12 @@ impl<'de> Unpack<'de> for u8 {
     const MIN_SIZE: usize = 1;
 
     #[inline(always)]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         r.read_u8()
     }
 
     #[inline(always)]
-    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+    fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
         c.read_u8()
     }
 
@@ -97,13 +100,16 @@ impl Encoding for i8 {
 
 impl Pack for i8 {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_u8(*self as u8);
         Ok(())
     }
 
     #[inline(always)]
-    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+    fn pack_cursor<L: crate::Layout>(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
+    ) -> Result<()> {
         c.write_u8(*self as u8);
         Ok(())
     }
@@ -111,7 +117,7 @@ impl Pack for i8 {
     reserved!(1, put_u8, |v: &Self| *v as u8);
 
     #[inline(always)]
-    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+    fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_keyed_bytes(gap_key | u64::from(Wire::Byte.bits()), [*self as u8]);
         Ok(())
     }
@@ -121,12 +127,12 @@ impl<'de> Unpack<'de> for i8 {
     const MIN_SIZE: usize = 1;
 
     #[inline(always)]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         r.read_u8().map(|b| b as i8)
     }
 
     #[inline(always)]
-    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+    fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
         c.read_u8().map(|b| b as i8)
     }
 
@@ -143,13 +149,16 @@ impl Encoding for bool {
 
 impl Pack for bool {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_u8(*self as u8);
         Ok(())
     }
 
     #[inline(always)]
-    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+    fn pack_cursor<L: crate::Layout>(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
+    ) -> Result<()> {
         c.write_u8(*self as u8);
         Ok(())
     }
@@ -157,14 +166,14 @@ impl Pack for bool {
     reserved!(1, put_u8, |v: &Self| *v as u8);
 
     #[inline(always)]
-    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+    fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_keyed_bytes(gap_key | u64::from(Wire::Byte.bits()), [*self as u8]);
         Ok(())
     }
 
     /// A byte a value, converted in one pass that vectorizes.
     #[inline]
-    fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
+    fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()> {
         w.extend_mapped(items, u8::from);
         Ok(())
     }
@@ -174,13 +183,13 @@ impl Pack for bool {
 /// every derived decoder (with the `format!` inside, it was a call).
 #[cold]
 #[inline(never)]
-fn bad_bool(r: &Reader<'_>, b: u8) -> crate::Error {
+fn bad_bool<L: crate::Layout>(r: &Reader<'_, L>, b: u8) -> crate::Error {
     bad_bool_at(r, r.position() - 1, b)
 }
 
 #[cold]
 #[inline(never)]
-fn bad_bool_at(r: &Reader<'_>, at: usize, b: u8) -> crate::Error {
+fn bad_bool_at<L: crate::Layout>(r: &Reader<'_, L>, at: usize, b: u8) -> crate::Error {
     r.error_at(
         at,
         ErrorKind::InvalidBool,
@@ -204,7 +213,10 @@ impl<'de> Unpack<'de> for bool {
     /// The bytes checked in one pass, then converted in another (both
     /// vectorize), where a value at a time was a branch and a push each.
     #[inline]
-    fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<alloc::vec::Vec<Self>> {
+    fn unpack_vec<L: crate::Layout>(
+        r: &mut Reader<'de, L>,
+        len: usize,
+    ) -> Result<alloc::vec::Vec<Self>> {
         let start = r.position();
         let bytes = r.read_bytes(len)?;
         if bytes.iter().fold(0, |acc, &b| acc | b) > 1 {
@@ -221,12 +233,12 @@ impl<'de> Unpack<'de> for bool {
     }
 
     #[inline(always)]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         unpack_bool(r)
     }
 
     #[inline(always)]
-    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+    fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
         unpack_bool(c)
     }
 
@@ -241,16 +253,25 @@ impl<'de> Unpack<'de> for bool {
 macro_rules! packed_hooks {
     () => {
         #[inline]
-        fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
+        fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()> {
+            if L::FIXED {
+                return crate::write::pack_each(items, w);
+            }
             crate::packed::pack_slice(items, w);
             Ok(())
         }
 
         #[inline]
-        fn pack_all<'a>(items: impl Iterator<Item = &'a Self>, w: &mut Writer<'_>) -> Result<()>
+        fn pack_all<'a, L: crate::Layout>(
+            items: impl Iterator<Item = &'a Self>,
+            w: &mut Writer<'_, L>,
+        ) -> Result<()>
         where
             Self: 'a,
         {
+            if L::FIXED {
+                return crate::write::pack_each_of(items, w);
+            }
             crate::packed::pack_iter(items.copied(), w)
         }
     };
@@ -260,12 +281,23 @@ macro_rules! packed_hooks {
 macro_rules! unpacked_hooks {
     () => {
         #[inline]
-        fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<alloc::vec::Vec<Self>> {
+        fn unpack_vec<L: crate::Layout>(
+            r: &mut Reader<'de, L>,
+            len: usize,
+        ) -> Result<alloc::vec::Vec<Self>> {
+            if L::FIXED {
+                return crate::read::unpack_each(r, len);
+            }
             crate::packed::unpack_vec(r, len)
         }
 
         #[inline]
-        fn unpack_array<const N: usize>(r: &mut Reader<'de>) -> Result<[Self; N]> {
+        fn unpack_array<const N: usize, L: crate::Layout>(
+            r: &mut Reader<'de, L>,
+        ) -> Result<[Self; N]> {
+            if L::FIXED {
+                return crate::read::unpack_each_array(r);
+            }
             let mut out = [0; N];
             crate::packed::unpack_into(r, &mut out)?;
             Ok(out)
@@ -275,159 +307,271 @@ macro_rules! unpacked_hooks {
 
 #[cold]
 #[inline(never)]
-fn overflow(r: &Reader<'_>, v: impl core::fmt::Display, ty: &str) -> Error {
+fn overflow<L: crate::Layout>(r: &Reader<'_, L>, v: impl core::fmt::Display, ty: &str) -> Error {
     r.error(
         ErrorKind::IntegerOverflow,
         format!("{v} does not fit in {ty}"),
     )
 }
 
-/// An unsigned integer's decoder, for the reader and the cursor alike.
+/// An integer's decoder, for the reader and the cursor alike: in the
+/// fixed layout `N` little-endian bytes of `F` (`u64`/`i64` for
+/// `usize`/`isize`, whose values past the target's width overflow), else
+/// a varint that `compact` turns into the value.
 #[inline(always)]
-fn unsigned<'de, T: TryFrom<u64>>(s: &mut impl Source<'de>, name: &str) -> Result<T> {
+fn int<'de, S, T, F, const N: usize>(
+    s: &mut S,
+    name: &str,
+    fixed: impl FnOnce([u8; N]) -> F,
+    compact: impl FnOnce(u64) -> core::result::Result<T, i128>,
+) -> Result<T>
+where
+    S: Source<'de>,
+    T: TryFrom<F>,
+    F: Copy + core::fmt::Display,
+{
+    if <S::L as crate::Layout>::FIXED {
+        let v = fixed(s.read_array::<N>()?);
+        return T::try_from(v).map_err(|_| s.fail(|r| overflow(r, v, name)));
+    }
     let v = s.read_varint()?;
-    T::try_from(v).map_err(|_| s.fail(|r| overflow(r, v, name)))
+    compact(v).map_err(|v| s.fail(|r| overflow(r, v, name)))
 }
 
-/// A signed integer's decoder (zig-zag), for the reader and the cursor
-/// alike.
+/// The integers up to 64 bits: a varint in the compact layout (zig-zag
+/// for signed ones, `$zig`), `$n` little-endian bytes of `$fx` in the
+/// fixed one.
+macro_rules! int64 {
+    ($($ty:ty => $fx:ty, $n:literal, $zig:expr, $unzig:expr, $widest:expr, $write:ident, $read:ident);* $(;)?) => {$(
+        impl<L: crate::Layout> Writer<'_, L> {
+            #[doc = concat!("Writes a `", stringify!($ty), "` in the writer's layout: a varint in the")]
+            #[doc = concat!("compact one, ", stringify!($n), " little-endian bytes in the fixed one.")]
+            #[inline(always)]
+            pub fn $write(&mut self, v: $ty) {
+                if L::FIXED {
+                    self.write_array((v as $fx).to_le_bytes());
+                } else {
+                    self.write_varint(($zig)(v));
+                }
+            }
+        }
+
+        impl<'de, L: crate::Layout> Reader<'de, L> {
+            #[doc = concat!("Reads a `", stringify!($ty), "` in the reader's layout (see")]
+            #[doc = concat!("[`Writer::", stringify!($write), "`]).")]
+            #[inline(always)]
+            pub fn $read(&mut self) -> Result<$ty> {
+                int(self, stringify!($ty), <$fx>::from_le_bytes, $unzig)
+            }
+        }
+
+        impl Encoding for $ty {
+            encoding_builtin!(crate::schema::hash::wire_name(stringify!($ty)));
+            const WIRE: Wire = Wire::Varint;
+            const FIXED_WIRE: Wire = Wire::fixed_width($n);
+            const PACKED: bool = true;
+            // SAFETY: in the fixed layout the encoding is the value's
+            // little-endian bytes (`usize`/`isize` only where they are 8
+            // bytes wide); integers have no padding and no invalid values.
+            #[allow(unsafe_code)]
+            const PLAIN: Plain<Self> = unsafe {
+                Plain::in_layouts_unchecked(false, core::mem::size_of::<$ty>() == $n)
+            };
+        }
+
+        impl Pack for $ty {
+            #[inline]
+            fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
+                w.$write(*self);
+                Ok(())
+            }
+
+            #[inline(always)]
+            fn pack_cursor<L: crate::Layout>(&self, c: &mut crate::__private::Cursor<'_, '_, L>) -> Result<()> {
+                if L::FIXED {
+                    c.write_array((*self as $fx).to_le_bytes());
+                } else {
+                    c.write_varint(($zig)(*self));
+                }
+                Ok(())
+            }
+
+            const MAX_SIZE: usize = max(crate::varint::len_u64($widest), $n);
+
+            #[inline(always)]
+            #[allow(unsafe_code)]
+            unsafe fn pack_reserved<L: crate::Layout>(
+                &self,
+                c: &mut crate::__private::Cursor<'_, '_, L>,
+            ) -> Result<crate::__private::Kept<Self>> {
+                // SAFETY: the caller made room for `MAX_SIZE` and the
+                // slack; either store advances by at most `MAX_SIZE` and
+                // stores at most 5 bytes past that (see `RESERVE_SLACK`),
+                // which is the word `Kept` gives.
+                unsafe {
+                    if L::FIXED {
+                        c.put_array((*self as $fx).to_le_bytes());
+                    } else {
+                        c.put_varint(($zig)(*self));
+                    }
+                    Ok(crate::__private::Kept::promise())
+                }
+            }
+
+            #[inline(always)]
+            fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
+                if !L::FIXED {
+                    w.write_keyed_varint(gap_key | u64::from(Wire::Varint.bits()), ($zig)(*self));
+                } else if <Self as Encoding>::FIXED_WIRE == Wire::Framed {
+                    w.write_field_plain(self, gap_key)?;
+                } else {
+                    w.write_keyed_bytes(gap_key | u64::from(<Self as Encoding>::FIXED_WIRE.bits()), (*self as $fx).to_le_bytes());
+                }
+                Ok(())
+            }
+
+            packed_hooks!();
+        }
+
+        impl<'de> Unpack<'de> for $ty {
+            const MIN_SIZE: usize = 1;
+            unpacked_hooks!();
+
+            #[inline(always)]
+            fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
+                r.$read()
+            }
+
+            #[inline(always)]
+            fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
+                int(c, stringify!($ty), <$fx>::from_le_bytes, $unzig)
+            }
+
+            #[inline]
+            fn placeholder(_: &mut u32) -> Option<Self> {
+                Some(0)
+            }
+        }
+    )*};
+}
+
+/// The larger of two sizes, in a constant.
+const fn max(a: usize, b: usize) -> usize {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+int64! {
+    u16 => u16, 2, |v: u16| v as u64, unsigned::<u16>, u16::MAX as u64, write_u16, read_u16;
+    u32 => u32, 4, |v: u32| v as u64, unsigned::<u32>, u32::MAX as u64, write_u32, read_u32;
+    u64 => u64, 8, |v: u64| v, unsigned::<u64>, u64::MAX, write_u64, read_u64;
+    usize => u64, 8, |v: usize| v as u64, unsigned::<usize>, usize::MAX as u64, write_usize, read_usize;
+    i16 => i16, 2, |v: i16| crate::varint::zigzag_i64(v as i64), signed::<i16>, crate::varint::zigzag_i64(i16::MIN as i64), write_i16, read_i16;
+    i32 => i32, 4, |v: i32| crate::varint::zigzag_i64(v as i64), signed::<i32>, crate::varint::zigzag_i64(i32::MIN as i64), write_i32, read_i32;
+    i64 => i64, 8, crate::varint::zigzag_i64, signed::<i64>, crate::varint::zigzag_i64(i64::MIN), write_i64, read_i64;
+    isize => i64, 8, |v: isize| crate::varint::zigzag_i64(v as i64), signed::<isize>, crate::varint::zigzag_i64(isize::MIN as i64), write_isize, read_isize;
+}
+
+/// A varint as an unsigned value; failing, the value (for the error).
 #[inline(always)]
-fn signed<'de, T: TryFrom<i64>>(s: &mut impl Source<'de>, name: &str) -> Result<T> {
-    let v = crate::varint::unzigzag_i64(s.read_varint()?);
-    T::try_from(v).map_err(|_| s.fail(|r| overflow(r, v, name)))
+fn unsigned<T: TryFrom<u64>>(v: u64) -> core::result::Result<T, i128> {
+    T::try_from(v).map_err(|_| i128::from(v))
 }
 
-macro_rules! unsigned_varint {
-    ($($ty:ty),*) => {$(
-        impl Encoding for $ty {
-            encoding_builtin!(crate::schema::hash::wire_name(stringify!($ty)));
-            const WIRE: Wire = Wire::Varint;
-            const PACKED: bool = true;
-        }
-
-        impl Pack for $ty {
-            #[inline]
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-                w.write_varint(*self as u64);
-                Ok(())
-            }
-
-            #[inline(always)]
-            fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-                c.write_varint(*self as u64);
-                Ok(())
-            }
-
-            reserved!(crate::varint::len_u64(<$ty>::MAX as u64), put_varint, |v: &Self| *v as u64);
-
-            #[inline(always)]
-            fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
-                w.write_keyed_varint(gap_key | u64::from(Wire::Varint.bits()), *self as u64);
-                Ok(())
-            }
-
-            packed_hooks!();
-        }
-
-        impl<'de> Unpack<'de> for $ty {
-            const MIN_SIZE: usize = 1;
-            unpacked_hooks!();
-
-            #[inline(always)]
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-                unsigned(r, stringify!($ty))
-            }
-
-            #[inline(always)]
-            fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
-                unsigned(c, stringify!($ty))
-            }
-
-            #[inline]
-            fn placeholder(_: &mut u32) -> Option<Self> {
-                Some(0)
-            }
-        }
-    )*};
+/// A zig-zag varint as a signed value; failing, the value (for the
+/// error).
+#[inline(always)]
+fn signed<T: TryFrom<i64>>(v: u64) -> core::result::Result<T, i128> {
+    let v = crate::varint::unzigzag_i64(v);
+    T::try_from(v).map_err(|_| i128::from(v))
 }
 
-unsigned_varint!(u16, u32, u64, usize);
-
-macro_rules! signed_varint {
-    ($($ty:ty),*) => {$(
-        impl Encoding for $ty {
-            encoding_builtin!(crate::schema::hash::wire_name(stringify!($ty)));
-            const WIRE: Wire = Wire::Varint;
-            const PACKED: bool = true;
+impl<L: crate::Layout> Writer<'_, L> {
+    /// Writes a `u128` in the writer's layout: a varint in the compact
+    /// one, 16 little-endian bytes in the fixed one.
+    #[inline(always)]
+    pub fn write_u128(&mut self, v: u128) {
+        if L::FIXED {
+            self.write_array(v.to_le_bytes());
+        } else {
+            self.write_varint_u128(v);
         }
+    }
 
-        impl Pack for $ty {
-            #[inline]
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-                w.write_varint_signed(*self as i64);
-                Ok(())
-            }
-
-            #[inline(always)]
-            fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-                c.write_varint(crate::varint::zigzag_i64(*self as i64));
-                Ok(())
-            }
-
-            reserved!(crate::varint::len_u64(crate::varint::zigzag_i64(<$ty>::MIN as i64)), put_varint, |v: &Self| crate::varint::zigzag_i64(*v as i64));
-
-            #[inline(always)]
-            fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
-                w.write_keyed_varint(gap_key | u64::from(Wire::Varint.bits()), crate::varint::zigzag_i64(*self as i64));
-                Ok(())
-            }
-
-            packed_hooks!();
-        }
-
-        impl<'de> Unpack<'de> for $ty {
-            const MIN_SIZE: usize = 1;
-            unpacked_hooks!();
-
-            #[inline(always)]
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-                signed(r, stringify!($ty))
-            }
-
-            #[inline(always)]
-            fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
-                signed(c, stringify!($ty))
-            }
-
-            #[inline]
-            fn placeholder(_: &mut u32) -> Option<Self> {
-                Some(0)
-            }
-        }
-    )*};
+    /// Writes an `i128` in the writer's layout: a zig-zag varint in the
+    /// compact one, 16 little-endian bytes in the fixed one.
+    #[inline(always)]
+    pub fn write_i128(&mut self, v: i128) {
+        self.write_u128(crate::varint::zigzag_i128_in::<L>(v));
+    }
 }
 
-signed_varint!(i16, i32, i64, isize);
+impl<'de, L: crate::Layout> Reader<'de, L> {
+    /// Reads a `u128` in the reader's layout (see [`Writer::write_u128`]).
+    #[inline(always)]
+    pub fn read_u128(&mut self) -> Result<u128> {
+        if L::FIXED {
+            return self.read_array().map(u128::from_le_bytes);
+        }
+        self.read_varint_u128()
+    }
+
+    /// Reads an `i128` in the reader's layout (see [`Writer::write_i128`]).
+    #[inline(always)]
+    pub fn read_i128(&mut self) -> Result<i128> {
+        self.read_u128().map(crate::varint::unzigzag_i128_in::<L>)
+    }
+}
 
 impl Encoding for u128 {
     encoding_builtin!("u128");
     const PACKED: bool = true;
+    // SAFETY: in the fixed layout a `u128` is its 16 little-endian bytes.
+    #[allow(unsafe_code)]
+    const PLAIN: Plain<Self> = unsafe { Plain::in_layouts_unchecked(false, true) };
 }
 
 impl Pack for u128 {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-        w.write_varint_u128(*self);
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
+        w.write_u128(*self);
         Ok(())
     }
 
     #[inline(always)]
-    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-        c.write_varint_u128(*self);
+    fn pack_cursor<L: crate::Layout>(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
+    ) -> Result<()> {
+        if L::FIXED {
+            c.write_array(self.to_le_bytes());
+        } else {
+            c.write_varint_u128(*self);
+        }
         Ok(())
     }
 
-    reserved!(crate::varint::MAX_LEN_U128, put_varint_u128, |v: &Self| *v);
+    const MAX_SIZE: usize = max(crate::varint::MAX_LEN_U128, 16);
+
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved<L: crate::Layout>(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
+    ) -> Result<crate::__private::Kept<Self>> {
+        // SAFETY: as for the smaller integers (`int64!`).
+        unsafe {
+            if L::FIXED {
+                c.put_array(self.to_le_bytes());
+            } else {
+                c.put_varint_u128(*self);
+            }
+            Ok(crate::__private::Kept::promise())
+        }
+    }
 
     packed_hooks!();
 }
@@ -437,12 +581,15 @@ impl<'de> Unpack<'de> for u128 {
     unpacked_hooks!();
 
     #[inline(always)]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        r.read_varint_u128()
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
+        r.read_u128()
     }
 
     #[inline(always)]
-    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+    fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
+        if L::FIXED {
+            return c.read_array().map(u128::from_le_bytes);
+        }
         c.read_varint_u128()
     }
 
@@ -455,24 +602,41 @@ impl<'de> Unpack<'de> for u128 {
 impl Encoding for i128 {
     encoding_builtin!("i128");
     const PACKED: bool = true;
+    // SAFETY: in the fixed layout an `i128` is its 16 little-endian bytes.
+    #[allow(unsafe_code)]
+    const PLAIN: Plain<Self> = unsafe { Plain::in_layouts_unchecked(false, true) };
 }
 
 impl Pack for i128 {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-        w.write_varint_u128(crate::varint::zigzag_i128(*self));
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
+        w.write_i128(*self);
         Ok(())
     }
 
     #[inline(always)]
-    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-        c.write_varint_u128(crate::varint::zigzag_i128(*self));
-        Ok(())
+    fn pack_cursor<L: crate::Layout>(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
+    ) -> Result<()> {
+        crate::varint::zigzag_i128_in::<L>(*self).pack_cursor(c)
     }
 
-    reserved!(crate::varint::MAX_LEN_U128, put_varint_u128, |v: &Self| {
-        crate::varint::zigzag_i128(*v)
-    });
+    const MAX_SIZE: usize = <u128 as Pack>::MAX_SIZE;
+
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved<L: crate::Layout>(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
+    ) -> Result<crate::__private::Kept<Self>> {
+        // SAFETY: the `u128` it writes has the same `MAX_SIZE`, for which
+        // the caller made room; its `Kept` is this one's.
+        unsafe {
+            crate::varint::zigzag_i128_in::<L>(*self).pack_reserved(c)?;
+            Ok(crate::__private::Kept::promise())
+        }
+    }
 
     packed_hooks!();
 }
@@ -482,13 +646,13 @@ impl<'de> Unpack<'de> for i128 {
     unpacked_hooks!();
 
     #[inline(always)]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
-        r.read_varint_u128().map(crate::varint::unzigzag_i128)
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
+        r.read_i128()
     }
 
     #[inline(always)]
-    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
-        c.read_varint_u128().map(crate::varint::unzigzag_i128)
+    fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
+        u128::unpack_cursor(c).map(crate::varint::unzigzag_i128_in::<L>)
     }
 
     #[inline]
@@ -509,13 +673,13 @@ macro_rules! float {
         impl Pack for $ty {
 
             #[inline]
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                 w.write_bytes(&self.to_bits().to_le_bytes());
                 Ok(())
             }
 
             #[inline(always)]
-            fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+            fn pack_cursor<L: crate::Layout>(&self, c: &mut crate::__private::Cursor<'_, '_, L>) -> Result<()> {
                 c.write_array(self.to_bits().to_le_bytes());
                 Ok(())
             }
@@ -523,7 +687,7 @@ macro_rules! float {
             reserved!(core::mem::size_of::<$ty>(), put_array, |v: &Self| v.to_bits().to_le_bytes());
 
             #[inline(always)]
-            fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+            fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
                 w.write_keyed_bytes(gap_key | u64::from(Wire::$wire.bits()), self.to_bits().to_le_bytes());
                 Ok(())
             }
@@ -533,12 +697,12 @@ macro_rules! float {
             const MIN_SIZE: usize = core::mem::size_of::<$ty>();
 
             #[inline(always)]
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                 r.read_array().map(|b| <$ty>::from_bits(<$bits>::from_le_bytes(b)))
             }
 
             #[inline(always)]
-            fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+            fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
                 // Bits, not value: NaN payloads and signed zeros survive.
                 c.read_array().map(|b| <$ty>::from_bits(<$bits>::from_le_bytes(b)))
             }
@@ -556,31 +720,55 @@ float!(f32 => u32 => Fixed4, f64 => u64 => Fixed8);
 impl Encoding for char {
     encoding_builtin!("char");
     const WIRE: Wire = Wire::Varint;
+    const FIXED_WIRE: Wire = Wire::Fixed4;
 }
 
 impl Pack for char {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-        w.write_varint(*self as u64);
-        Ok(())
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
+        (*self as u32).pack(w)
     }
 
     #[inline(always)]
-    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
-        c.write_varint(*self as u64);
-        Ok(())
+    fn pack_cursor<L: crate::Layout>(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
+    ) -> Result<()> {
+        (*self as u32).pack_cursor(c)
     }
 
-    reserved!(
-        crate::varint::len_u64(char::MAX as u64),
-        put_varint,
-        |v: &Self| *v as u64
-    );
+    /// A scalar value needs at most 3 varint bytes, or 4 fixed ones.
+    const MAX_SIZE: usize = max(crate::varint::len_u64(char::MAX as u64), 4);
+
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn pack_reserved<L: crate::Layout>(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
+    ) -> Result<crate::__private::Kept<Self>> {
+        // SAFETY: the caller made room for `MAX_SIZE` and the slack; a
+        // scalar value's varint takes at most 3 bytes (below 0x110000) and
+        // its fixed form 4, and either store writes at most the slack past
+        // its end (see `RESERVE_SLACK`), which is the word `Kept` gives.
+        unsafe {
+            if L::FIXED {
+                c.put_array((*self as u32).to_le_bytes());
+            } else {
+                c.put_varint(*self as u64);
+            }
+            Ok(crate::__private::Kept::promise())
+        }
+    }
+
+    #[inline(always)]
+    fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
+        (*self as u32).pack_field(gap_key, w)
+    }
 }
 
 #[cold]
 #[inline(never)]
-fn bad_char(r: &Reader<'_>, start: usize, v: u64) -> crate::Error {
+fn bad_char<L: crate::Layout>(r: &Reader<'_, L>, start: usize, v: u64) -> crate::Error {
     r.error_at(
         start,
         ErrorKind::InvalidChar,
@@ -588,11 +776,17 @@ fn bad_char(r: &Reader<'_>, start: usize, v: u64) -> crate::Error {
     )
 }
 
-/// A `char`'s decoder, for the reader and the cursor alike.
+/// A `char`'s decoder, for the reader and the cursor alike: a varint, or
+/// 4 little-endian bytes in the fixed layout, that must be a Unicode
+/// scalar value.
 #[inline(always)]
-fn unpack_char<'de>(s: &mut impl Source<'de>) -> Result<char> {
+fn unpack_char<'de, S: Source<'de>>(s: &mut S) -> Result<char> {
     let start = s.position();
-    let v = s.read_varint()?;
+    let v = if <S::L as crate::Layout>::FIXED {
+        u64::from(u32::from_le_bytes(s.read_array()?))
+    } else {
+        s.read_varint()?
+    };
     match u32::try_from(v).ok().and_then(char::from_u32) {
         Some(ch) => Ok(ch),
         None => Err(s.fail(|r| bad_char(r, start, v))),
@@ -603,14 +797,15 @@ impl<'de> Unpack<'de> for char {
     const MIN_SIZE: usize = 1;
 
     #[inline(always)]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         unpack_char(r)
     }
 
     #[inline(always)]
-    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+    fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
         unpack_char(c)
     }
+
     #[inline]
     fn placeholder(_: &mut u32) -> Option<Self> {
         Some('\0')
@@ -623,14 +818,14 @@ impl Encoding for () {
 
 impl Pack for () {
     #[inline]
-    fn pack(&self, _: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, _: &mut Writer<'_, L>) -> Result<()> {
         Ok(())
     }
 }
 
 impl<'de> Unpack<'de> for () {
     #[inline]
-    fn unpack(_: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(_: &mut Reader<'de, L>) -> Result<Self> {
         Ok(())
     }
 
@@ -645,25 +840,29 @@ macro_rules! nonzero {
         impl Encoding for $nz {
             encoding_builtin!("nonzero", $ty);
             const WIRE: Wire = <$ty as Encoding>::WIRE;
+            const FIXED_WIRE: Wire = <$ty as Encoding>::FIXED_WIRE;
             const PACKED: bool = <$ty as Encoding>::PACKED;
         }
 
         impl Pack for $nz {
             #[inline]
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                 self.get().pack(w)
             }
 
             /// As the integers, in blocks gathered from the values.
             #[inline]
-            fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()> {
+            fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()> {
                 Self::pack_all(items.iter(), w)
             }
 
-            fn pack_all<'a>(items: impl Iterator<Item = &'a Self>, w: &mut Writer<'_>) -> Result<()>
+            fn pack_all<'a, L: crate::Layout>(items: impl Iterator<Item = &'a Self>, w: &mut Writer<'_, L>) -> Result<()>
             where
                 Self: 'a,
             {
+                if L::FIXED {
+                    return crate::write::pack_each_of(items, w);
+                }
                 crate::packed::pack_iter(items.map(|x| x.get()), w)
             }
         }
@@ -672,7 +871,7 @@ macro_rules! nonzero {
             const MIN_SIZE: usize = <$ty as Unpack<'de>>::MIN_SIZE;
 
             #[inline]
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                 let start = r.position();
                 <$nz>::new(<$ty>::unpack(r)?).ok_or_else(|| {
                     r.error_at(start, ErrorKind::InvalidValue, concat!("zero for ", stringify!($nz)))
@@ -684,7 +883,7 @@ macro_rules! nonzero {
                 Some(<$nz>::MIN)
             }
 
-            fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<alloc::vec::Vec<Self>> {
+            fn unpack_vec<L: crate::Layout>(r: &mut Reader<'de, L>, len: usize) -> Result<alloc::vec::Vec<Self>> {
                 let start = r.position();
                 let values = <$ty>::unpack_vec(r, len)?;
                 // In place: the two types have one layout.
@@ -695,9 +894,9 @@ macro_rules! nonzero {
                     .ok_or_else(|| r.error_at(start, ErrorKind::InvalidValue, concat!("zero in a sequence of ", stringify!($nz))))
             }
 
-            fn unpack_array<const N: usize>(r: &mut Reader<'de>) -> Result<[Self; N]> {
+            fn unpack_array<const N: usize, L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<[Self; N]> {
                 let start = r.position();
-                let values = <$ty>::unpack_array::<N>(r)?;
+                let values = <$ty>::unpack_array::<N, _>(r)?;
                 if values.contains(&0) {
                     return Err(r.error_at(start, ErrorKind::InvalidValue, concat!("zero in an array of ", stringify!($nz))));
                 }

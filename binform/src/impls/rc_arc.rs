@@ -23,9 +23,9 @@ use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 #[doc(hidden)]
 pub trait SharedUnpack<'de>: Encoding {
     /// Decodes a new value behind an `Rc`.
-    fn build_rc(r: &mut Reader<'de>, id: usize) -> Result<Rc<Self>>;
+    fn build_rc<L: crate::Layout>(r: &mut Reader<'de, L>, id: usize) -> Result<Rc<Self>>;
     /// Decodes a new value behind an `Arc`.
-    fn build_arc(r: &mut Reader<'de>, id: usize) -> Result<Arc<Self>>;
+    fn build_arc<L: crate::Layout>(r: &mut Reader<'de, L>, id: usize) -> Result<Arc<Self>>;
     /// A placeholder behind a fresh `Rc` (see `Unpack::placeholder`).
     fn placeholder_rc(work: &mut u32) -> Option<Rc<Self>>;
     /// A placeholder behind a fresh `Arc`.
@@ -122,11 +122,11 @@ macro_rules! build_sized {
 }
 
 impl<'de, T: Unpack<'de> + 'static> SharedUnpack<'de> for T {
-    fn build_rc(r: &mut Reader<'de>, id: usize) -> Result<Rc<Self>> {
+    fn build_rc<L: crate::Layout>(r: &mut Reader<'de, L>, id: usize) -> Result<Rc<Self>> {
         build_sized!(Rc, RcWeak, rc_handle, r, id, T)
     }
 
-    fn build_arc(r: &mut Reader<'de>, id: usize) -> Result<Arc<Self>> {
+    fn build_arc<L: crate::Layout>(r: &mut Reader<'de, L>, id: usize) -> Result<Arc<Self>> {
         build_sized!(Arc, ArcWeak, arc_handle, r, id, T)
     }
 
@@ -152,11 +152,11 @@ impl<'de, T: Unpack<'de> + 'static> SharedUnpack<'de> for T {
 }
 
 impl<'de> SharedUnpack<'de> for str {
-    fn build_rc(r: &mut Reader<'de>, _: usize) -> Result<Rc<Self>> {
+    fn build_rc<L: crate::Layout>(r: &mut Reader<'de, L>, _: usize) -> Result<Rc<Self>> {
         read_str(r).map(Rc::from)
     }
 
-    fn build_arc(r: &mut Reader<'de>, _: usize) -> Result<Arc<Self>> {
+    fn build_arc<L: crate::Layout>(r: &mut Reader<'de, L>, _: usize) -> Result<Arc<Self>> {
         read_str(r).map(Arc::from)
     }
 
@@ -170,11 +170,11 @@ impl<'de> SharedUnpack<'de> for str {
 }
 
 impl<'de, T: Unpack<'de>> SharedUnpack<'de> for [T] {
-    fn build_rc(r: &mut Reader<'de>, _: usize) -> Result<Rc<Self>> {
+    fn build_rc<L: crate::Layout>(r: &mut Reader<'de, L>, _: usize) -> Result<Rc<Self>> {
         shared_slice(r).map(Rc::from)
     }
 
-    fn build_arc(r: &mut Reader<'de>, _: usize) -> Result<Arc<Self>> {
+    fn build_arc<L: crate::Layout>(r: &mut Reader<'de, L>, _: usize) -> Result<Arc<Self>> {
         shared_slice(r).map(Arc::from)
     }
 
@@ -190,15 +190,15 @@ impl<'de, T: Unpack<'de>> SharedUnpack<'de> for [T] {
 /// The elements of an `Rc<[T]>`/`Arc<[T]>`, decoded into a vector that is
 /// then copied behind the pointer: the copy is charged to the memory
 /// budget too, since both exist at once.
-fn shared_slice<'de, T: Unpack<'de>>(r: &mut Reader<'de>) -> Result<Vec<T>> {
+fn shared_slice<'de, T: Unpack<'de>, L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Vec<T>> {
     let items = Vec::<T>::unpack(r)?;
     r.charge_memory(core::mem::size_of_val(items.as_slice()))?;
     Ok(items)
 }
 
 /// A strong reference: a clone of the handle recorded for the id.
-fn strong_ref<H>(
-    r: &Reader<'_>,
+fn strong_ref<H, L: crate::Layout>(
+    r: &Reader<'_, L>,
     tag: u64,
     start: usize,
     name: &str,
@@ -227,8 +227,8 @@ fn strong_ref<H>(
 }
 
 /// A weak reference: to a finished value, or to one still being built.
-fn weak_ref<H, W: Clone + 'static>(
-    r: &Reader<'_>,
+fn weak_ref<H, W: Clone + 'static, L: crate::Layout>(
+    r: &Reader<'_, L>,
     tag: u64,
     start: usize,
     name: &str,
@@ -244,7 +244,7 @@ fn weak_ref<H, W: Clone + 'static>(
 }
 
 #[cold]
-fn unsupported_cycle(r: &Reader<'_>, tag: u64, start: usize) -> crate::Error {
+fn unsupported_cycle<L: crate::Layout>(r: &Reader<'_, L>, tag: u64, start: usize) -> crate::Error {
     r.error_at(
         start,
         ErrorKind::UnsupportedCycle,
@@ -265,7 +265,7 @@ macro_rules! shared_pointer {
 
         impl<T: Pack + ?Sized> Pack for $ptr<T> {
             #[inline]
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                 let unique: fn(&Self) -> bool = $unique;
                 if w.owns_path() && unique(self) {
                     return w.pack_unique(&**self);
@@ -282,7 +282,7 @@ macro_rules! shared_pointer {
                 T::$placeholder(work)
             }
 
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                 let (tag, start) = r.read_ref_tag()?;
                 match tag {
                     TAG_NEW => {
@@ -314,7 +314,7 @@ macro_rules! shared_pointer {
 
         impl<T: Pack + ?Sized> Pack for $weak<T> {
             #[inline]
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                 match self.upgrade() {
                     Some(target) => target.pack(w),
                     None => {
@@ -328,7 +328,7 @@ macro_rules! shared_pointer {
         impl<'de, T: SharedUnpack<'de> + 'static> Unpack<'de> for $weak<T> {
             const MIN_SIZE: usize = 1;
 
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                 let (tag, start) = r.read_ref_tag()?;
                 match tag {
                     TAG_NEW => {

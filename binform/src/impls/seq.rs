@@ -17,19 +17,22 @@ impl<T: Encoding> Encoding for [T] {
     encoding_builtin!(crate::encoding::seq_name::<T>(), T);
     const WIRE: crate::tolerant::wire::Wire =
         crate::tolerant::wire::Wire::seq_of_packed(T::WIRE, T::PACKED);
+    // Integers are fixed-width in the fixed layout, never packed.
+    const FIXED_WIRE: crate::tolerant::wire::Wire =
+        crate::tolerant::wire::Wire::seq_of(T::FIXED_WIRE);
 }
 
 impl<T: Pack> Pack for [T] {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_len(self.len());
         // Plain data is one copy and packed integers are blocks: neither
         // nests, and their decoders count no level; everything else counts
         // a level, as its decoder does.
-        if T::PLAIN.get() {
+        if T::PLAIN.in_layout::<L>() {
             return T::pack_slice(self, w);
         }
-        if T::PACKED {
+        if crate::encoding::packed_in::<T, L>() {
             return pack_elements(self, w);
         }
         w.nested(|w| pack_elements(self, w))
@@ -39,7 +42,7 @@ impl<T: Pack> Pack for [T] {
 /// Writes `items` in chunks, so that a streaming encode (`to_writer`) can
 /// hand over its buffer between them.
 #[inline]
-fn pack_elements<T: Pack>(items: &[T], w: &mut Writer<'_>) -> Result<()> {
+fn pack_elements<T: Pack, L: crate::Layout>(items: &[T], w: &mut Writer<'_, L>) -> Result<()> {
     for chunk in items.chunks(SEQUENCE_CHUNK) {
         T::pack_slice(chunk, w)?;
         w.checkpoint();
@@ -53,7 +56,7 @@ impl<T: Encoding> Encoding for Vec<T> {
 
 impl<T: Pack> Pack for Vec<T> {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_slice().pack(w)
     }
 }
@@ -67,7 +70,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
     const MIN_SIZE: usize = 1;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let len = r.read_seq_len::<T>()?;
         T::unpack_vec(r, len)
     }
@@ -82,7 +85,7 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
     const MIN_SIZE: usize = 1;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let len = r.read_len()?;
         r.read_bytes(len).map(|b| b as &'a [u8])
     }
@@ -94,9 +97,9 @@ impl<T: Encoding> Encoding for VecDeque<T> {
 
 impl<T: Pack> Pack for VecDeque<T> {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_len(self.len());
-        if T::PACKED {
+        if crate::encoding::packed_in::<T, L>() {
             // Blocks count from the front, across the two halves.
             return match self.as_slices() {
                 (front, []) => pack_elements(front, w),
@@ -120,7 +123,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for VecDeque<T> {
     const MIN_SIZE: usize = 1;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         Vec::<T>::unpack(r).map(VecDeque::from)
     }
 }
@@ -130,7 +133,7 @@ impl<T: Encoding> Encoding for LinkedList<T> {
 }
 
 impl<T: Pack> Pack for LinkedList<T> {
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_len(self.len());
         w.nested(|w| T::pack_all(self.iter(), w))
     }
@@ -144,12 +147,12 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
 
     const MIN_SIZE: usize = 1;
 
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let len = r.read_seq_len::<T>()?;
         // Each element in a node of its own, with two links.
         let node = core::mem::size_of::<T>() + 2 * core::mem::size_of::<usize>();
         r.charge_memory(len.saturating_mul(node))?;
-        if T::PACKED {
+        if crate::encoding::packed_in::<T, L>() {
             // Blocks decode as a vector, then move into their nodes.
             return r
                 .nested(|r| T::unpack_vec(r, len))
@@ -173,7 +176,7 @@ impl<T: Encoding> Encoding for BinaryHeap<T> {
 }
 
 impl<T: Pack> Pack for BinaryHeap<T> {
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_slice().pack(w)
     }
 }
@@ -189,7 +192,7 @@ impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BinaryHeap<T> {
     /// The elements must be in heap order (as any heap writes them), which
     /// makes a round trip byte-exact; comparing them walks them, so their
     /// expansion is charged like a set's keys.
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let at = r.position();
         let before = r.expansion();
         let items = Vec::<T>::unpack(r)?;

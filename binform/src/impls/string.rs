@@ -15,14 +15,17 @@ impl Encoding for str {
 
 impl Pack for str {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         // Through a cursor, whose copy of a short string is two stores
         // rather than a `memcpy` call.
         w.with_cursor(|c| self.pack_cursor(c))
     }
 
     #[inline(always)]
-    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+    fn pack_cursor<L: crate::Layout>(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
+    ) -> Result<()> {
         c.write_varint(self.len() as u64);
         c.write_bytes(self.as_bytes());
         Ok(())
@@ -30,7 +33,7 @@ impl Pack for str {
 
     /// The key and the length in one store.
     #[inline(always)]
-    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+    fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_keyed_varint(gap_key | u64::from(Wire::Bytes.bits()), self.len() as u64);
         w.write_bytes(self.as_bytes());
         Ok(())
@@ -43,24 +46,27 @@ impl Encoding for String {
 
 impl Pack for String {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_str().pack(w)
     }
 
     #[inline(always)]
-    fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+    fn pack_cursor<L: crate::Layout>(
+        &self,
+        c: &mut crate::__private::Cursor<'_, '_, L>,
+    ) -> Result<()> {
         self.as_str().pack_cursor(c)
     }
 
     #[inline(always)]
-    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+    fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_str().pack_field(gap_key, w)
     }
 }
 
 /// Reads a length-prefixed UTF-8 string borrowed from the input.
 #[inline]
-pub(crate) fn read_str<'de>(r: &mut Reader<'de>) -> Result<&'de str> {
+pub(crate) fn read_str<'de, L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<&'de str> {
     str_from(r)
 }
 
@@ -133,7 +139,11 @@ fn is_ascii(bytes: &[u8]) -> bool {
 
 /// The general check, and the error naming the first invalid byte.
 #[inline(never)]
-fn utf8<'de>(r: &Reader<'de>, bytes: &'de [u8], start: usize) -> Result<&'de str> {
+fn utf8<'de, L: crate::Layout>(
+    r: &Reader<'de, L>,
+    bytes: &'de [u8],
+    start: usize,
+) -> Result<&'de str> {
     core::str::from_utf8(bytes).map_err(|e| {
         r.error_at(
             start + e.valid_up_to(),
@@ -152,14 +162,14 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a str {
     const MIN_SIZE: usize = 1;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         read_str(r)
     }
 }
 
 /// A large string's copy, through the fallible allocation (its length was
 /// declared by the input).
-fn owned(r: &Reader<'_>, s: &str) -> Result<String> {
+fn owned<L: crate::Layout>(r: &Reader<'_, L>, s: &str) -> Result<String> {
     let mut out = String::new();
     out.try_reserve_exact(s.len())
         .map_err(|_| r.alloc_error(s.len()))?;
@@ -176,7 +186,7 @@ impl<'de> Unpack<'de> for String {
     const MIN_SIZE: usize = 1;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let s = read_str(r)?;
         if s.len() <= crate::read::SMALL_ALLOCATION {
             // A plain allocation is faster than the fallible path, and a
@@ -189,7 +199,7 @@ impl<'de> Unpack<'de> for String {
     /// A field's string: read without syncing the cursor (the allocation
     /// is a call, but not one that takes the reader).
     #[inline(always)]
-    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+    fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
         let s = str_from(c)?;
         if s.len() <= crate::read::SMALL_ALLOCATION {
             return Ok(String::from(s));
@@ -207,7 +217,7 @@ impl<'de> Unpack<'de> for Box<str> {
     const MIN_SIZE: usize = 1;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         // One level for the box, as its encoder counts.
         r.nested(|r| String::unpack(r).map(String::into_boxed_str))
     }

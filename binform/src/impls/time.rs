@@ -9,17 +9,19 @@ use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 const NANOS_PER_SEC: u32 = 1_000_000_000;
 
 /// Reads the nanosecond part shared by `Duration` and `SystemTime`.
-fn read_nanos(r: &mut Reader<'_>) -> Result<u32> {
+fn read_nanos<L: crate::Layout>(r: &mut Reader<'_, L>) -> Result<u32> {
     let start = r.position();
-    let nanos = u32::unpack(r)?;
-    if nanos >= NANOS_PER_SEC {
+    // A `u64`, as the built-in record says (in the compact layout the
+    // varint is the same whatever its width).
+    let nanos = r.read_u64()?;
+    if nanos >= u64::from(NANOS_PER_SEC) {
         return Err(r.error_at(
             start,
             ErrorKind::InvalidValue,
             alloc::format!("{nanos} nanoseconds is not below one second"),
         ));
     }
-    Ok(nanos)
+    Ok(nanos as u32)
 }
 
 impl Encoding for Duration {
@@ -28,9 +30,9 @@ impl Encoding for Duration {
 
 impl Pack for Duration {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-        w.write_varint(self.as_secs());
-        w.write_varint(self.subsec_nanos() as u64);
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
+        w.write_u64(self.as_secs());
+        w.write_u64(self.subsec_nanos() as u64);
         Ok(())
     }
 }
@@ -44,7 +46,7 @@ impl<'de> Unpack<'de> for Duration {
     const MIN_SIZE: usize = 2;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let secs = u64::unpack(r)?;
         let nanos = read_nanos(r)?;
         Ok(Duration::new(secs, nanos))
@@ -63,7 +65,7 @@ mod system_time {
     }
 
     impl Pack for SystemTime {
-        fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+        fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
             let (secs, nanos) = match self.duration_since(UNIX_EPOCH) {
                 Ok(after) => (i64::try_from(after.as_secs()), after.subsec_nanos()),
                 Err(e) => {
@@ -83,8 +85,8 @@ mod system_time {
                     "SystemTime is beyond ±2^63 seconds",
                 )
             })?;
-            w.write_varint_signed(secs);
-            w.write_varint(nanos as u64);
+            w.write_i64(secs);
+            w.write_u64(nanos as u64);
             Ok(())
         }
     }
@@ -97,7 +99,7 @@ mod system_time {
             Some(UNIX_EPOCH)
         }
 
-        fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+        fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
             let start = r.position();
             let secs = i64::unpack(r)?;
             let nanos = read_nanos(r)?;

@@ -10,13 +10,13 @@ macro_rules! tuple {
 
         impl<$($name: Pack),+> Pack for ($($name,)+) {
             #[inline]
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                 $(self.$idx.pack(w)?;)+
                 Ok(())
             }
 
             #[inline(always)]
-            fn pack_cursor(&self, c: &mut crate::__private::Cursor<'_, '_>) -> Result<()> {
+            fn pack_cursor<L: crate::Layout>(&self, c: &mut crate::__private::Cursor<'_, '_, L>) -> Result<()> {
                 $(self.$idx.pack_cursor(c)?;)+
                 Ok(())
             }
@@ -26,7 +26,7 @@ macro_rules! tuple {
             const MIN_SIZE: usize = 0 $(+ $name::MIN_SIZE)+;
 
             #[inline]
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                 Ok(($($name::unpack(r)?,)+))
             }
 
@@ -49,8 +49,8 @@ tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7);
 tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8);
 tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9);
 tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10);
-tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, L.11);
-tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, L.11, M.12);
-tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, L.11, M.12, N.13);
-tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, L.11, M.12, N.13, O.14);
-tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, L.11, M.12, N.13, O.14, P.15);
+tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, LL.11);
+tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, LL.11, M.12);
+tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, LL.11, M.12, N.13);
+tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, LL.11, M.12, N.13, O.14);
+tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, LL.11, M.12, N.13, O.14, P.15);

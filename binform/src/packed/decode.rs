@@ -14,7 +14,10 @@ use super::tables::{LEN_MASK_128, LEN_MIN};
 /// Decodes a vector of `len` packed values; `len` was checked against the
 /// input with [`min_size`], and the whole vector is charged to the memory
 /// budget before anything is allocated.
-pub(crate) fn unpack_vec<T: Lane>(r: &mut Reader<'_>, len: usize) -> Result<Vec<T>> {
+pub(crate) fn unpack_vec<T: Lane, L: crate::Layout>(
+    r: &mut Reader<'_, L>,
+    len: usize,
+) -> Result<Vec<T>> {
     let mut out: Vec<T> = r.vec_with_capacity(len)?;
     if len < SHORT {
         // One headerless block of varints: pushed one by one, without the
@@ -56,7 +59,10 @@ pub(crate) fn unpack_vec<T: Lane>(r: &mut Reader<'_>, len: usize) -> Result<Vec<
 }
 
 /// Decodes `out.len()` packed values into `out` (an array).
-pub(crate) fn unpack_into<T: Lane>(r: &mut Reader<'_>, out: &mut [T]) -> Result<()> {
+pub(crate) fn unpack_into<T: Lane, L: crate::Layout>(
+    r: &mut Reader<'_, L>,
+    out: &mut [T],
+) -> Result<()> {
     #[allow(unsafe_code)]
     // SAFETY: the decoders write only initialized values into their slots.
     let slots = unsafe { as_slots(out) };
@@ -92,7 +98,10 @@ pub(super) fn slots<T: Lane>(values: &mut [T]) -> &mut [MaybeUninit<T>] {
 
 /// Decodes one block of `out.len()` values.
 #[inline]
-pub(super) fn unpack_block<T: Lane>(r: &mut Reader<'_>, out: &mut [MaybeUninit<T>]) -> Result<()> {
+pub(super) fn unpack_block<T: Lane, L: crate::Layout>(
+    r: &mut Reader<'_, L>,
+    out: &mut [MaybeUninit<T>],
+) -> Result<()> {
     let at = r.position();
     let header = if out.len() < SHORT {
         VARINTS
@@ -194,8 +203,8 @@ pub(super) fn widen_portable<T: Lane>(
 }
 
 /// Decodes a block of bit-packed offsets (header 7).
-pub(super) fn unpack_bits<T: Lane>(
-    r: &mut Reader<'_>,
+pub(super) fn unpack_bits<T: Lane, L: crate::Layout>(
+    r: &mut Reader<'_, L>,
     at: usize,
     out: &mut [MaybeUninit<T>],
 ) -> Result<()> {
@@ -212,8 +221,8 @@ pub(super) fn unpack_bits<T: Lane>(
 }
 
 /// Decodes a block in the lengths form (headers 8 and 9).
-pub(super) fn unpack_lengths<T: Lane>(
-    r: &mut Reader<'_>,
+pub(super) fn unpack_lengths<T: Lane, L: crate::Layout>(
+    r: &mut Reader<'_, L>,
     at: usize,
     code_bits: u32,
     out: &mut [MaybeUninit<T>],
@@ -734,8 +743,8 @@ pub(super) fn offset<K: Key, const W: usize>(src: &[u8]) -> K {
 
 #[cold]
 #[inline(never)]
-pub(super) fn overflow_error<K: Key>(
-    r: &Reader<'_>,
+pub(super) fn overflow_error<K: Key, L: crate::Layout>(
+    r: &Reader<'_, L>,
     at: usize,
     unit: &str,
     width: usize,

@@ -11,7 +11,7 @@ use super::scan::{narrowest, scan, Scan};
 
 /// Writes `items` as packed blocks.
 #[inline]
-pub(crate) fn pack_slice<T: Lane>(items: &[T], w: &mut Writer<'_>) {
+pub(crate) fn pack_slice<T: Lane, L: crate::Layout>(items: &[T], w: &mut Writer<'_, L>) {
     // A short block (common inside structs) has nothing to scan: its
     // varints, without the feature checks and the call.
     if items.len() < SHORT {
@@ -33,12 +33,12 @@ pub(crate) fn pack_slice<T: Lane>(items: &[T], w: &mut Writer<'_>) {
 /// for zero) and the scan's loops use AVX2.
 #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
-pub(super) fn pack_slice_v3<T: Lane>(items: &[T], w: &mut Writer<'_>) {
+pub(super) fn pack_slice_v3<T: Lane, L: crate::Layout>(items: &[T], w: &mut Writer<'_, L>) {
     pack_blocks(items, w)
 }
 
 #[inline(always)]
-pub(super) fn pack_blocks<T: Lane>(items: &[T], w: &mut Writer<'_>) {
+pub(super) fn pack_blocks<T: Lane, L: crate::Layout>(items: &[T], w: &mut Writer<'_, L>) {
     for block in items.chunks(BLOCK) {
         pack_block(block, w);
     }
@@ -48,9 +48,9 @@ pub(super) fn pack_blocks<T: Lane>(items: &[T], w: &mut Writer<'_>) {
 /// a buffer first (for sequences that are not one slice): each block as
 /// `T::pack_slice` writes them (the integers' packed blocks, or a
 /// `NonZero`'s integers').
-pub(crate) fn pack_iter<T: crate::Pack + Copy + Default>(
+pub(crate) fn pack_iter<T: crate::Pack + Copy + Default, L: crate::Layout>(
     items: impl Iterator<Item = T>,
-    w: &mut Writer<'_>,
+    w: &mut Writer<'_, L>,
 ) -> crate::Result<()> {
     let mut buf = [T::default(); BLOCK];
     let mut n = 0;
@@ -72,7 +72,7 @@ pub(crate) fn pack_iter<T: crate::Pack + Copy + Default>(
 /// to whole-byte offsets, then to bits, then to lengths, in the order they
 /// decode fastest (`docs/format.md` §22).
 #[inline(always)]
-pub(super) fn pack_block<T: Lane>(block: &[T], w: &mut Writer<'_>) {
+pub(super) fn pack_block<T: Lane, L: crate::Layout>(block: &[T], w: &mut Writer<'_, L>) {
     if block.len() < SHORT {
         T::write_scalars(block, w);
         return;
@@ -143,11 +143,11 @@ pub(super) fn pack_block<T: Lane>(block: &[T], w: &mut Writer<'_>) {
             base.write_scalar(w);
             match width {
                 0 => {}
-                1 => put::<T, 1>(block, lo, w),
-                2 => put::<T, 2>(block, lo, w),
-                4 => put::<T, 4>(block, lo, w),
-                8 => put::<T, 8>(block, lo, w),
-                _ => put::<T, 16>(block, lo, w),
+                1 => put::<T, 1, _>(block, lo, w),
+                2 => put::<T, 2, _>(block, lo, w),
+                4 => put::<T, 4, _>(block, lo, w),
+                8 => put::<T, 8, _>(block, lo, w),
+                _ => put::<T, 16, _>(block, lo, w),
             }
         }
     }
@@ -159,19 +159,24 @@ pub(super) fn pack_block<T: Lane>(block: &[T], w: &mut Writer<'_>) {
 /// whole word into slack past the end, then the cursor moves by its
 /// length: no branch on the length.
 #[inline(always)]
-pub(super) fn put_lengths<T: Lane>(block: &[T], code_bits: u32, total: usize, w: &mut Writer<'_>) {
+pub(super) fn put_lengths<T: Lane, L: crate::Layout>(
+    block: &[T],
+    code_bits: u32,
+    total: usize,
+    w: &mut Writer<'_, L>,
+) {
     if code_bits == 2 {
-        put_lengths_coded::<T, 2>(block, total, w)
+        put_lengths_coded::<T, 2, _>(block, total, w)
     } else {
-        put_lengths_coded::<T, 4>(block, total, w)
+        put_lengths_coded::<T, 4, _>(block, total, w)
     }
 }
 
 #[inline(always)]
-pub(super) fn put_lengths_coded<T: Lane, const CB: usize>(
+pub(super) fn put_lengths_coded<T: Lane, const CB: usize, L: crate::Layout>(
     block: &[T],
     total: usize,
-    w: &mut Writer<'_>,
+    w: &mut Writer<'_, L>,
 ) {
     const SLACK: usize = 16;
     let per_byte = 8 / CB;
@@ -351,7 +356,11 @@ pub(super) fn put_bits_joined<T: Lane, const K: usize>(
 
 /// Stores each value's offset from `lo` in `W` little-endian bytes.
 #[inline(always)]
-pub(super) fn put<T: Lane, const W: usize>(block: &[T], lo: T::Key, w: &mut Writer<'_>) {
+pub(super) fn put<T: Lane, const W: usize, L: crate::Layout>(
+    block: &[T],
+    lo: T::Key,
+    w: &mut Writer<'_, L>,
+) {
     w.extend_chunks(block, |x: T| {
         let off = x.key().wrapping_sub(lo);
         let mut bytes = [0u8; W];

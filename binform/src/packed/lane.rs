@@ -112,11 +112,11 @@ pub(crate) trait Lane: Copy + Default {
     /// type's (it may not be for `usize`/`isize` on narrower targets).
     fn from_payload(payload: Self::Key) -> (Self, bool);
     /// Writes the scalar encodings of `items` (a block's varint form).
-    fn write_scalars(items: &[Self], w: &mut Writer<'_>);
+    fn write_scalars<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>);
     /// Writes one scalar encoding (a block's base).
-    fn write_scalar(self, w: &mut Writer<'_>);
+    fn write_scalar<L: crate::Layout>(self, w: &mut Writer<'_, L>);
     /// Reads one scalar encoding, checked against the type's range.
-    fn read_scalar(r: &mut Reader<'_>) -> Result<Self>;
+    fn read_scalar<L: crate::Layout>(r: &mut Reader<'_, L>) -> Result<Self>;
 }
 
 /// Whether a bit-packed block from `base` with `bits`-bit offsets can hold
@@ -153,13 +153,13 @@ macro_rules! lane64 {
                 (payload as $ty, payload <= <$ty>::MAX as $key)
             }
             #[inline]
-            fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
+            fn write_scalars<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) {
                 w.write_varints(<$ty as crate::Pack>::MAX_SIZE, items.iter().map(|&x| x as u64));
             }
             #[inline(always)]
-            fn write_scalar(self, w: &mut Writer<'_>) { w.write_varint(self as u64) }
+            fn write_scalar<L: crate::Layout>(self, w: &mut Writer<'_, L>) { w.write_varint(self as u64) }
             #[inline(always)]
-            fn read_scalar(r: &mut Reader<'_>) -> Result<Self> {
+            fn read_scalar<L: crate::Layout>(r: &mut Reader<'_, L>) -> Result<Self> {
                 <$ty as crate::Unpack<'_>>::unpack(r)
             }
         }
@@ -197,13 +197,13 @@ macro_rules! lane64 {
                 (v as $ty, v as $ty as $wide == v)
             }
             #[inline]
-            fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
+            fn write_scalars<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) {
                 w.write_varints(<$ty as crate::Pack>::MAX_SIZE, items.iter().map(|&x| crate::varint::zigzag_i64(x as i64)));
             }
             #[inline(always)]
-            fn write_scalar(self, w: &mut Writer<'_>) { w.write_varint_signed(self as i64) }
+            fn write_scalar<L: crate::Layout>(self, w: &mut Writer<'_, L>) { w.write_varint_signed(self as i64) }
             #[inline(always)]
-            fn read_scalar(r: &mut Reader<'_>) -> Result<Self> {
+            fn read_scalar<L: crate::Layout>(r: &mut Reader<'_, L>) -> Result<Self> {
                 <$ty as crate::Unpack<'_>>::unpack(r)
             }
         }
@@ -293,15 +293,15 @@ impl Lane for u128 {
     fn least_payload(lo: Self, _: Self) -> u128 {
         lo
     }
-    fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
+    fn write_scalars<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) {
         items.iter().for_each(|&v| w.write_varint_u128(v));
     }
     #[inline(always)]
-    fn write_scalar(self, w: &mut Writer<'_>) {
+    fn write_scalar<L: crate::Layout>(self, w: &mut Writer<'_, L>) {
         w.write_varint_u128(self)
     }
     #[inline(always)]
-    fn read_scalar(r: &mut Reader<'_>) -> Result<Self> {
+    fn read_scalar<L: crate::Layout>(r: &mut Reader<'_, L>) -> Result<Self> {
         r.read_varint_u128()
     }
 }
@@ -345,17 +345,17 @@ impl Lane for i128 {
             0
         }
     }
-    fn write_scalars(items: &[Self], w: &mut Writer<'_>) {
+    fn write_scalars<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) {
         items
             .iter()
             .for_each(|&v| w.write_varint_u128(crate::varint::zigzag_i128(v)));
     }
     #[inline(always)]
-    fn write_scalar(self, w: &mut Writer<'_>) {
+    fn write_scalar<L: crate::Layout>(self, w: &mut Writer<'_, L>) {
         w.write_varint_u128(crate::varint::zigzag_i128(self))
     }
     #[inline(always)]
-    fn read_scalar(r: &mut Reader<'_>) -> Result<Self> {
+    fn read_scalar<L: crate::Layout>(r: &mut Reader<'_, L>) -> Result<Self> {
         r.read_varint_u128().map(crate::varint::unzigzag_i128)
     }
 }

@@ -224,7 +224,7 @@ fn every_form_fills_every_slot_of_a_vector() {
             pack_slice(values, &mut Writer::new(&mut buf));
             let options = crate::Options::new();
             let mut r = Reader::new(&buf, &options);
-            let back = unpack_vec::<T>(&mut r, values.len()).expect("decodes");
+            let back = unpack_vec::<T, _>(&mut r, values.len()).expect("decodes");
             assert_eq!(back, values, "{} values", values.len());
             assert!(r.rest().is_empty());
         }
@@ -273,7 +273,7 @@ fn wide_bit_blocks_carry_into_the_high_half_only_when_they_must() {
             pack_slice(&values, &mut Writer::new(&mut buf));
             assert_eq!(buf[0], BITS, "{bits} bits");
             let options = crate::Options::new();
-            let back = unpack_vec::<u128>(&mut Reader::new(&buf, &options), values.len());
+            let back = unpack_vec::<u128, _>(&mut Reader::new(&buf, &options), values.len());
             assert_eq!(back.expect("decodes"), values, "{bits} bits, room {room}");
         }
     }

@@ -19,7 +19,7 @@ pub(super) const MAX_PREALLOC_BYTES: usize = 1 << 20;
 /// Beyond 1 MiB, preallocation may reach this many bytes per input byte left.
 pub(super) const PREALLOC_PER_INPUT_BYTE: usize = 8;
 
-impl<'de> Reader<'de> {
+impl<'de, L: crate::Layout> Reader<'de, L> {
     /// Charges `bytes` of memory that decoding is about to build (a
     /// vector's elements, a box, a shared value) against the memory budget
     /// ([`Options::max_memory`](crate::Options::max_memory)); fails with [`ErrorKind::LimitExceeded`],
@@ -130,7 +130,7 @@ impl<'de> Reader<'de> {
     #[doc(hidden)]
     #[inline]
     pub fn read_seq_len<T: Unpack<'de>>(&mut self) -> Result<usize> {
-        if !T::PACKED {
+        if !crate::encoding::packed_in::<T, L>() {
             return self.read_len_for::<T>();
         }
         let start = self.pos;
@@ -253,7 +253,7 @@ impl<'de> Reader<'de> {
             .ok_or_else(|| self.alloc_error(len))?;
         let bytes = self.read_bytes(total)?;
         self.charge_memory(total)?;
-        match plain::vec_from_bytes(bytes, len, T::PLAIN) {
+        match plain::vec_from_bytes::<T, L>(bytes, len, T::PLAIN) {
             Some(Ok(out)) => Ok(out),
             _ => Err(self.alloc_error(len)),
         }

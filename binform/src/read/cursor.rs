@@ -27,8 +27,8 @@ use crate::varint;
 /// Made by [`Reader::with_cursor`]; the derive reads the fields of
 /// compact types through it ([`Unpack::unpack_cursor`](crate::Unpack)).
 #[doc(hidden)]
-pub struct ReadCursor<'c, 'de> {
-    r: &'c mut Reader<'de>,
+pub struct ReadCursor<'c, 'de, L: crate::Layout = crate::layout::Compact> {
+    r: &'c mut Reader<'de, L>,
     /// The reader's input as of [`Reader::with_cursor`]; never reloaded
     /// (`wide_end` is computed from it, and reads check against it, not
     /// against the reader's).
@@ -42,12 +42,12 @@ pub struct ReadCursor<'c, 'de> {
     wide_end: usize,
 }
 
-impl<'de> Reader<'de> {
+impl<'de, L: crate::Layout> Reader<'de, L> {
     /// Runs `f` with a cursor over this reader's input; the reader is at
     /// the cursor's position afterwards, whether or not `f` failed.
     #[doc(hidden)]
     #[inline(always)]
-    pub fn with_cursor<R>(&mut self, f: impl FnOnce(&mut ReadCursor<'_, 'de>) -> R) -> R {
+    pub fn with_cursor<R>(&mut self, f: impl FnOnce(&mut ReadCursor<'_, 'de, L>) -> R) -> R {
         let mut cursor = ReadCursor {
             input: self.input,
             pos: self.pos,
@@ -73,7 +73,7 @@ impl<'de> Reader<'de> {
     }
 }
 
-impl<'de> ReadCursor<'_, 'de> {
+impl<'de, L: crate::Layout> ReadCursor<'_, 'de, L> {
     /// Runs `f` on the reader itself (for anything the cursor does not
     /// read): synced before, the position reloaded after. The input is
     /// not reloaded: a reader's methods leave it as they found it
@@ -81,7 +81,7 @@ impl<'de> ReadCursor<'_, 'de> {
     /// and were it left otherwise (a panic caught inside `read_within`),
     /// the cursor's reads still check against its own input.
     #[inline(always)]
-    pub fn reader<R>(&mut self, f: impl FnOnce(&mut Reader<'de>) -> R) -> R {
+    pub fn reader<R>(&mut self, f: impl FnOnce(&mut Reader<'de, L>) -> R) -> R {
         self.r.pos = self.pos;
         let result = f(self.r);
         self.pos = self.r.pos;
@@ -93,7 +93,7 @@ impl<'de> ReadCursor<'_, 'de> {
     /// whose address reached the error's closure lived in memory, its
     /// position stored after every field.
     #[inline(always)]
-    pub fn fail(&mut self, f: impl FnOnce(&Reader<'de>) -> Error) -> Error {
+    pub fn fail(&mut self, f: impl FnOnce(&Reader<'de, L>) -> Error) -> Error {
         fail_at(self.r, self.pos, f)
     }
 
@@ -199,18 +199,21 @@ impl<'de> ReadCursor<'_, 'de> {
 /// generic over it; what both share beyond that (tags, lengths, errors)
 /// is written here.
 pub(crate) trait Source<'de> {
+    /// The layout of the reader underneath.
+    type L: crate::Layout;
     fn read_u8(&mut self) -> Result<u8>;
     fn read_bytes(&mut self, n: usize) -> Result<&'de [u8]>;
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]>;
     fn read_varint(&mut self) -> Result<u64>;
     fn position(&self) -> usize;
     fn max_len(&self) -> usize;
     /// Runs `f` on the reader, at the source's position.
-    fn with_reader<R>(&mut self, f: impl FnOnce(&mut Reader<'de>) -> R) -> R;
+    fn with_reader<R>(&mut self, f: impl FnOnce(&mut Reader<'de, Self::L>) -> R) -> R;
 
     /// An error made by the reader, at the source's position.
     #[cold]
     #[inline(always)]
-    fn fail(&mut self, f: impl FnOnce(&Reader<'de>) -> Error) -> Error {
+    fn fail(&mut self, f: impl FnOnce(&Reader<'de, Self::L>) -> Error) -> Error {
         self.with_reader(|r| f(r))
     }
 
@@ -235,7 +238,8 @@ pub(crate) trait Source<'de> {
     }
 }
 
-impl<'de> Source<'de> for Reader<'de> {
+impl<'de, L: crate::Layout> Source<'de> for Reader<'de, L> {
+    type L = L;
     #[inline(always)]
     fn read_u8(&mut self) -> Result<u8> {
         Reader::read_u8(self)
@@ -243,6 +247,10 @@ impl<'de> Source<'de> for Reader<'de> {
     #[inline(always)]
     fn read_bytes(&mut self, n: usize) -> Result<&'de [u8]> {
         Reader::read_bytes(self, n)
+    }
+    #[inline(always)]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        Reader::read_array(self)
     }
     #[inline(always)]
     fn read_varint(&mut self) -> Result<u64> {
@@ -257,12 +265,13 @@ impl<'de> Source<'de> for Reader<'de> {
         self.max_len
     }
     #[inline(always)]
-    fn with_reader<R>(&mut self, f: impl FnOnce(&mut Reader<'de>) -> R) -> R {
+    fn with_reader<R>(&mut self, f: impl FnOnce(&mut Reader<'de, L>) -> R) -> R {
         f(self)
     }
 }
 
-impl<'de> Source<'de> for ReadCursor<'_, 'de> {
+impl<'de, L: crate::Layout> Source<'de> for ReadCursor<'_, 'de, L> {
+    type L = L;
     #[inline(always)]
     fn read_u8(&mut self) -> Result<u8> {
         ReadCursor::read_u8(self)
@@ -270,6 +279,10 @@ impl<'de> Source<'de> for ReadCursor<'_, 'de> {
     #[inline(always)]
     fn read_bytes(&mut self, n: usize) -> Result<&'de [u8]> {
         ReadCursor::read_bytes(self, n)
+    }
+    #[inline(always)]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        ReadCursor::read_array(self)
     }
     #[inline(always)]
     fn read_varint(&mut self) -> Result<u64> {
@@ -284,11 +297,11 @@ impl<'de> Source<'de> for ReadCursor<'_, 'de> {
         self.r.max_len
     }
     #[inline(always)]
-    fn with_reader<R>(&mut self, f: impl FnOnce(&mut Reader<'de>) -> R) -> R {
+    fn with_reader<R>(&mut self, f: impl FnOnce(&mut Reader<'de, L>) -> R) -> R {
         self.reader(f)
     }
     #[inline(always)]
-    fn fail(&mut self, f: impl FnOnce(&Reader<'de>) -> Error) -> Error {
+    fn fail(&mut self, f: impl FnOnce(&Reader<'de, L>) -> Error) -> Error {
         ReadCursor::fail(self, f)
     }
 }
@@ -296,7 +309,11 @@ impl<'de> Source<'de> for ReadCursor<'_, 'de> {
 /// [`ReadCursor::fail`]: the reader synced to `pos`, then `f`.
 #[cold]
 #[inline(never)]
-fn fail_at<'de>(r: &mut Reader<'de>, pos: usize, f: impl FnOnce(&Reader<'de>) -> Error) -> Error {
+fn fail_at<'de, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    pos: usize,
+    f: impl FnOnce(&Reader<'de, L>) -> Error,
+) -> Error {
     r.pos = pos;
     f(r)
 }

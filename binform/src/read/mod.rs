@@ -41,12 +41,16 @@ pub trait Unpack<'de>: Encoding + Sized {
     /// `None` from the `Null` wire type.
     #[doc(hidden)]
     #[inline(always)]
-    fn unpack_field(r: &mut Reader<'de>, tag: u32, wire: Wire) -> Result<Self> {
+    fn unpack_field<L: crate::Layout>(
+        r: &mut Reader<'de, L>,
+        tag: u32,
+        wire: Wire,
+    ) -> Result<Self> {
         r.read_field_plain(tag, wire)
     }
 
     /// Decodes one value.
-    fn unpack(r: &mut Reader<'de>) -> Result<Self>;
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self>;
 
     /// Decodes one value through a [`ReadCursor`]: the fields of a derived
     /// compact type, so that their reads keep the input's position in
@@ -54,7 +58,7 @@ pub trait Unpack<'de>: Encoding + Sized {
     /// the reader.
     #[doc(hidden)]
     #[inline(always)]
-    fn unpack_cursor(c: &mut ReadCursor<'_, 'de>) -> Result<Self> {
+    fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
         c.reader(Self::unpack)
     }
 
@@ -83,7 +87,7 @@ pub trait Unpack<'de>: Encoding + Sized {
 
     /// Decodes the contents into a value made by `shared_placeholder`.
     #[doc(hidden)]
-    fn shared_fill(&self, r: &mut Reader<'de>) -> Result<()> {
+    fn shared_fill<L: crate::Layout>(&self, r: &mut Reader<'de, L>) -> Result<()> {
         Err(r.error(
             ErrorKind::Custom,
             "shared_fill on a type without shared_placeholder",
@@ -100,49 +104,67 @@ pub trait Unpack<'de>: Encoding + Sized {
     /// types override this with a bulk copy.
     #[doc(hidden)]
     #[inline]
-    fn unpack_vec(r: &mut Reader<'de>, len: usize) -> Result<Vec<Self>> {
-        if Self::PLAIN.get() {
-            return r.read_plain_vec(len);
-        }
-        r.nested(|r| {
-            let mut out = r.vec_with_capacity::<Self>(len)?;
-            for _ in 0..len {
-                out.push(Self::unpack(r)?);
-            }
-            Ok(out)
-        })
+    fn unpack_vec<L: crate::Layout>(r: &mut Reader<'de, L>, len: usize) -> Result<Vec<Self>> {
+        unpack_each(r, len)
     }
 
     /// Decodes an array of `N` values; packed integers override it to
     /// read their blocks.
     #[doc(hidden)]
     #[inline]
-    fn unpack_array<const N: usize>(r: &mut Reader<'de>) -> Result<[Self; N]> {
-        // Decode into `Option`s so that the first error can stop the array
-        // without a value to fill the rest; every slot is `Some` after.
-        let mut failure: Option<Error> = None;
-        let slots: [Option<Self>; N] = core::array::from_fn(|_| {
-            if failure.is_some() {
-                return None;
-            }
-            match Self::unpack(r) {
-                Ok(v) => Some(v),
-                Err(e) => {
-                    failure = Some(e);
-                    None
-                }
-            }
-        });
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        // Without a failure, `from_fn` filled every slot.
-        Ok(slots.map(|slot| slot.unwrap_or_else(|| unreachable!("every slot is filled"))))
+    fn unpack_array<const N: usize, L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<[Self; N]> {
+        unpack_each_array(r)
     }
 }
 
 /// The `n` bytes at `pos`, if the input holds them: the bounds check of
 /// the reader's and the cursor's byte reads alike.
+/// [`Unpack::unpack_vec`]'s default: plain data in one copy, anything
+/// else one value at a time (what integers do in the fixed layout, too).
+#[inline]
+pub(crate) fn unpack_each<'de, T: Unpack<'de>, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    len: usize,
+) -> Result<Vec<T>> {
+    if T::PLAIN.in_layout::<L>() {
+        return r.read_plain_vec(len);
+    }
+    r.nested(|r| {
+        let mut out = r.vec_with_capacity::<T>(len)?;
+        for _ in 0..len {
+            out.push(T::unpack(r)?);
+        }
+        Ok(out)
+    })
+}
+
+/// [`Unpack::unpack_array`]'s default: one value at a time.
+#[inline]
+pub(crate) fn unpack_each_array<'de, T: Unpack<'de>, L: crate::Layout, const N: usize>(
+    r: &mut Reader<'de, L>,
+) -> Result<[T; N]> {
+    // Decode into `Option`s so that the first error can stop the array
+    // without a value to fill the rest; every slot is `Some` after.
+    let mut failure: Option<Error> = None;
+    let slots: [Option<T>; N] = core::array::from_fn(|_| {
+        if failure.is_some() {
+            return None;
+        }
+        match T::unpack(r) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                failure = Some(e);
+                None
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    // Without a failure, `from_fn` filled every slot.
+    Ok(slots.map(|slot| slot.unwrap_or_else(|| unreachable!("every slot is filled"))))
+}
+
 #[inline(always)]
 fn bytes_at(input: &[u8], pos: usize, n: usize) -> Option<&[u8]> {
     pos.checked_add(n).and_then(|end| input.get(pos..end))

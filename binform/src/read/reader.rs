@@ -5,7 +5,9 @@ use alloc::boxed::Box;
 use alloc::format;
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::layout::{Compact, Layout};
 use crate::options::Options;
+use core::marker::PhantomData;
 use core::mem::ManuallyDrop;
 
 use crate::refs::DecodeRefs;
@@ -15,7 +17,7 @@ use super::{array_at, bytes_at, KEY_EXPANSION_BYTES};
 
 /// The decode-side cursor handed to [`Unpack::unpack`](super::Unpack::unpack): a bounds-checked view
 /// of the input plus the limits of one decode call.
-pub struct Reader<'de> {
+pub struct Reader<'de, L: Layout = Compact> {
     pub(super) input: &'de [u8],
     pub(super) pos: usize,
     pub(super) depth_left: u32,
@@ -44,9 +46,10 @@ pub struct Reader<'de> {
     /// `Bytes` fields share it instead of copying.
     #[cfg(feature = "bytes")]
     pub(super) source: ManuallyDrop<Option<bytes::Bytes>>,
+    pub(super) layout: PhantomData<L>,
 }
 
-impl Drop for Reader<'_> {
+impl<L: crate::Layout> Drop for Reader<'_, L> {
     /// The reference table and the source buffer dropped out of line:
     /// inline, their drop code made every decode save and restore six
     /// registers around a call (about 45 instructions of 520 for a small
@@ -65,10 +68,10 @@ impl Drop for Reader<'_> {
     }
 }
 
-impl<'de> Reader<'de> {
+impl<'de, L: crate::Layout> Reader<'de, L> {
     /// A reader over `input` with the limits of `options`. The byte budget
     /// (`max_bytes`) is checked by the entry points, not here.
-    pub fn new(input: &'de [u8], options: &Options) -> Self {
+    pub fn new(input: &'de [u8], options: &Options<L>) -> Self {
         let memory = options.memory_limit(input.len());
         Reader {
             input,
@@ -85,12 +88,17 @@ impl<'de> Reader<'de> {
             reject_cycles: options.cycles_rejected(),
             #[cfg(feature = "bytes")]
             source: ManuallyDrop::new(None),
+            layout: PhantomData,
         }
     }
 
     /// A reader over `input`, which is part of `source`.
     #[cfg(feature = "bytes")]
-    pub(crate) fn with_source(input: &'de [u8], options: &Options, source: bytes::Bytes) -> Self {
+    pub(crate) fn with_source(
+        input: &'de [u8],
+        options: &Options<L>,
+        source: bytes::Bytes,
+    ) -> Self {
         let mut reader = Reader::new(input, options);
         *reader.source = Some(source);
         reader

@@ -20,7 +20,7 @@ pub(crate) struct SharedStart {
     pub(super) pos: usize,
 }
 
-impl<'de> Reader<'de> {
+impl<'de, L: crate::Layout> Reader<'de, L> {
     #[cold]
     #[inline(never)]
     pub(super) fn drop_refs(&mut self) {

@@ -21,15 +21,23 @@ pub(crate) const MAX_SCHEMA_DEPTH: u32 = binform_schema::MAX_DEPTH as u32;
 const MODEL_DEPTH: u32 = MAX_SCHEMA_DEPTH + 8;
 
 /// Appends the header for a root type with `fingerprint` and `schema`.
-pub(crate) fn write_header(buf: &mut Vec<u8>, fingerprint: u64, schema: &Schema) -> Result<()> {
-    buf.extend_from_slice(&MAGIC);
+/// The schema itself is in the compact layout whatever the value's (the
+/// version byte says which that is).
+pub(crate) fn write_header<L: crate::Layout>(
+    buf: &mut Vec<u8>,
+    fingerprint: u64,
+    schema: &Schema,
+) -> Result<()> {
+    buf.extend_from_slice(&crate::header::magic_in::<L>(MAGIC));
     buf.extend_from_slice(&fingerprint.to_le_bytes());
-    let mut w = Writer::with_depth(buf, MODEL_DEPTH);
+    let mut w = Writer::<crate::layout::Compact>::with_depth(buf, MODEL_DEPTH);
     w.write_len_prefixed(|w| schema.pack(w))
 }
 
 /// A self-describing payload cut in its parts.
 pub(crate) struct Parts<'a> {
+    /// Whether the value is in the fixed layout.
+    pub(crate) fixed: bool,
     /// The fingerprint the header states.
     pub(crate) fingerprint: u64,
     /// The schema's bytes, not decoded.
@@ -43,7 +51,11 @@ pub(crate) struct Parts<'a> {
 /// Cuts `bytes` at the header's boundaries, checking its magic, version
 /// and the schema's length, decoding nothing.
 pub(crate) fn split(bytes: &[u8]) -> Result<Parts<'_>> {
-    let (fingerprint, rest) = crate::header::open(bytes, MAGIC, "self-describing header")?;
+    let crate::header::Opened {
+        fixed,
+        fingerprint,
+        rest,
+    } = crate::header::open(bytes, MAGIC, "self-describing header")?;
     let mut r = Reader::new(rest, &Options::new());
     let len = r.read_len()?;
     let start = r.position();
@@ -61,6 +73,7 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Parts<'_>> {
             .at(HEADER_LEN)
         })?;
     Ok(Parts {
+        fixed,
         fingerprint,
         schema,
         schema_at: HEADER_LEN + start,
@@ -70,8 +83,11 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Parts<'_>> {
 
 /// The body of a self-describing payload for a reader whose type has
 /// fingerprint `ours`: one comparison, the schema left unread.
-pub(crate) fn body_for(bytes: &[u8], ours: u64) -> Result<&[u8]> {
+pub(crate) fn body_for<L: crate::Layout>(bytes: &[u8], ours: u64) -> Result<&[u8]> {
     let parts = split(bytes)?;
+    if parts.fixed != L::FIXED {
+        return Err(crate::header::layout_mismatch(parts.fixed));
+    }
     if parts.fingerprint != ours {
         return Err(crate::header::mismatch(parts.fingerprint, ours));
     }

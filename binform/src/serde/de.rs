@@ -17,8 +17,8 @@ use crate::{Error, ErrorKind, Reader, Result, Unpack};
 /// Reads one serde value from a [`Reader`]; inside a sequence or tuple it
 /// also carries the sequence's state, so that integers come from packed
 /// blocks.
-pub(crate) struct Deserializer<'a, 'de> {
-    r: &'a mut Reader<'de>,
+pub(crate) struct Deserializer<'a, 'de, L: crate::Layout> {
+    r: &'a mut Reader<'de, L>,
     seq: Option<&'a mut SeqState>,
 }
 
@@ -29,15 +29,15 @@ struct SeqState {
     unread: usize,
 }
 
-impl<'a, 'de> Deserializer<'a, 'de> {
+impl<'a, 'de, L: crate::Layout> Deserializer<'a, 'de, L> {
     /// A deserializer for a value on its own (not a sequence element).
-    pub(crate) fn new(r: &'a mut Reader<'de>) -> Self {
+    pub(crate) fn new(r: &'a mut Reader<'de, L>) -> Self {
         Deserializer { r, seq: None }
     }
 
     /// The reader, for a value that is not a packed integer.
     #[inline]
-    fn plain(self) -> Result<&'a mut Reader<'de>> {
+    fn plain(self) -> Result<&'a mut Reader<'de, L>> {
         if let Some(seq) = self.seq {
             seq.mode.plain()?;
         }
@@ -59,9 +59,9 @@ impl<'a, 'de> Deserializer<'a, 'de> {
 /// Runs `visit` one nesting level deeper and points an error the visitor
 /// raised (which knows no offset) at where reading stopped.
 #[inline]
-fn nested<'de, R>(
-    r: &mut Reader<'de>,
-    visit: impl FnOnce(&mut Reader<'de>) -> Result<R>,
+fn nested<'de, R, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    visit: impl FnOnce(&mut Reader<'de, L>) -> Result<R>,
 ) -> Result<R> {
     r.nested(visit).map_err(|e| e.at(r.position()))
 }
@@ -100,7 +100,7 @@ macro_rules! packed {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
+impl<'de, L: crate::Layout> de::Deserializer<'de> for Deserializer<'_, 'de, L> {
     type Error = Error;
 
     #[inline]
@@ -271,12 +271,12 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, 'de> {
 /// Charges one element or entry of `size` bytes (at least one, so that
 /// elements taking no input still cost) before the visitor builds it.
 #[inline]
-fn charge(r: &mut Reader<'_>, size: usize) -> Result<()> {
+fn charge<L: crate::Layout>(r: &mut Reader<'_, L>, size: usize) -> Result<()> {
     r.charge_memory(size.max(1))
 }
 
 #[cold]
-fn unread(r: &Reader<'_>, what: &str, left: usize) -> Error {
+fn unread<L: crate::Layout>(r: &Reader<'_, L>, what: &str, left: usize) -> Error {
     r.error(
         ErrorKind::InvalidValue,
         alloc::format!("the type read its {what} and left {left} of the elements written unread"),
@@ -284,17 +284,17 @@ fn unread(r: &Reader<'_>, what: &str, left: usize) -> Error {
 }
 
 /// The elements of a sequence, tuple or struct.
-struct Seq<'a, 'de> {
-    r: &'a mut Reader<'de>,
+struct Seq<'a, 'de, L: crate::Layout> {
+    r: &'a mut Reader<'de, L>,
     left: usize,
     /// `None` for structs and tuple structs, whose fields never pack.
     state: Option<SeqState>,
 }
 
-impl<'a, 'de> Seq<'a, 'de> {
+impl<'a, 'de, L: crate::Layout> Seq<'a, 'de, L> {
     #[inline]
     fn visit<V: Visitor<'de>>(
-        r: &'a mut Reader<'de>,
+        r: &'a mut Reader<'de, L>,
         len: usize,
         packs: bool,
         visitor: V,
@@ -317,14 +317,14 @@ impl<'a, 'de> Seq<'a, 'de> {
     }
 }
 
-impl<'a, 'de> Seq<'a, 'de> {
+impl<'a, 'de, L: crate::Layout> Seq<'a, 'de, L> {
     /// A struct's or struct variant's fields. serde's list of field names
     /// also holds their aliases, so it is only an upper bound: the visitor
     /// reads each field it has once, and what it does not ask for was
     /// never written.
     #[inline]
     fn fields<V: Visitor<'de>>(
-        r: &'a mut Reader<'de>,
+        r: &'a mut Reader<'de, L>,
         names: usize,
         visitor: V,
     ) -> Result<V::Value> {
@@ -338,7 +338,7 @@ impl<'a, 'de> Seq<'a, 'de> {
     }
 }
 
-impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
+impl<'de, L: crate::Layout> de::SeqAccess<'de> for Seq<'_, 'de, L> {
     type Error = Error;
 
     #[inline]
@@ -364,12 +364,12 @@ impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
 }
 
 /// The entries of a map.
-struct Map<'a, 'de> {
-    r: &'a mut Reader<'de>,
+struct Map<'a, 'de, L: crate::Layout> {
+    r: &'a mut Reader<'de, L>,
     left: usize,
 }
 
-impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
+impl<'de, L: crate::Layout> de::MapAccess<'de> for Map<'_, 'de, L> {
     type Error = Error;
 
     #[inline]
@@ -399,12 +399,12 @@ impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
 }
 
 /// An enum whose variant index has been read.
-struct Enum<'a, 'de> {
-    r: &'a mut Reader<'de>,
+struct Enum<'a, 'de, L: crate::Layout> {
+    r: &'a mut Reader<'de, L>,
     tag: u32,
 }
 
-impl<'a, 'de> de::EnumAccess<'de> for Enum<'a, 'de> {
+impl<'a, 'de, L: crate::Layout> de::EnumAccess<'de> for Enum<'a, 'de, L> {
     type Error = Error;
     type Variant = Self;
 
@@ -415,7 +415,7 @@ impl<'a, 'de> de::EnumAccess<'de> for Enum<'a, 'de> {
     }
 }
 
-impl<'de> de::VariantAccess<'de> for Enum<'_, 'de> {
+impl<'de, L: crate::Layout> de::VariantAccess<'de> for Enum<'_, 'de, L> {
     type Error = Error;
 
     #[inline]

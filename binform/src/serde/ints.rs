@@ -51,7 +51,7 @@ macro_rules! columns {
 
             /// Writes the values gathered as one block (fewer than a full
             /// block only at the end) and empties the column.
-            pub(super) fn flush(&mut self, w: &mut Writer<'_>) -> Result<()> {
+            pub(super) fn flush<L: crate::Layout>(&mut self, w: &mut Writer<'_, L>) -> Result<()> {
                 match self {
                     $(Column::$variant(values) => {
                         <$ty as Pack>::pack_slice(values, w)?;
@@ -116,7 +116,7 @@ impl Mode {
     }
 
     /// Writes the last, partial block of a packed sequence.
-    pub(super) fn finish(&mut self, w: &mut Writer<'_>) -> Result<()> {
+    pub(super) fn finish<L: crate::Layout>(&mut self, w: &mut Writer<'_, L>) -> Result<()> {
         match self {
             Mode::Packed(packed) => packed.0.flush(w),
             _ => Ok(()),
@@ -126,7 +126,11 @@ impl Mode {
 
 /// Adds `value` to the block being gathered, writing the block once full.
 #[inline]
-pub(super) fn push<T: PackedInt>(values: &mut Vec<T>, value: T, w: &mut Writer<'_>) -> Result<()> {
+pub(super) fn push<T: PackedInt, L: crate::Layout>(
+    values: &mut Vec<T>,
+    value: T,
+    w: &mut Writer<'_, L>,
+) -> Result<()> {
     if values.capacity() == 0 {
         values.reserve_exact(BLOCK);
     }
@@ -142,11 +146,11 @@ pub(super) fn push<T: PackedInt>(values: &mut Vec<T>, value: T, w: &mut Writer<'
 /// The next value of a packed sequence whose blocks still hold `unread`
 /// values on the wire, reading the next block when the one held is spent.
 #[inline]
-pub(super) fn pop<T: PackedInt>(
+pub(super) fn pop<T: PackedInt, L: crate::Layout>(
     values: &mut Vec<T>,
     next: &mut usize,
     unread: &mut usize,
-    r: &mut Reader<'_>,
+    r: &mut Reader<'_, L>,
 ) -> Result<T> {
     if *next == values.len() {
         let n = (*unread).min(BLOCK);

@@ -184,13 +184,16 @@ pub fn from_reader<T: DeserializeOwned>(reader: impl std::io::Read) -> Result<T>
 }
 
 /// [`to_vec`] with the given [`Options`] (its depth limit).
-pub fn to_vec_with<T: Serialize + ?Sized>(options: &Options, value: &T) -> Result<Vec<u8>> {
+pub fn to_vec_with<T: Serialize + ?Sized>(
+    options: &Options<impl crate::Layout>,
+    value: &T,
+) -> Result<Vec<u8>> {
     options.encode_vec(None, |w| pack(value, w))
 }
 
 /// [`to_vec_into`] with the given [`Options`].
 pub fn to_vec_into_with<T: Serialize + ?Sized>(
-    options: &Options,
+    options: &Options<impl crate::Layout>,
     buf: &mut Vec<u8>,
     value: &T,
 ) -> Result<()> {
@@ -208,7 +211,10 @@ pub fn to_vec_into_with<T: Serialize + ?Sized>(
 /// assert_eq!(err.kind(), ErrorKind::LimitExceeded);
 /// # Ok::<(), binform::Error>(())
 /// ```
-pub fn from_slice_with<'de, T: Deserialize<'de>>(options: &Options, bytes: &'de [u8]) -> Result<T> {
+pub fn from_slice_with<'de, T: Deserialize<'de>>(
+    options: &Options<impl crate::Layout>,
+    bytes: &'de [u8],
+) -> Result<T> {
     options.decode_with(bytes, None, |bytes| Reader::new(bytes, options), unpack)
 }
 
@@ -216,7 +222,7 @@ pub fn from_slice_with<'de, T: Deserialize<'de>>(options: &Options, bytes: &'de 
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn to_writer_with<T: Serialize + ?Sized>(
-    options: &Options,
+    options: &Options<impl crate::Layout>,
     writer: impl std::io::Write,
     value: &T,
 ) -> Result<()> {
@@ -228,7 +234,7 @@ pub fn to_writer_with<T: Serialize + ?Sized>(
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn from_reader_with<T: DeserializeOwned>(
-    options: &Options,
+    options: &Options<impl crate::Layout>,
     reader: impl std::io::Read,
 ) -> Result<T> {
     let bytes = options.read_to_limit(reader)?;
@@ -238,14 +244,17 @@ pub fn from_reader_with<T: DeserializeOwned>(
 /// Writes `value` through its `Serialize` impl, as part of an encode in
 /// progress: for a hand-written [`Pack`](crate::Pack) impl that holds a
 /// serde type.
-pub fn pack<T: Serialize + ?Sized>(value: &T, w: &mut Writer<'_>) -> Result<()> {
+pub fn pack<T: Serialize + ?Sized, L: crate::Layout>(
+    value: &T,
+    w: &mut Writer<'_, L>,
+) -> Result<()> {
     value.serialize(ser::Serializer::new(w))
 }
 
 /// Reads a `T` through its `Deserialize` impl, as part of a decode in
 /// progress (the counterpart of [`pack`]); with [`pack`] this module is
 /// what `#[binform(serde)]` on a field uses, like a `with` module.
-pub fn unpack<'de, T: Deserialize<'de>>(r: &mut Reader<'de>) -> Result<T> {
+pub fn unpack<'de, T: Deserialize<'de>, L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<T> {
     T::deserialize(de::Deserializer::new(r))
 }
 

@@ -13,21 +13,21 @@ use crate::{Error, ErrorKind, Pack, Result, Writer};
 /// Writes one serde value to a [`Writer`]. Inside a sequence or tuple it
 /// also carries the sequence's [`Mode`], so that integer elements join
 /// packed blocks.
-pub(crate) struct Serializer<'a, 'w> {
-    w: &'a mut Writer<'w>,
+pub(crate) struct Serializer<'a, 'w, L: crate::Layout> {
+    w: &'a mut Writer<'w, L>,
     seq: Option<&'a mut Mode>,
 }
 
-impl<'a, 'w> Serializer<'a, 'w> {
+impl<'a, 'w, L: crate::Layout> Serializer<'a, 'w, L> {
     /// A serializer for a value on its own (not a sequence element).
-    pub(crate) fn new(w: &'a mut Writer<'w>) -> Self {
+    pub(crate) fn new(w: &'a mut Writer<'w, L>) -> Self {
         Serializer { w, seq: None }
     }
 
     /// The writer, for a value that is not a packed integer: in a
     /// sequence, that makes the sequence one of plain elements.
     #[inline]
-    fn plain(self) -> Result<&'a mut Writer<'w>> {
+    fn plain(self) -> Result<&'a mut Writer<'w, L>> {
         if let Some(mode) = self.seq {
             mode.plain()?;
         }
@@ -50,21 +50,21 @@ impl<'a, 'w> Serializer<'a, 'w> {
 /// newtype's contents), so that a value whose `Serialize` recurses
 /// without end fails at the depth limit instead of the stack's.
 #[inline]
-fn nested<T: Serialize + ?Sized>(w: &mut Writer<'_>, value: &T) -> Result<()> {
+fn nested<T: Serialize + ?Sized, L: crate::Layout>(w: &mut Writer<'_, L>, value: &T) -> Result<()> {
     w.nested(|w| value.serialize(Serializer::new(w)))
 }
 
 /// Serializes `value` at the writer's level (inside a compound, which
 /// entered a level of its own).
 #[inline]
-fn put<T: Serialize + ?Sized>(w: &mut Writer<'_>, value: &T) -> Result<()> {
+fn put<T: Serialize + ?Sized, L: crate::Layout>(w: &mut Writer<'_, L>, value: &T) -> Result<()> {
     value.serialize(Serializer::new(w))
 }
 
 /// Writes a variant's tag: a byte for the std enums that have one, else
 /// the varint index.
 #[inline]
-fn variant_tag(w: &mut Writer<'_>, name: &str, index: u32, variant: &str) {
+fn variant_tag<L: crate::Layout>(w: &mut Writer<'_, L>, name: &str, index: u32, variant: &str) {
     let known = super::byte_enum(name)
         .and_then(|e| e.variants.get(index as usize))
         .is_some_and(|(name, _)| *name == variant);
@@ -80,7 +80,7 @@ fn variant_tag(w: &mut Writer<'_>, name: &str, index: u32, variant: &str) {
 /// so a caller that goes on after an error keeps its depth): the decoder
 /// nests the same way.
 #[inline]
-fn open<'a, 'w>(w: &'a mut Writer<'w>) -> Result<&'a mut Writer<'w>> {
+fn open<'a, 'w, L: crate::Layout>(w: &'a mut Writer<'w, L>) -> Result<&'a mut Writer<'w, L>> {
     w.enter()?;
     Ok(w)
 }
@@ -104,16 +104,16 @@ macro_rules! scalars {
     };
 }
 
-impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
+impl<'a, 'w, L: crate::Layout> ser::Serializer for Serializer<'a, 'w, L> {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = Seq<'a, 'w>;
-    type SerializeTuple = Seq<'a, 'w>;
-    type SerializeTupleStruct = Fields<'a, 'w>;
-    type SerializeTupleVariant = Fields<'a, 'w>;
-    type SerializeMap = Map<'a, 'w>;
-    type SerializeStruct = Fields<'a, 'w>;
-    type SerializeStructVariant = Fields<'a, 'w>;
+    type SerializeSeq = Seq<'a, 'w, L>;
+    type SerializeTuple = Seq<'a, 'w, L>;
+    type SerializeTupleStruct = Fields<'a, 'w, L>;
+    type SerializeTupleVariant = Fields<'a, 'w, L>;
+    type SerializeMap = Map<'a, 'w, L>;
+    type SerializeStruct = Fields<'a, 'w, L>;
+    type SerializeStructVariant = Fields<'a, 'w, L>;
 
     #[inline]
     fn is_human_readable(&self) -> bool {
@@ -177,7 +177,7 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
         nested(w, value)
     }
     #[inline]
-    fn serialize_seq(self, len: Option<usize>) -> Result<Seq<'a, 'w>> {
+    fn serialize_seq(self, len: Option<usize>) -> Result<Seq<'a, 'w, L>> {
         let w = open(self.plain()?)?;
         if let Some(len) = len {
             w.write_len(len);
@@ -185,7 +185,7 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
         Ok(Seq::new(w, len, len.is_none()))
     }
     #[inline]
-    fn serialize_tuple(self, len: usize) -> Result<Seq<'a, 'w>> {
+    fn serialize_tuple(self, len: usize) -> Result<Seq<'a, 'w, L>> {
         // `[T; N]` arrives here too, but so do tuples of mixed types, and
         // nothing says which before the elements: a tuple's integers are
         // never packed (arrays of 8 or more integers differ from the
@@ -195,7 +195,7 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
         Ok(seq)
     }
     #[inline]
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Fields<'a, 'w>> {
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Fields<'a, 'w, L>> {
         Ok(Fields {
             w: open(self.plain()?)?,
         })
@@ -207,13 +207,13 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
         index: u32,
         variant: &'static str,
         _: usize,
-    ) -> Result<Fields<'a, 'w>> {
+    ) -> Result<Fields<'a, 'w, L>> {
         let w = self.plain()?;
         variant_tag(w, name, index, variant);
         Ok(Fields { w: open(w)? })
     }
     #[inline]
-    fn serialize_map(self, len: Option<usize>) -> Result<Map<'a, 'w>> {
+    fn serialize_map(self, len: Option<usize>) -> Result<Map<'a, 'w, L>> {
         let w = open(self.plain()?)?;
         if let Some(len) = len {
             w.write_len(len);
@@ -226,7 +226,7 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
         })
     }
     #[inline]
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields<'a, 'w>> {
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields<'a, 'w, L>> {
         Ok(Fields {
             w: open(self.plain()?)?,
         })
@@ -238,7 +238,7 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
         index: u32,
         variant: &'static str,
         _: usize,
-    ) -> Result<Fields<'a, 'w>> {
+    ) -> Result<Fields<'a, 'w, L>> {
         let w = self.plain()?;
         variant_tag(w, name, index, variant);
         Ok(Fields { w: open(w)? })
@@ -249,8 +249,8 @@ impl<'a, 'w> ser::Serializer for Serializer<'a, 'w> {
 /// integers packed.
 /// A sequence whose length serde did not give up front is written to a
 /// side buffer and copied after its count.
-pub(crate) struct Seq<'a, 'w> {
-    w: &'a mut Writer<'w>,
+pub(crate) struct Seq<'a, 'w, L: crate::Layout> {
+    w: &'a mut Writer<'w, L>,
     /// The element count declared, checked at the end.
     len: Option<usize>,
     count: usize,
@@ -261,9 +261,9 @@ pub(crate) struct Seq<'a, 'w> {
     side: Option<Box<Vec<u8>>>,
 }
 
-impl<'a, 'w> Seq<'a, 'w> {
+impl<'a, 'w, L: crate::Layout> Seq<'a, 'w, L> {
     #[inline]
-    fn new(w: &'a mut Writer<'w>, len: Option<usize>, side: bool) -> Self {
+    fn new(w: &'a mut Writer<'w, L>, len: Option<usize>, side: bool) -> Self {
         Seq {
             w,
             len,
@@ -296,7 +296,7 @@ impl<'a, 'w> Seq<'a, 'w> {
         let depth = self.w.depth_left();
         let side = &mut **self.side.get_or_insert_with(Box::default);
         value.serialize(Serializer {
-            w: &mut Writer::with_depth(side, depth),
+            w: &mut Writer::<L>::with_depth(side, depth),
             seq: Some(&mut self.mode),
         })
     }
@@ -322,7 +322,7 @@ impl<'a, 'w> Seq<'a, 'w> {
     fn side_end(&mut self) -> Result<()> {
         let mut side = *self.side.take().unwrap_or_default();
         self.mode
-            .finish(&mut Writer::with_depth(&mut side, self.w.depth_left()))?;
+            .finish(&mut Writer::<L>::with_depth(&mut side, self.w.depth_left()))?;
         self.w.write_len(self.count);
         self.w.write_bytes(&side);
         self.w.checkpoint();
@@ -338,7 +338,7 @@ fn count_error(what: &str, declared: usize, written: usize) -> Error {
     )
 }
 
-impl ser::SerializeSeq for Seq<'_, '_> {
+impl<L: crate::Layout> ser::SerializeSeq for Seq<'_, '_, L> {
     type Ok = ();
     type Error = Error;
     #[inline]
@@ -351,7 +351,7 @@ impl ser::SerializeSeq for Seq<'_, '_> {
     }
 }
 
-impl ser::SerializeTuple for Seq<'_, '_> {
+impl<L: crate::Layout> ser::SerializeTuple for Seq<'_, '_, L> {
     type Ok = ();
     type Error = Error;
     #[inline]
@@ -365,8 +365,8 @@ impl ser::SerializeTuple for Seq<'_, '_> {
 }
 
 /// The fields of a struct, tuple struct or variant: one after another.
-pub(crate) struct Fields<'a, 'w> {
-    w: &'a mut Writer<'w>,
+pub(crate) struct Fields<'a, 'w, L: crate::Layout> {
+    w: &'a mut Writer<'w, L>,
 }
 
 #[cold]
@@ -385,7 +385,7 @@ fn skipped_field(key: &str) -> Error {
 macro_rules! fields {
     (named: $($named:path),*; unnamed: $($unnamed:path),*;) => {
         $(
-            impl $named for Fields<'_, '_> {
+            impl<L: crate::Layout> $named for Fields<'_, '_, L> {
                 type Ok = ();
                 type Error = Error;
                 #[inline]
@@ -403,7 +403,7 @@ macro_rules! fields {
             }
         )*
         $(
-            impl $unnamed for Fields<'_, '_> {
+            impl<L: crate::Layout> $unnamed for Fields<'_, '_, L> {
                 type Ok = ();
                 type Error = Error;
                 #[inline]
@@ -425,25 +425,28 @@ fields! {
 }
 
 /// A map being written: its count, then key, value, key, value.
-pub(crate) struct Map<'a, 'w> {
-    w: &'a mut Writer<'w>,
+pub(crate) struct Map<'a, 'w, L: crate::Layout> {
+    w: &'a mut Writer<'w, L>,
     len: Option<usize>,
     count: usize,
     /// Where the entries go when serde gave no count up front.
     side: Option<Vec<u8>>,
 }
 
-impl Map<'_, '_> {
+impl<L: crate::Layout> Map<'_, '_, L> {
     #[inline]
     fn put<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         match &mut self.side {
-            Some(side) => put(&mut Writer::with_depth(side, self.w.depth_left()), value),
+            Some(side) => put(
+                &mut Writer::<L>::with_depth(side, self.w.depth_left()),
+                value,
+            ),
             None => put(self.w, value),
         }
     }
 }
 
-impl ser::SerializeMap for Map<'_, '_> {
+impl<L: crate::Layout> ser::SerializeMap for Map<'_, '_, L> {
     type Ok = ();
     type Error = Error;
     #[inline]
@@ -471,7 +474,7 @@ impl ser::SerializeMap for Map<'_, '_> {
 
 macro_rules! leave_on_drop {
     ($($compound:ident),*) => {$(
-        impl Drop for $compound<'_, '_> {
+        impl<L: crate::Layout> Drop for $compound<'_, '_, L> {
             fn drop(&mut self) {
                 self.w.leave();
             }

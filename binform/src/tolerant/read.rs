@@ -9,7 +9,7 @@ use crate::read::{Reader, Unpack};
 
 use crate::tolerant::wire::Wire;
 
-impl<'de> Reader<'de> {
+impl<'de, L: crate::Layout> Reader<'de, L> {
     /// `Unpack::unpack_field`'s default: the plain encoding, as
     /// `Pack::pack_field` wrote it.
     ///
@@ -19,11 +19,12 @@ impl<'de> Reader<'de> {
     /// `BinaryHeap` were framed before they shared `Vec`'s) framed it.
     #[inline(always)]
     pub(crate) fn read_field_plain<T: Unpack<'de>>(&mut self, tag: u32, wire: Wire) -> Result<T> {
-        if T::WIRE != Wire::Framed && wire == Wire::Framed {
+        let ours = crate::encoding::wire_in::<T, L>();
+        if ours != Wire::Framed && wire == Wire::Framed {
             return self.read_framed_instead(T::unpack);
         }
-        self.expect_wire(tag, wire, T::WIRE)?;
-        match T::WIRE {
+        self.expect_wire(tag, wire, ours)?;
+        match ours {
             Wire::Framed => {
                 let len = self.read_len()?;
                 self.read_within(len, T::unpack)
@@ -239,7 +240,12 @@ impl Fields {
     /// the expected one, nor for sequences and gaps of 16 or more (the
     /// general path handles those).
     #[inline(always)]
-    pub fn take(&self, r: &mut Reader<'_>, index: usize, gap: u32) -> Option<Wire> {
+    pub fn take<L: crate::Layout>(
+        &self,
+        r: &mut Reader<'_, L>,
+        index: usize,
+        gap: u32,
+    ) -> Option<Wire> {
         if self.left <= index || gap >= 16 {
             return None;
         }
@@ -255,7 +261,13 @@ impl Fields {
     /// fields. [`take`](Self::take) handles the other wire types a field
     /// accepts (`Null` for an option).
     #[inline(always)]
-    pub fn take_exact(&self, r: &mut Reader<'_>, index: usize, gap: u32, expected: Wire) -> bool {
+    pub fn take_exact<L: crate::Layout>(
+        &self,
+        r: &mut Reader<'_, L>,
+        index: usize,
+        gap: u32,
+        expected: Wire,
+    ) -> bool {
         if self.left <= index || gap >= 1 << 11 {
             return false;
         }
@@ -302,7 +314,7 @@ impl Fields {
 
     /// Reads the next field's tag and wire type; `None` after the last.
     #[inline(always)]
-    pub fn next(&mut self, r: &mut Reader<'_>) -> Result<Option<(u32, Wire)>> {
+    pub fn next<L: crate::Layout>(&mut self, r: &mut Reader<'_, L>) -> Result<Option<(u32, Wire)>> {
         // After a fast path that took every field, this is all that runs.
         if self.left == 0 {
             return Ok(None);
@@ -311,7 +323,7 @@ impl Fields {
     }
 
     #[inline(never)]
-    fn next_key(&mut self, r: &mut Reader<'_>) -> Result<Option<(u32, Wire)>> {
+    fn next_key<L: crate::Layout>(&mut self, r: &mut Reader<'_, L>) -> Result<Option<(u32, Wire)>> {
         let start = r.position();
         let key = r.read_varint()?;
         // `next` is at most 2^32 and the gap below 2^61: no overflow.

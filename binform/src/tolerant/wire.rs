@@ -66,6 +66,17 @@ impl Wire {
         }
     }
 
+    /// The wire type of a fixed-width integer of `width` bytes in the
+    /// fixed layout: `Fixed4` and `Fixed8` where one matches, else `Framed`.
+    pub const fn fixed_width(width: usize) -> Wire {
+        match width {
+            1 => Wire::Byte,
+            4 => Wire::Fixed4,
+            8 => Wire::Fixed8,
+            _ => Wire::Framed,
+        }
+    }
+
     /// The three bits a key carries (for `Seq`, the element type follows
     /// the key in a byte of its own).
     #[inline(always)]

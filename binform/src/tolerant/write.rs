@@ -8,7 +8,7 @@ use crate::write::{Pack, Writer};
 
 use super::wire::Wire;
 
-impl Writer<'_> {
+impl<L: crate::Layout> Writer<'_, L> {
     /// Writes one field of a version-tolerant type, `gap` tags after the
     /// previous one.
     #[doc(hidden)]
@@ -69,13 +69,14 @@ impl Writer<'_> {
         value: &T,
         gap_key: u64,
     ) -> Result<()> {
-        match T::WIRE {
+        let wire = crate::encoding::wire_in::<T, L>();
+        match wire {
             Wire::Framed => {
                 self.write_varint(gap_key | u64::from(Wire::Framed.bits()));
                 self.write_len_prefixed(|w| value.pack(w))
             }
             Wire::Seq(element) => {
-                self.write_keyed_bytes(gap_key | u64::from(T::WIRE.bits()), [element]);
+                self.write_keyed_bytes(gap_key | u64::from(wire.bits()), [element]);
                 value.pack(self)
             }
             wire => {

@@ -257,11 +257,19 @@ pub(super) static NO_TYPES: Schema = Schema {
 /// The wire type (format.md §12) a field of type `node` has in a tolerant
 /// type, as the Rust type's `Encoding::WIRE` says it: the same rules by
 /// schema name.
-pub(super) fn wire_of(node: &TypeRef, schema: &Schema) -> Result<crate::tolerant::wire::Wire> {
+/// In the fixed layout, integers take their fixed widths' wire types
+/// (`Encoding::FIXED_WIRE`).
+pub(super) fn wire_of<L: crate::Layout>(
+    node: &TypeRef,
+    schema: &Schema,
+) -> Result<crate::tolerant::wire::Wire> {
     use crate::tolerant::wire::Wire;
     use crate::tolerant::wire::PACKED_ELEMENT;
     let scalar = |s: Scalar| match s {
         Scalar::U8 | Scalar::I8 | Scalar::Bool => Wire::Byte,
+        Scalar::U16 | Scalar::I16 if L::FIXED => Wire::Framed,
+        Scalar::U32 | Scalar::I32 | Scalar::Char if L::FIXED => Wire::Fixed4,
+        Scalar::U64 | Scalar::I64 if L::FIXED => Wire::Fixed8,
         Scalar::U16
         | Scalar::U32
         | Scalar::U64
@@ -276,9 +284,12 @@ pub(super) fn wire_of(node: &TypeRef, schema: &Schema) -> Result<crate::tolerant
     Ok(match shape(node, schema)? {
         Shape::Scalar(s) | Shape::NonZero(s) => scalar(s),
         Shape::String | Shape::Bytes => Wire::Bytes,
+        Shape::Packed(s, ..) if L::FIXED => Wire::seq_of(scalar(s)),
         Shape::Packed(..) => Wire::Seq(PACKED_ELEMENT),
         Shape::Seq(elem) => match node {
-            TypeRef::Builtin { name, .. } if name == "seq" => Wire::seq_of(wire_of(elem, schema)?),
+            TypeRef::Builtin { name, .. } if name == "seq" => {
+                Wire::seq_of(wire_of::<L>(elem, schema)?)
+            }
             _ => Wire::Framed,
         },
         Shape::Record("ordering", _) => Wire::Byte,
@@ -307,7 +318,7 @@ mod tests {
             "{seen}"
         );
         assert_eq!(
-            wire_of(&schema.root, &schema).unwrap(),
+            wire_of::<crate::layout::Compact>(&schema.root, &schema).unwrap(),
             T::WIRE,
             "{}",
             schema.root

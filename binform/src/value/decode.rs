@@ -12,7 +12,6 @@ use alloc::vec::Vec;
 use super::builtin::{dyn_entry, shape, wire_of, Node, Shape, NO_TYPES};
 use super::scalar::Scalar;
 use super::Value;
-use crate::packed::{unpack_vec, Lane};
 use crate::schema::embedded::{decode_schema, split};
 use crate::schema::{Body, FieldDef, Schema, TypeRef};
 use crate::tolerant::wire::Wire;
@@ -22,12 +21,22 @@ use super::VALUE_SIZE;
 use crate::refs::{TAG_ID_BASE, TAG_NEW, TAG_NULL};
 
 /// A self-describing payload as a document.
-pub(super) fn document(bytes: &[u8], options: &Options) -> Result<Value> {
+/// The value is read in the layout the header states, whatever `options`'.
+pub(super) fn document<L: crate::Layout>(bytes: &[u8], options: &Options<L>) -> Result<Value> {
     check_size(bytes, options)?;
     let parts = split(bytes)?;
-    let schema = decode_schema(&parts, options)?;
+    let schema = decode_schema(&parts, &options.in_layout())?;
     let body_at = bytes.len() - parts.body.len();
-    let value = body(&schema, parts.body, options).map_err(|e| e.shifted(body_at))?;
+    let value = if parts.fixed {
+        body(&schema, parts.body, &options.fixed_width())
+    } else {
+        body(
+            &schema,
+            parts.body,
+            &options.in_layout::<crate::layout::Compact>(),
+        )
+    }
+    .map_err(|e| e.shifted(body_at))?;
     Ok(Value::Document {
         schema: Box::new(schema),
         value: Box::new(value),
@@ -35,7 +44,11 @@ pub(super) fn document(bytes: &[u8], options: &Options) -> Result<Value> {
 }
 
 /// A plain payload of a type with `schema`, as a document.
-pub(super) fn plain(schema: &Schema, bytes: &[u8], options: &Options) -> Result<Value> {
+pub(super) fn plain<L: crate::Layout>(
+    schema: &Schema,
+    bytes: &[u8],
+    options: &Options<L>,
+) -> Result<Value> {
     check_size(bytes, options)?;
     let value = body(schema, bytes, options)?;
     Ok(Value::Document {
@@ -44,7 +57,7 @@ pub(super) fn plain(schema: &Schema, bytes: &[u8], options: &Options) -> Result<
     })
 }
 
-fn check_size(bytes: &[u8], options: &Options) -> Result<()> {
+fn check_size<L: crate::Layout>(bytes: &[u8], options: &Options<L>) -> Result<()> {
     match options.max_bytes {
         Some(limit) if bytes.len() > limit => Err(Error::new(
             ErrorKind::LimitExceeded,
@@ -57,7 +70,7 @@ fn check_size(bytes: &[u8], options: &Options) -> Result<()> {
     }
 }
 
-fn body(schema: &Schema, bytes: &[u8], options: &Options) -> Result<Value> {
+fn body<L: crate::Layout>(schema: &Schema, bytes: &[u8], options: &Options<L>) -> Result<Value> {
     let mut r = Reader::new(bytes, options);
     let mut d = Decoder {
         schema,
@@ -87,7 +100,11 @@ struct Decoder<'s> {
 }
 
 impl<'s> Decoder<'s> {
-    fn value(&mut self, r: &mut Reader<'_>, node: &'s TypeRef) -> Result<Value> {
+    fn value<L: crate::Layout>(
+        &mut self,
+        r: &mut Reader<'_, L>,
+        node: &'s TypeRef,
+    ) -> Result<Value> {
         Ok(match shape(node, self.schema)? {
             Shape::Scalar(s) => scalar(r, s)?,
             Shape::String => {
@@ -273,7 +290,11 @@ impl<'s> Decoder<'s> {
     }
 
     /// A version-tolerant struct or enum (format.md §12).
-    fn tolerant(&mut self, r: &mut Reader<'_>, def: &'s crate::schema::TypeDef) -> Result<Value> {
+    fn tolerant<L: crate::Layout>(
+        &mut self,
+        r: &mut Reader<'_, L>,
+        def: &'s crate::schema::TypeDef,
+    ) -> Result<Value> {
         match &def.body {
             Body::Struct(fields) => Ok(Value::Struct {
                 name: def.name.clone(),
@@ -334,9 +355,9 @@ impl<'s> Decoder<'s> {
 
     /// A tolerant field list: known tags by their schema, others skipped
     /// by their wire type (they are not part of the document).
-    fn tolerant_fields(
+    fn tolerant_fields<L: crate::Layout>(
         &mut self,
-        r: &mut Reader<'_>,
+        r: &mut Reader<'_, L>,
         defs: &'s [FieldDef],
     ) -> Result<Vec<(String, Value)>> {
         let mut cursor = r.read_fields()?;
@@ -360,16 +381,16 @@ impl<'s> Decoder<'s> {
     }
 
     /// One tolerant field's value, delimited by `wire`.
-    fn tolerant_value(
+    fn tolerant_value<L: crate::Layout>(
         &mut self,
-        r: &mut Reader<'_>,
+        r: &mut Reader<'_, L>,
         node: &'s TypeRef,
         wire: Wire,
     ) -> Result<Value> {
         if let Shape::Option(inner) = shape(node, self.schema)? {
             // An option of a self-delimiting type is its contents' field,
             // or `Null` for `None`.
-            if wire_of(inner, self.schema)? != Wire::Framed {
+            if wire_of::<L>(inner, self.schema)? != Wire::Framed {
                 return match wire {
                     Wire::Null => Ok(Value::Optional(None)),
                     wire => Ok(Value::Optional(Some(Box::new(
@@ -378,7 +399,7 @@ impl<'s> Decoder<'s> {
                 };
             }
         }
-        let expected = wire_of(node, self.schema)?;
+        let expected = wire_of::<L>(node, self.schema)?;
         if wire == Wire::Framed {
             // Framed is always readable: the value's plain encoding.
             let len = r.read_len()?;
@@ -399,16 +420,16 @@ impl<'s> Decoder<'s> {
 
     /// A node of a shape: the schema's, or a built-in's (no derived
     /// types, no shared values).
-    fn node(&mut self, r: &mut Reader<'_>, node: &Node<'s>) -> Result<Value> {
+    fn node<L: crate::Layout>(&mut self, r: &mut Reader<'_, L>, node: &Node<'s>) -> Result<Value> {
         match node {
             Node::Schema(ty) => self.value(r, ty),
             Node::Builtin(ty) => builtin(r, ty),
         }
     }
 
-    fn fields(
+    fn fields<L: crate::Layout>(
         &mut self,
-        r: &mut Reader<'_>,
+        r: &mut Reader<'_, L>,
         fields: &'s [FieldDef],
     ) -> Result<Vec<(String, Value)>> {
         let mut out = Vec::with_capacity(fields.len().min(64));
@@ -425,11 +446,11 @@ impl<'s> Decoder<'s> {
 
     /// `len` elements read by `each`, one nesting level down, each charged
     /// before it is built.
-    fn elements(
+    fn elements<L: crate::Layout>(
         &mut self,
-        r: &mut Reader<'_>,
+        r: &mut Reader<'_, L>,
         len: usize,
-        mut each: impl FnMut(&mut Self, &mut Reader<'_>) -> Result<Value>,
+        mut each: impl FnMut(&mut Self, &mut Reader<'_, L>) -> Result<Value>,
     ) -> Result<Vec<Value>> {
         deeper(r, |r| {
             let mut out = Vec::new();
@@ -464,7 +485,12 @@ impl<'s> Decoder<'s> {
             .or_insert_with(|| crate::schema::hash_str(&node.to_string()))
     }
 
-    fn shared(&mut self, r: &mut Reader<'_>, inner: &'s TypeRef, weak: bool) -> Result<Value> {
+    fn shared<L: crate::Layout>(
+        &mut self,
+        r: &mut Reader<'_, L>,
+        inner: &'s TypeRef,
+        weak: bool,
+    ) -> Result<Value> {
         let at = r.position();
         let tag = r.read_varint()?;
         match tag {
@@ -510,12 +536,15 @@ impl<'s> Decoder<'s> {
 /// recursion happens, count toward `Options::max_depth`, so a value nests
 /// as deep as its typed decoder allows).
 #[inline]
-fn deeper<'de, R>(r: &mut Reader<'de>, f: impl FnOnce(&mut Reader<'de>) -> Result<R>) -> Result<R> {
+fn deeper<'de, R, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    f: impl FnOnce(&mut Reader<'de, L>) -> Result<R>,
+) -> Result<R> {
     crate::stack::grow(|| f(r))
 }
 
 /// A built-in node, which names no derived type.
-fn builtin(r: &mut Reader<'_>, node: &TypeRef) -> Result<Value> {
+fn builtin<L: crate::Layout>(r: &mut Reader<'_, L>, node: &TypeRef) -> Result<Value> {
     Decoder {
         schema: &NO_TYPES,
         shared: Vec::new(),
@@ -527,7 +556,7 @@ fn builtin(r: &mut Reader<'_>, node: &TypeRef) -> Result<Value> {
 }
 
 #[cold]
-fn bad_tag(r: &Reader<'_>, at: usize, tag: u8, what: &str) -> Error {
+fn bad_tag<L: crate::Layout>(r: &Reader<'_, L>, at: usize, tag: u8, what: &str) -> Error {
     r.error_at(
         at,
         ErrorKind::UnknownVariant,
@@ -536,7 +565,7 @@ fn bad_tag(r: &Reader<'_>, at: usize, tag: u8, what: &str) -> Error {
 }
 
 /// One scalar, read as its Rust type reads it.
-pub(super) fn scalar(r: &mut Reader<'_>, s: Scalar) -> Result<Value> {
+pub(super) fn scalar<L: crate::Layout>(r: &mut Reader<'_, L>, s: Scalar) -> Result<Value> {
     Ok(match s {
         Scalar::Unit => Value::Unit,
         Scalar::Bool => Value::Bool(bool::unpack(r)?),
@@ -558,7 +587,12 @@ pub(super) fn scalar(r: &mut Reader<'_>, s: Scalar) -> Result<Value> {
 
 /// `len` packed integers (format.md §22), checked against the input (two
 /// bytes a block) and charged before they are built.
-fn packed(r: &mut Reader<'_>, s: Scalar, nonzero: bool, len: usize) -> Result<Value> {
+fn packed<L: crate::Layout>(
+    r: &mut Reader<'_, L>,
+    s: Scalar,
+    nonzero: bool,
+    len: usize,
+) -> Result<Value> {
     let least = crate::packed::layout::min_size(len);
     if least > r.remaining() {
         return Err(r.error(
@@ -571,18 +605,22 @@ fn packed(r: &mut Reader<'_>, s: Scalar, nonzero: bool, len: usize) -> Result<Va
     }
     r.charge_memory(len.saturating_mul(VALUE_SIZE))?;
     let at = r.position();
-    fn lift<T: Lane>(r: &mut Reader<'_>, len: usize, f: fn(T) -> Value) -> Result<Vec<Value>> {
-        Ok(unpack_vec::<T>(r, len)?.into_iter().map(f).collect())
+    fn lift<'de, T: Unpack<'de>, L: crate::Layout>(
+        r: &mut Reader<'de, L>,
+        len: usize,
+        f: fn(T) -> Value,
+    ) -> Result<Vec<Value>> {
+        Ok(T::unpack_vec(r, len)?.into_iter().map(f).collect())
     }
     let values = match s {
-        Scalar::U16 => lift::<u16>(r, len, Value::U16)?,
-        Scalar::U32 => lift::<u32>(r, len, Value::U32)?,
-        Scalar::U64 => lift::<u64>(r, len, Value::U64)?,
-        Scalar::U128 => lift::<u128>(r, len, Value::U128)?,
-        Scalar::I16 => lift::<i16>(r, len, Value::I16)?,
-        Scalar::I32 => lift::<i32>(r, len, Value::I32)?,
-        Scalar::I64 => lift::<i64>(r, len, Value::I64)?,
-        Scalar::I128 => lift::<i128>(r, len, Value::I128)?,
+        Scalar::U16 => lift::<u16, _>(r, len, Value::U16)?,
+        Scalar::U32 => lift::<u32, _>(r, len, Value::U32)?,
+        Scalar::U64 => lift::<u64, _>(r, len, Value::U64)?,
+        Scalar::U128 => lift::<u128, _>(r, len, Value::U128)?,
+        Scalar::I16 => lift::<i16, _>(r, len, Value::I16)?,
+        Scalar::I32 => lift::<i32, _>(r, len, Value::I32)?,
+        Scalar::I64 => lift::<i64, _>(r, len, Value::I64)?,
+        Scalar::I128 => lift::<i128, _>(r, len, Value::I128)?,
         _ => {
             return Err(r.error(
                 ErrorKind::InvalidValue,

@@ -17,7 +17,7 @@ use crate::tolerant::wire::Wire;
 use crate::{Error, ErrorKind, Pack, Result, Writer};
 
 /// A document as a self-describing payload.
-pub(super) fn document(value: &Value) -> Result<Vec<u8>> {
+pub(super) fn document<L: crate::Layout>(value: &Value) -> Result<Vec<u8>> {
     let Value::Document { schema, value } = value else {
         return Err(Error::new(
             ErrorKind::InvalidValue,
@@ -26,9 +26,9 @@ pub(super) fn document(value: &Value) -> Result<Vec<u8>> {
         ));
     };
     let mut buf = Vec::new();
-    write_header(&mut buf, fingerprint(schema), schema)?;
+    write_header::<L>(&mut buf, fingerprint(schema), schema)?;
     Encoder::new(schema).value(
-        &mut Writer::with_depth(&mut buf, WRITE_DEPTH),
+        &mut Writer::<L>::with_depth(&mut buf, WRITE_DEPTH),
         &schema.root,
         value,
     )?;
@@ -36,10 +36,10 @@ pub(super) fn document(value: &Value) -> Result<Vec<u8>> {
 }
 
 /// A value (or a document's value) as the plain payload of `schema`.
-pub(super) fn plain(schema: &Schema, value: &Value) -> Result<Vec<u8>> {
+pub(super) fn plain<L: crate::Layout>(schema: &Schema, value: &Value) -> Result<Vec<u8>> {
     let mut buf = Vec::new();
     Encoder::new(schema).value(
-        &mut Writer::with_depth(&mut buf, WRITE_DEPTH),
+        &mut Writer::<L>::with_depth(&mut buf, WRITE_DEPTH),
         &schema.root,
         value.root(),
     )?;
@@ -79,7 +79,12 @@ impl<'s> Encoder<'s> {
         f(self).map_err(|e| e.in_field(&step))
     }
 
-    fn value(&mut self, w: &mut Writer<'_>, node: &TypeRef, v: &Value) -> Result<()> {
+    fn value<L: crate::Layout>(
+        &mut self,
+        w: &mut Writer<'_, L>,
+        node: &TypeRef,
+        v: &Value,
+    ) -> Result<()> {
         let schema = self.schema;
         match shape(node, schema)? {
             Shape::Scalar(s) => self.scalar(w, s, v, false),
@@ -253,9 +258,9 @@ impl<'s> Encoder<'s> {
     }
 
     /// A version-tolerant struct or enum (format.md §12).
-    fn tolerant(
+    fn tolerant<L: crate::Layout>(
         &mut self,
-        w: &mut Writer<'_>,
+        w: &mut Writer<'_, L>,
         def: &crate::schema::TypeDef,
         v: &Value,
     ) -> Result<()> {
@@ -284,9 +289,9 @@ impl<'s> Encoder<'s> {
     }
 
     /// The fields the value has, in tag order, each with its key.
-    fn tolerant_fields(
+    fn tolerant_fields<L: crate::Layout>(
         &mut self,
-        w: &mut Writer<'_>,
+        w: &mut Writer<'_, L>,
         defs: &[FieldDef],
         values: &[(String, Value)],
     ) -> Result<()> {
@@ -317,16 +322,16 @@ impl<'s> Encoder<'s> {
 
     /// One tolerant field: its key and its value, delimited as its type's
     /// wire type says.
-    fn tolerant_value(
+    fn tolerant_value<L: crate::Layout>(
         &mut self,
-        w: &mut Writer<'_>,
+        w: &mut Writer<'_, L>,
         gap_key: u64,
         node: &TypeRef,
         v: &Value,
     ) -> Result<()> {
         let schema = self.schema;
         if let Shape::Option(inner) = shape(node, schema)? {
-            if wire_of(inner, schema)? != Wire::Framed {
+            if wire_of::<L>(inner, schema)? != Wire::Framed {
                 return match v {
                     Value::Optional(None) => {
                         w.write_varint(gap_key | u64::from(Wire::Null.bits()));
@@ -337,7 +342,7 @@ impl<'s> Encoder<'s> {
                 };
             }
         }
-        let wire = wire_of(node, schema)?;
+        let wire = wire_of::<L>(node, schema)?;
         w.write_varint(gap_key | u64::from(wire.bits()));
         match wire {
             Wire::Framed => w.write_len_prefixed(|w| self.value(w, node, v)),
@@ -351,9 +356,9 @@ impl<'s> Encoder<'s> {
 
     /// Writes the tag of the variant `name` of the enum `enum_name`, found
     /// through an index of its `variants`, and returns that variant.
-    fn write_variant<'d>(
+    fn write_variant<'d, L: crate::Layout>(
         &mut self,
-        w: &mut Writer<'_>,
+        w: &mut Writer<'_, L>,
         enum_name: &str,
         variants: &'d [VariantDef],
         name: &str,
@@ -373,7 +378,12 @@ impl<'s> Encoder<'s> {
         Ok(vd)
     }
 
-    fn node(&mut self, w: &mut Writer<'_>, node: &Node<'_>, v: &Value) -> Result<()> {
+    fn node<L: crate::Layout>(
+        &mut self,
+        w: &mut Writer<'_, L>,
+        node: &Node<'_>,
+        v: &Value,
+    ) -> Result<()> {
         match node {
             Node::Schema(ty) => self.value(w, ty, v),
             Node::Builtin(ty) => {
@@ -385,9 +395,9 @@ impl<'s> Encoder<'s> {
         }
     }
 
-    fn fields(
+    fn fields<L: crate::Layout>(
         &mut self,
-        w: &mut Writer<'_>,
+        w: &mut Writer<'_, L>,
         name: &str,
         defs: &[FieldDef],
         values: &[(String, Value)],
@@ -404,9 +414,9 @@ impl<'s> Encoder<'s> {
     }
 
     /// Elements, one nesting level down; `ty(i)` is element `i`'s type.
-    fn items<'t>(
+    fn items<'t, L: crate::Layout>(
         &mut self,
-        w: &mut Writer<'_>,
+        w: &mut Writer<'_, L>,
         items: &[Value],
         ty: impl Fn(usize) -> &'t TypeRef,
     ) -> Result<()> {
@@ -418,19 +428,19 @@ impl<'s> Encoder<'s> {
         })
     }
 
-    fn packed(
+    fn packed<L: crate::Layout>(
         &mut self,
-        w: &mut Writer<'_>,
+        w: &mut Writer<'_, L>,
         s: Scalar,
         nonzero: bool,
         items: &[Value],
     ) -> Result<()> {
-        fn gather<T: Lane + Pack + PartialEq>(
+        fn gather<T: Lane + Pack + PartialEq, L: crate::Layout>(
             e: &Encoder<'_>,
             items: &[Value],
             nonzero: bool,
             get: fn(&Value) -> Option<T>,
-            w: &mut Writer<'_>,
+            w: &mut Writer<'_, L>,
         ) -> Result<()> {
             let mut out = Vec::with_capacity(items.len());
             for item in items {
@@ -444,7 +454,7 @@ impl<'s> Encoder<'s> {
         macro_rules! by_type {
             ($($s:ident $t:ty => $v:ident),*) => {
                 match s {
-                    $(Scalar::$s => gather::<$t>(self, items, nonzero, |v| match v { Value::$v(x) => Some(*x), _ => None }, w),)*
+                    $(Scalar::$s => gather::<$t, _>(self, items, nonzero, |v| match v { Value::$v(x) => Some(*x), _ => None }, w),)*
                     _ => Err(self.mismatch("an integer type that packs", &Value::Unit)),
                 }
             };
@@ -453,7 +463,13 @@ impl<'s> Encoder<'s> {
                  I16 i16 => I16, I32 i32 => I32, I64 i64 => I64, I128 i128 => I128)
     }
 
-    fn scalar(&self, w: &mut Writer<'_>, s: Scalar, v: &Value, nonzero: bool) -> Result<()> {
+    fn scalar<L: crate::Layout>(
+        &self,
+        w: &mut Writer<'_, L>,
+        s: Scalar,
+        v: &Value,
+        nonzero: bool,
+    ) -> Result<()> {
         if nonzero && v.is_zero_integer() {
             return Err(self.mismatch("a non-zero integer", v));
         }
@@ -481,7 +497,10 @@ impl<'s> Encoder<'s> {
 /// Runs `f` on a fresh stack segment if this one runs low (only derived
 /// types count toward the depth limit, as in the reader).
 #[inline]
-fn deeper(w: &mut Writer<'_>, f: impl FnOnce(&mut Writer<'_>) -> Result<()>) -> Result<()> {
+fn deeper<L: crate::Layout>(
+    w: &mut Writer<'_, L>,
+    f: impl FnOnce(&mut Writer<'_, L>) -> Result<()>,
+) -> Result<()> {
     crate::stack::grow(|| f(w))
 }
 

@@ -50,9 +50,10 @@ use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::layout::Compact;
 use crate::read::UnpackOwned;
 use crate::schema::Schema;
-use crate::{Options, Result};
+use crate::{Layout, Options, Result};
 
 /// What one `Value` costs the memory budget, however it is built
 /// (decoded, or resolved against another schema).
@@ -289,8 +290,9 @@ pub fn from_slice(bytes: &[u8]) -> Result<Value> {
     from_slice_options(bytes, &Options::new())
 }
 
-/// [`from_slice`] under the limits of `options`.
-pub fn from_slice_options(bytes: &[u8], options: &Options) -> Result<Value> {
+/// [`from_slice`] under the limits of `options`. The value is read in the
+/// layout the payload's header states, whichever `options` has.
+pub fn from_slice_options(bytes: &[u8], options: &Options<impl Layout>) -> Result<Value> {
     decode::document(bytes, options)
 }
 
@@ -302,8 +304,13 @@ pub fn from_slice_with(schema: &Schema, bytes: &[u8]) -> Result<Value> {
     from_slice_with_options(schema, bytes, &Options::new())
 }
 
-/// [`from_slice_with`] under the limits of `options`.
-pub fn from_slice_with_options(schema: &Schema, bytes: &[u8], options: &Options) -> Result<Value> {
+/// [`from_slice_with`] under the limits, and in the layout, of `options`
+/// (a plain payload does not say which layout wrote it).
+pub fn from_slice_with_options(
+    schema: &Schema,
+    bytes: &[u8],
+    options: &Options<impl Layout>,
+) -> Result<Value> {
     decode::plain(schema, bytes, options)
 }
 
@@ -313,14 +320,33 @@ pub fn from_slice_with_options(schema: &Schema, bytes: &[u8], options: &Options)
 /// does not fit its schema is an
 /// [`ErrorKind::InvalidValue`](crate::ErrorKind::InvalidValue) error
 /// naming where.
+/// It is written in the compact layout; [`to_vec_options`] writes the
+/// layout of its options.
 pub fn to_vec(value: &Value) -> Result<Vec<u8>> {
-    encode::document(value)
+    encode::document::<Compact>(value)
+}
+
+/// [`to_vec`] in the layout of `options` (`Options::new().fixed_width()`
+/// for the fixed one); the header records it.
+pub fn to_vec_options<L: Layout>(value: &Value, options: &Options<L>) -> Result<Vec<u8>> {
+    let _ = options;
+    encode::document::<L>(value)
 }
 
 /// Writes `value` as the plain (headerless) payload of a type with
-/// `schema`.
+/// `schema`, in the compact layout.
 pub fn to_vec_with(schema: &Schema, value: &Value) -> Result<Vec<u8>> {
-    encode::plain(schema, value)
+    encode::plain::<Compact>(schema, value)
+}
+
+/// [`to_vec_with`] in the layout of `options`.
+pub fn to_vec_with_options<L: Layout>(
+    schema: &Schema,
+    value: &Value,
+    options: &Options<L>,
+) -> Result<Vec<u8>> {
+    let _ = options;
+    encode::plain::<L>(schema, value)
 }
 
 /// Reads `loose`, a value written without exact types (as a JSON reader
@@ -406,10 +432,27 @@ pub fn from_slice_as<T: UnpackOwned>(bytes: &[u8]) -> Result<T> {
     from_slice_as_options(bytes, &Options::new())
 }
 
-/// [`from_slice_as`] under the limits of `options`.
-pub fn from_slice_as_options<T: UnpackOwned>(bytes: &[u8], options: &Options) -> Result<T> {
-    let described = options.self_describing(true);
+/// [`from_slice_as`] under the limits of `options`. The payload is read
+/// in the layout its header states, whichever `options` has.
+pub fn from_slice_as_options<T: UnpackOwned>(
+    bytes: &[u8],
+    options: &Options<impl Layout>,
+) -> Result<T> {
     let parts = crate::schema::embedded::split(bytes)?;
+    if parts.fixed {
+        as_in_layout(bytes, parts, &options.fixed_width())
+    } else {
+        as_in_layout(bytes, parts, &options.in_layout::<Compact>())
+    }
+}
+
+/// [`from_slice_as_options`] in the payload's layout, `L`.
+fn as_in_layout<T: UnpackOwned, L: Layout>(
+    bytes: &[u8],
+    parts: crate::schema::embedded::Parts<'_>,
+    options: &Options<L>,
+) -> Result<T> {
+    let described = options.self_describing(true);
     if parts.fingerprint == crate::schema::fingerprint_of::<T>() {
         return described.from_slice(bytes);
     }
@@ -426,7 +469,7 @@ pub fn from_slice_as_options<T: UnpackOwned>(bytes: &[u8], options: &Options) ->
     };
     let reader = crate::schema_of::<T>();
     let resolved = resolve::resolve(writer, &reader, value, options.memory_limit(bytes.len()))?;
-    let plain = encode::plain(&reader, &resolved)?;
+    let plain = encode::plain::<L>(&reader, &resolved)?;
     options
         .self_describing(false)
         .fingerprint(false)

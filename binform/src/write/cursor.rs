@@ -19,8 +19,8 @@ use super::Writer;
 /// written. Made by [`Writer::with_cursor`]; the derive writes the fields
 /// of compact types through it ([`Pack::pack_cursor`](crate::Pack)).
 #[doc(hidden)]
-pub struct Cursor<'c, 'a> {
-    w: &'c mut Writer<'a>,
+pub struct Cursor<'c, 'a, L: crate::Layout = crate::layout::Compact> {
+    w: &'c mut Writer<'a, L>,
     /// The buffer's pointer as of the last sync.
     ptr: *mut u8,
     /// The bytes written (the buffer's length once synced).
@@ -29,12 +29,12 @@ pub struct Cursor<'c, 'a> {
     cap: usize,
 }
 
-impl<'a> Writer<'a> {
+impl<'a, L: crate::Layout> Writer<'a, L> {
     /// Runs `f` with a cursor over this writer's buffer; the buffer holds
     /// what `f` wrote afterwards, whether or not it failed.
     #[doc(hidden)]
     #[inline(always)]
-    pub fn with_cursor<R>(&mut self, f: impl FnOnce(&mut Cursor<'_, 'a>) -> R) -> R {
+    pub fn with_cursor<R>(&mut self, f: impl FnOnce(&mut Cursor<'_, 'a, L>) -> R) -> R {
         let (ptr, len, cap) = self.buf_parts();
         let mut cursor = Cursor {
             w: self,
@@ -48,7 +48,7 @@ impl<'a> Writer<'a> {
     }
 }
 
-impl<'a> Cursor<'_, 'a> {
+impl<'a, L: crate::Layout> Cursor<'_, 'a, L> {
     /// Gives the buffer its length.
     #[inline(always)]
     #[allow(unsafe_code)]
@@ -63,7 +63,7 @@ impl<'a> Cursor<'_, 'a> {
     /// Runs `f` on the writer itself (for anything the cursor does not
     /// write): synced before, reloaded after.
     #[inline(always)]
-    pub fn writer<R>(&mut self, f: impl FnOnce(&mut Writer<'a>) -> R) -> R {
+    pub fn writer<R>(&mut self, f: impl FnOnce(&mut Writer<'a, L>) -> R) -> R {
         self.sync();
         // The reload runs even if `f` unwinds: a caller that catches the
         // panic must not keep writing through a buffer `f` reallocated.
@@ -369,9 +369,9 @@ pub const RESERVE_SLACK: usize = 32;
 
 /// Takes the writer's buffer into its cursor again when dropped, on return
 /// or unwind.
-struct Reload<'g, 'c, 'a>(&'g mut Cursor<'c, 'a>);
+struct Reload<'g, 'c, 'a, L: crate::Layout>(&'g mut Cursor<'c, 'a, L>);
 
-impl Drop for Reload<'_, '_, '_> {
+impl<L: crate::Layout> Drop for Reload<'_, '_, '_, L> {
     #[inline(always)]
     fn drop(&mut self) {
         let c = &mut *self.0;
@@ -386,7 +386,7 @@ impl Drop for Reload<'_, '_, '_> {
 #[cold]
 #[inline(never)]
 #[allow(unsafe_code)]
-fn grown(w: &mut Writer<'_>, len: usize, n: usize) -> (*mut u8, usize, usize) {
+fn grown<L: crate::Layout>(w: &mut Writer<'_, L>, len: usize, n: usize) -> (*mut u8, usize, usize) {
     // SAFETY: as for `Cursor::sync`: `len` is the cursor's, within the
     // capacity it read and covering only written bytes.
     unsafe { w.set_buf_len(len) };
@@ -578,17 +578,20 @@ mod tests {
         impl crate::Encoding for Hostile {}
         impl crate::Pack for Hostile {
             const MAX_SIZE: usize = 0;
-            fn pack(&self, w: &mut Writer<'_>) -> crate::Result<()> {
+            fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> crate::Result<()> {
                 w.write_bytes(&[7; 3000]);
                 Ok(())
             }
-            fn pack_cursor(&self, c: &mut super::Cursor<'_, '_>) -> crate::Result<()> {
+            fn pack_cursor<L: crate::Layout>(
+                &self,
+                c: &mut super::Cursor<'_, '_, L>,
+            ) -> crate::Result<()> {
                 c.write_bytes(&[7; 3000]);
                 Ok(())
             }
         }
         impl<'de> crate::Unpack<'de> for Hostile {
-            fn unpack(r: &mut crate::Reader<'de>) -> crate::Result<Self> {
+            fn unpack<L: crate::Layout>(r: &mut crate::Reader<'de, L>) -> crate::Result<Self> {
                 r.read_array::<3000>().map(|_| Hostile)
             }
         }

@@ -30,12 +30,12 @@ pub use writer::Writer;
 ///
 /// impl Encoding for Celsius {}
 /// impl Pack for Celsius {
-///     fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+///     fn pack<L: binform::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
 ///         ((self.0 * 10.0).round() as i32).pack(w)
 ///     }
 /// }
 /// impl<'de> Unpack<'de> for Celsius {
-///     fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+///     fn unpack<L: binform::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
 ///         Ok(Celsius(i32::unpack(r)? as f32 / 10.0))
 ///     }
 /// }
@@ -51,7 +51,7 @@ pub use writer::Writer;
 )]
 pub trait Pack: Encoding {
     /// Appends the encoding of `self` to the writer.
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()>;
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()>;
 
     /// Writes the value as a field of a version-tolerant type: the key
     /// (`gap_key` is the tag gap shifted left by 3; the wire type goes in
@@ -59,7 +59,7 @@ pub trait Pack: Encoding {
     /// one store, `Option` to write `None` as the `Null` wire type.
     #[doc(hidden)]
     #[inline(always)]
-    fn pack_field(&self, gap_key: u64, w: &mut Writer<'_>) -> Result<()> {
+    fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_field_plain(self, gap_key)
     }
 
@@ -69,7 +69,7 @@ pub trait Pack: Encoding {
     /// through the cursor; anything else through the writer.
     #[doc(hidden)]
     #[inline(always)]
-    fn pack_cursor(&self, c: &mut Cursor<'_, '_>) -> Result<()> {
+    fn pack_cursor<L: crate::Layout>(&self, c: &mut Cursor<'_, '_, L>) -> Result<()> {
         c.writer(|w| self.pack(w))
     }
 
@@ -106,7 +106,10 @@ pub trait Pack: Encoding {
     #[doc(hidden)]
     #[inline(always)]
     #[allow(unsafe_code)]
-    unsafe fn pack_reserved(&self, c: &mut Cursor<'_, '_>) -> Result<Kept<Self>> {
+    unsafe fn pack_reserved<L: crate::Layout>(
+        &self,
+        c: &mut Cursor<'_, '_, L>,
+    ) -> Result<Kept<Self>> {
         let room = c.room_left();
         self.pack_cursor(c)?;
         c.reserve(room.saturating_sub(Self::MAX_SIZE));
@@ -119,18 +122,11 @@ pub trait Pack: Encoding {
     /// copied in one block.
     #[doc(hidden)]
     #[inline]
-    fn pack_slice(items: &[Self], w: &mut Writer<'_>) -> Result<()>
+    fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()>
     where
         Self: Sized,
     {
-        if let Some(bytes) = plain::bytes_of(items, Self::PLAIN) {
-            w.write_bytes(bytes);
-            return Ok(());
-        }
-        for item in items {
-            item.pack(w)?;
-        }
-        Ok(())
+        pack_each(items, w)
     }
 
     /// Appends the elements of a sequence that is not one slice (a
@@ -139,18 +135,48 @@ pub trait Pack: Encoding {
     /// override it to gather their blocks.
     #[doc(hidden)]
     #[inline]
-    fn pack_all<'a>(items: impl Iterator<Item = &'a Self>, w: &mut Writer<'_>) -> Result<()>
+    fn pack_all<'a, L: crate::Layout>(
+        items: impl Iterator<Item = &'a Self>,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()>
     where
         Self: Sized + 'a,
     {
-        for (i, item) in items.enumerate() {
-            item.pack(w)?;
-            if i % SEQUENCE_CHUNK == SEQUENCE_CHUNK - 1 {
-                w.checkpoint();
-            }
-        }
-        Ok(())
+        pack_each_of(items, w)
     }
+}
+
+/// [`Pack::pack_slice`]'s default: plain data in one copy, anything else
+/// one value at a time (what integers do in the fixed layout, too).
+#[inline]
+pub(crate) fn pack_each<T: Pack, L: crate::Layout>(
+    items: &[T],
+    w: &mut Writer<'_, L>,
+) -> Result<()> {
+    if let Some(bytes) = plain::bytes_of::<T, L>(items, T::PLAIN) {
+        w.write_bytes(bytes);
+        return Ok(());
+    }
+    for item in items {
+        item.pack(w)?;
+    }
+    Ok(())
+}
+
+/// [`Pack::pack_all`]'s default: one value at a time, a streaming encode
+/// handed the buffer between chunks.
+#[inline]
+pub(crate) fn pack_each_of<'a, T: Pack + 'a, L: crate::Layout>(
+    items: impl Iterator<Item = &'a T>,
+    w: &mut Writer<'_, L>,
+) -> Result<()> {
+    for (i, item) in items.enumerate() {
+        item.pack(w)?;
+        if i % SEQUENCE_CHUNK == SEQUENCE_CHUNK - 1 {
+            w.checkpoint();
+        }
+    }
+    Ok(())
 }
 
 /// Elements of a sequence are written this many at a time between the

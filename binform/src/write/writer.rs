@@ -5,8 +5,10 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::layout::{Compact, Layout};
 use crate::refs::{self, EncodeRefs};
 use crate::varint;
+use core::marker::PhantomData;
 
 #[cfg(feature = "std")]
 use super::stream::{Stream, STREAM_BUFFER};
@@ -14,7 +16,7 @@ use super::{Pack, SEQUENCE_CHUNK};
 
 /// The encode-side buffer handed to [`Pack::pack`]: it appends to a
 /// `Vec<u8>` and carries the state of one encode call.
-pub struct Writer<'a> {
+pub struct Writer<'a, L: Layout = Compact> {
     buf: &'a mut Vec<u8>,
     /// Ids of the shared values written so far; created on the first one.
     refs: Option<Box<EncodeRefs>>,
@@ -31,12 +33,22 @@ pub struct Writer<'a> {
     /// fitting in registers across a struct's fields).
     #[cfg(feature = "std")]
     stream: Option<&'a mut Stream<'a>>,
+    layout: PhantomData<L>,
 }
 
 impl<'a> Writer<'a> {
-    /// A writer that appends to `buf`.
+    /// A writer that appends to `buf`, in the compact layout.
     #[inline]
     pub fn new(buf: &'a mut Vec<u8>) -> Self {
+        Writer::in_layout(buf)
+    }
+}
+
+impl<'a, L: crate::Layout> Writer<'a, L> {
+    /// A writer that appends to `buf` in the layout `L`:
+    /// `Writer::<binform::layout::Fixed>::in_layout(&mut buf)`.
+    #[inline]
+    pub fn in_layout(buf: &'a mut Vec<u8>) -> Self {
         Writer::with_depth(buf, crate::options::DEFAULT_MAX_DEPTH)
     }
 
@@ -50,6 +62,7 @@ impl<'a> Writer<'a> {
             depth_left: depth,
             #[cfg(feature = "std")]
             stream: None,
+            layout: PhantomData,
         }
     }
 
@@ -246,6 +259,12 @@ impl<'a> Writer<'a> {
     #[inline]
     pub fn write_u8(&mut self, b: u8) {
         self.buf.push(b);
+    }
+
+    /// Writes `N` raw bytes (a fixed-width value).
+    #[inline(always)]
+    pub fn write_array<const N: usize>(&mut self, bytes: [u8; N]) {
+        self.buf.extend_from_slice(&bytes);
     }
 
     /// Writes raw bytes, with no length prefix.

@@ -189,12 +189,12 @@ mod rgb_hex {
     use super::Rgb;
     use binform::{Reader, Result, Writer};
 
-    pub fn pack(c: &Rgb, w: &mut Writer<'_>) -> Result<()> {
+    pub fn pack<L: binform::Layout>(c: &Rgb, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_bytes(&[c.0, c.1, c.2]);
         Ok(())
     }
 
-    pub fn unpack(r: &mut Reader<'_>) -> Result<Rgb> {
+    pub fn unpack<L: binform::Layout>(r: &mut Reader<'_, L>) -> Result<Rgb> {
         let [a, b, c] = r.read_array::<3>()?;
         Ok(Rgb(a, b, c))
     }

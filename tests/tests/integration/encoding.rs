@@ -461,10 +461,10 @@ fn framed_sequence_fields_from_older_writers_still_read() {
 fn with_fields_may_hold_a_weak() {
     mod as_u32 {
         use binform::{Pack, Reader, Result, Unpack, Writer};
-        pub fn pack(v: &u64, w: &mut Writer<'_>) -> Result<()> {
+        pub fn pack<L: binform::Layout>(v: &u64, w: &mut Writer<'_, L>) -> Result<()> {
             (*v as u32).pack(w)
         }
-        pub fn unpack(r: &mut Reader<'_>) -> Result<u64> {
+        pub fn unpack<L: binform::Layout>(r: &mut Reader<'_, L>) -> Result<u64> {
             u32::unpack(r).map(u64::from)
         }
     }

@@ -419,13 +419,13 @@ impl Drop for Tracker {
 impl binform::Encoding for Tracker {}
 
 impl Pack for Tracker {
-    fn pack(&self, _: &mut Writer<'_>) -> binform::Result<()> {
+    fn pack<L: binform::Layout>(&self, _: &mut Writer<'_, L>) -> binform::Result<()> {
         Ok(())
     }
 }
 
 impl<'de> Unpack<'de> for Tracker {
-    fn unpack(_: &mut Reader<'de>) -> binform::Result<Self> {
+    fn unpack<L: binform::Layout>(_: &mut Reader<'de, L>) -> binform::Result<Self> {
         Ok(Tracker::new())
     }
 
@@ -743,24 +743,24 @@ fn a_failed_placeholder_attempt_stops_at_its_first_field() {
     struct Opaque;
     impl binform::Encoding for Opaque {}
     impl Pack for Opaque {
-        fn pack(&self, _: &mut Writer<'_>) -> binform::Result<()> {
+        fn pack<L: binform::Layout>(&self, _: &mut Writer<'_, L>) -> binform::Result<()> {
             Ok(())
         }
     }
     impl<'de> Unpack<'de> for Opaque {
-        fn unpack(_: &mut Reader<'de>) -> binform::Result<Self> {
+        fn unpack<L: binform::Layout>(_: &mut Reader<'de, L>) -> binform::Result<Self> {
             Ok(Opaque)
         }
     }
     struct Hand;
     impl binform::Encoding for Hand {}
     impl Pack for Hand {
-        fn pack(&self, _: &mut Writer<'_>) -> binform::Result<()> {
+        fn pack<L: binform::Layout>(&self, _: &mut Writer<'_, L>) -> binform::Result<()> {
             Ok(())
         }
     }
     impl<'de> Unpack<'de> for Hand {
-        fn unpack(_: &mut Reader<'de>) -> binform::Result<Self> {
+        fn unpack<L: binform::Layout>(_: &mut Reader<'de, L>) -> binform::Result<Self> {
             Ok(Hand)
         }
         fn placeholder(_: &mut u32) -> Option<Self> {

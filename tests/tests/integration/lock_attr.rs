@@ -92,11 +92,11 @@ struct Tree {
 }
 
 mod u8_codec {
-    pub fn pack(v: &u8, w: &mut binform::Writer<'_>) -> binform::Result<()> {
+    pub fn pack<L: binform::Layout>(v: &u8, w: &mut binform::Writer<'_, L>) -> binform::Result<()> {
         w.write_u8(*v);
         Ok(())
     }
-    pub fn unpack(r: &mut binform::Reader<'_>) -> binform::Result<u8> {
+    pub fn unpack<L: binform::Layout>(r: &mut binform::Reader<'_, L>) -> binform::Result<u8> {
         r.read_u8()
     }
 }

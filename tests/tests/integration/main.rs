@@ -41,8 +41,9 @@ pub fn cycles() -> binform::Options {
 }
 
 /// Encodes, decodes, compares, and checks that re-encoding gives the same
-/// bytes; returns the bytes.
+/// bytes, in both layouts; returns the compact bytes.
 pub fn round_trip<T: Pack + UnpackOwned + PartialEq + Debug>(value: &T) -> Vec<u8> {
+    round_trip_fixed(value);
     let bytes = binform::to_vec(value).expect("encode");
     let back: T = binform::from_slice(&bytes).expect("decode");
     assert_eq!(&back, value);
@@ -50,6 +51,19 @@ pub fn round_trip<T: Pack + UnpackOwned + PartialEq + Debug>(value: &T) -> Vec<u
         binform::to_vec(&back).expect("re-encode"),
         bytes,
         "re-encoding differs"
+    );
+    bytes
+}
+
+/// [`round_trip`] in the fixed layout only; returns its bytes.
+pub fn round_trip_fixed<T: Pack + UnpackOwned + PartialEq + Debug>(value: &T) -> Vec<u8> {
+    let bytes = binform::fixed::to_vec(value).expect("encode (fixed)");
+    let back: T = binform::fixed::from_slice(&bytes).expect("decode (fixed)");
+    assert_eq!(&back, value, "fixed layout");
+    assert_eq!(
+        binform::fixed::to_vec(&back).expect("re-encode (fixed)"),
+        bytes,
+        "re-encoding differs (fixed)"
     );
     bytes
 }

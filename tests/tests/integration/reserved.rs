@@ -50,12 +50,15 @@ struct Mixed {
 
 /// A `u64` as its 8 bytes.
 mod fixed {
-    pub fn pack(v: &u64, w: &mut binform::Writer<'_>) -> binform::Result<()> {
+    pub fn pack<L: binform::Layout>(
+        v: &u64,
+        w: &mut binform::Writer<'_, L>,
+    ) -> binform::Result<()> {
         w.write_bytes(&v.to_le_bytes());
         Ok(())
     }
 
-    pub fn unpack(r: &mut binform::Reader<'_>) -> binform::Result<u64> {
+    pub fn unpack<L: binform::Layout>(r: &mut binform::Reader<'_, L>) -> binform::Result<u64> {
         r.read_array::<8>().map(u64::from_le_bytes)
     }
 }
@@ -78,14 +81,14 @@ impl<const CLAIM: usize> Encoding for Claims<CLAIM> {}
 impl<const CLAIM: usize> Pack for Claims<CLAIM> {
     const MAX_SIZE: usize = CLAIM;
 
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: binform::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_bytes(&self.0);
         Ok(())
     }
 }
 
 impl<'de, const CLAIM: usize> Unpack<'de> for Claims<CLAIM> {
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: binform::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         r.read_array::<40>().map(Claims)
     }
 }
@@ -94,8 +97,13 @@ impl<'de, const CLAIM: usize> Unpack<'de> for Claims<CLAIM> {
 /// the extreme values reach it, and no value passes it.
 #[test]
 fn max_sizes_are_the_longest_encodings() {
+    // The bound covers both layouts: the longer of each value's two
+    // encodings.
     fn longest<T: Pack>(values: &[T]) -> usize {
-        let lens = values.iter().map(|v| binform::to_vec(v).unwrap().len());
+        let lens = values.iter().map(|v| {
+            let compact = binform::to_vec(v).unwrap().len();
+            compact.max(binform::fixed::to_vec(v).unwrap().len())
+        });
         let longest = lens.max().unwrap();
         assert_eq!(longest, T::MAX_SIZE, "{}", std::any::type_name::<T>());
         longest

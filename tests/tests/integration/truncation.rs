@@ -78,12 +78,12 @@ struct CursorFields {
 mod fixed_u64 {
     use binform::{Reader, Result, Writer};
 
-    pub fn pack(v: &u64, w: &mut Writer<'_>) -> Result<()> {
+    pub fn pack<L: binform::Layout>(v: &u64, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_bytes(&v.to_le_bytes());
         Ok(())
     }
 
-    pub fn unpack(r: &mut Reader<'_>) -> Result<u64> {
+    pub fn unpack<L: binform::Layout>(r: &mut Reader<'_, L>) -> Result<u64> {
         r.read_array::<8>().map(u64::from_le_bytes)
     }
 }

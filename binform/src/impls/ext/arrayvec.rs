@@ -7,7 +7,12 @@ use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 #[cold]
 #[inline(never)]
-fn over_capacity(r: &Reader<'_>, at: usize, len: usize, cap: usize) -> crate::Error {
+fn over_capacity<L: crate::Layout>(
+    r: &Reader<'_, L>,
+    at: usize,
+    len: usize,
+    cap: usize,
+) -> crate::Error {
     r.error_at(
         at,
         ErrorKind::InvalidValue,
@@ -23,7 +28,7 @@ impl<T: Encoding, const CAP: usize> Encoding for ArrayVec<T, CAP> {
 
 impl<T: Pack, const CAP: usize> Pack for ArrayVec<T, CAP> {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_slice().pack(w)
     }
 }
@@ -36,13 +41,13 @@ impl<'de, T: Unpack<'de>, const CAP: usize> Unpack<'de> for ArrayVec<T, CAP> {
         Some(ArrayVec::new())
     }
 
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let at = r.position();
         let len = r.read_seq_len::<T>()?;
         if len > CAP {
             return Err(over_capacity(r, at, len, CAP));
         }
-        if T::PACKED {
+        if crate::encoding::packed_in::<T, L>() {
             // Packed integers read their blocks through the vector path.
             return Ok(T::unpack_vec(r, len)?.into_iter().collect());
         }
@@ -64,7 +69,7 @@ impl<const CAP: usize> Encoding for ArrayString<CAP> {
 
 impl<const CAP: usize> Pack for ArrayString<CAP> {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_str().pack(w)
     }
 }
@@ -77,7 +82,7 @@ impl<'de, const CAP: usize> Unpack<'de> for ArrayString<CAP> {
         Some(ArrayString::new())
     }
 
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let at = r.position();
         let text = <&str>::unpack(r)?;
         ArrayString::from(text).map_err(|_| over_capacity(r, at, text.len(), CAP))

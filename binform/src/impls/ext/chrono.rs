@@ -12,15 +12,15 @@ use crate::{Reader, Result, Writer};
 
 /// Unix seconds and nanoseconds (the nanoseconds of a leap second
 /// count past 10^9, as chrono keeps them).
-fn write_instant(w: &mut Writer<'_>, utc: &DateTime<Utc>) {
-    w.write_varint_signed(utc.timestamp());
-    w.write_varint(u64::from(utc.timestamp_subsec_nanos()));
+fn write_instant<L: crate::Layout>(w: &mut Writer<'_, L>, utc: &DateTime<Utc>) {
+    w.write_i64(utc.timestamp());
+    w.write_u64(u64::from(utc.timestamp_subsec_nanos()));
 }
 
-fn read_instant(r: &mut Reader<'_>) -> Result<DateTime<Utc>> {
+fn read_instant<L: crate::Layout>(r: &mut Reader<'_, L>) -> Result<DateTime<Utc>> {
     let at = r.position();
-    let secs = r.read_varint_signed()?;
-    let nanos = u32::try_from(r.read_varint()?).map_err(|_| invalid(r, at, "chrono instant"))?;
+    let secs = r.read_i64()?;
+    let nanos = u32::try_from(r.read_u64()?).map_err(|_| invalid(r, at, "chrono instant"))?;
     DateTime::from_timestamp(secs, nanos).ok_or_else(|| invalid(r, at, "chrono instant"))
 }
 
@@ -49,7 +49,7 @@ date_time!(
     3,
     |v, w| {
         write_instant(w, &v.to_utc());
-        w.write_varint_signed(i64::from(v.offset().local_minus_utc()));
+        w.write_i64(i64::from(v.offset().local_minus_utc()));
     },
     |r| {
         let utc = read_instant(r)?;
@@ -70,7 +70,7 @@ date_time!(
     NaiveDate,
     "chrono_date",
     1,
-    |v, w| w.write_varint_signed(i64::from(v.num_days_from_ce())),
+    |v, w| w.write_i64(i64::from(v.num_days_from_ce())),
     |r| read_i32_as(r, "chrono date", NaiveDate::from_num_days_from_ce_opt),
     NaiveDate::MIN
 );
@@ -81,13 +81,13 @@ date_time!(
     "chrono_time",
     2,
     |v, w| {
-        w.write_varint(u64::from(v.num_seconds_from_midnight()));
-        w.write_varint(u64::from(v.nanosecond()));
+        w.write_u64(u64::from(v.num_seconds_from_midnight()));
+        w.write_u64(u64::from(v.nanosecond()));
     },
     |r| {
         let at = r.position();
-        let secs = u32::try_from(r.read_varint()?).ok();
-        let nanos = u32::try_from(r.read_varint()?).ok();
+        let secs = u32::try_from(r.read_u64()?).ok();
+        let nanos = u32::try_from(r.read_u64()?).ok();
         secs.zip(nanos)
             .and_then(|(s, n)| NaiveTime::from_num_seconds_from_midnight_opt(s, n))
             .ok_or_else(|| invalid(r, at, "chrono time"))
@@ -107,13 +107,13 @@ date_time!(
             secs -= 1;
             nanos += 1_000_000_000;
         }
-        w.write_varint_signed(secs);
-        w.write_varint(nanos as u64);
+        w.write_i64(secs);
+        w.write_u64(nanos as u64);
     },
     |r| {
         let at = r.position();
-        let secs = r.read_varint_signed()?;
-        let nanos = u32::try_from(r.read_varint()?).ok();
+        let secs = r.read_i64()?;
+        let nanos = u32::try_from(r.read_u64()?).ok();
         nanos
             .and_then(|n| TimeDelta::new(secs, n))
             .ok_or_else(|| invalid(r, at, "chrono time delta"))

@@ -13,7 +13,7 @@ macro_rules! date_time {
 
         impl crate::Pack for $ty {
             #[inline]
-            fn pack(&self, $w: &mut crate::Writer<'_>) -> crate::Result<()> {
+            fn pack<L: crate::Layout>(&self, $w: &mut crate::Writer<'_, L>) -> crate::Result<()> {
                 let $v = *self;
                 $pack;
                 Ok(())
@@ -24,7 +24,7 @@ macro_rules! date_time {
             const MIN_SIZE: usize = $min;
 
             #[inline]
-            fn unpack($r: &mut crate::Reader<'de>) -> crate::Result<Self> {
+            fn unpack<L: crate::Layout>($r: &mut crate::Reader<'de, L>) -> crate::Result<Self> {
                 $unpack
             }
 
@@ -39,7 +39,11 @@ macro_rules! date_time {
 /// A date or time value the target crate cannot hold.
 #[cold]
 #[inline(never)]
-pub(super) fn invalid(r: &crate::Reader<'_>, at: usize, what: &str) -> crate::Error {
+pub(super) fn invalid<L: crate::Layout>(
+    r: &crate::Reader<'_, L>,
+    at: usize,
+    what: &str,
+) -> crate::Error {
     r.error_at(
         at,
         crate::ErrorKind::InvalidValue,
@@ -50,13 +54,13 @@ pub(super) fn invalid(r: &crate::Reader<'_>, at: usize, what: &str) -> crate::Er
 /// Reads a zig-zag varint that must fit an `i32` from which `make` builds
 /// a value (a day number, an offset in seconds); anything else is
 /// `InvalidValue` naming `what`.
-pub(super) fn read_i32_as<T>(
-    r: &mut crate::Reader<'_>,
+pub(super) fn read_i32_as<T, L: crate::Layout>(
+    r: &mut crate::Reader<'_, L>,
     what: &str,
     make: impl FnOnce(i32) -> Option<T>,
 ) -> crate::Result<T> {
     let at = r.position();
-    let v = r.read_varint_signed()?;
+    let v = r.read_i64()?;
     i32::try_from(v)
         .ok()
         .and_then(make)

@@ -12,7 +12,7 @@ macro_rules! half_float {
 
         impl Pack for $ty {
             #[inline]
-            fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+            fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                 w.write_bytes(&self.to_bits().to_le_bytes());
                 Ok(())
             }
@@ -22,7 +22,7 @@ macro_rules! half_float {
             const MIN_SIZE: usize = 2;
 
             #[inline]
-            fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+            fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                 r.read_array::<2>().map(|b| <$ty>::from_bits(u16::from_le_bytes(b)))
             }
 

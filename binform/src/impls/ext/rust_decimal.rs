@@ -12,8 +12,8 @@ impl Encoding for Decimal {
 
 impl Pack for Decimal {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
-        w.write_varint_u128(crate::varint::zigzag_i128(self.mantissa()));
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
+        w.write_i128(self.mantissa());
         w.write_u8(self.scale() as u8);
         Ok(())
     }
@@ -23,9 +23,9 @@ impl<'de> Unpack<'de> for Decimal {
     const MIN_SIZE: usize = 2;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let at = r.position();
-        let mantissa = crate::varint::unzigzag_i128(r.read_varint_u128()?);
+        let mantissa = r.read_i128()?;
         let scale = r.read_u8()?;
         Decimal::try_from_i128_with_scale(mantissa, u32::from(scale)).map_err(|_| {
             r.error_at(

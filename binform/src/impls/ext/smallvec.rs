@@ -17,7 +17,7 @@ where
     A::Item: Pack,
 {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_slice().pack(w)
     }
 }
@@ -33,7 +33,7 @@ where
         Some(SmallVec::new())
     }
 
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         alloc::vec::Vec::<A::Item>::unpack(r).map(SmallVec::from_vec)
     }
 }

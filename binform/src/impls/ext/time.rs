@@ -8,15 +8,15 @@ use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
 use super::date_time::{invalid, read_i32_as};
 use crate::{Reader, Result, Writer};
 
-fn write_instant(w: &mut Writer<'_>, t: OffsetDateTime) {
-    w.write_varint_signed(t.unix_timestamp());
-    w.write_varint(u64::from(t.nanosecond()));
+fn write_instant<L: crate::Layout>(w: &mut Writer<'_, L>, t: OffsetDateTime) {
+    w.write_i64(t.unix_timestamp());
+    w.write_u64(u64::from(t.nanosecond()));
 }
 
-fn read_instant(r: &mut Reader<'_>) -> Result<OffsetDateTime> {
+fn read_instant<L: crate::Layout>(r: &mut Reader<'_, L>) -> Result<OffsetDateTime> {
     let at = r.position();
-    let secs = r.read_varint_signed()?;
-    let nanos = u32::try_from(r.read_varint()?).ok();
+    let secs = r.read_i64()?;
+    let nanos = u32::try_from(r.read_u64()?).ok();
     nanos
         .and_then(|n| {
             OffsetDateTime::from_unix_timestamp(secs)
@@ -36,7 +36,7 @@ date_time!(
     3,
     |v, w| {
         write_instant(w, PrimitiveDateTime::new(v.date(), v.time()).assume_utc());
-        w.write_varint_signed(i64::from(v.offset().whole_seconds()));
+        w.write_i64(i64::from(v.offset().whole_seconds()));
     },
     |r| {
         let local = read_instant(r)?;
@@ -63,7 +63,7 @@ date_time!(
     Date,
     "time_date",
     1,
-    |v, w| w.write_varint_signed(i64::from(v.to_julian_day())),
+    |v, w| w.write_i64(i64::from(v.to_julian_day())),
     |r| read_i32_as(r, "time-crate date", |d| Date::from_julian_day(d).ok()),
     Date::MIN
 );
@@ -75,13 +75,13 @@ date_time!(
     2,
     |v, w| {
         let (h, m, s, n) = v.as_hms_nano();
-        w.write_varint(u64::from(h) * 3600 + u64::from(m) * 60 + u64::from(s));
-        w.write_varint(u64::from(n));
+        w.write_u64(u64::from(h) * 3600 + u64::from(m) * 60 + u64::from(s));
+        w.write_u64(u64::from(n));
     },
     |r| {
         let at = r.position();
-        let secs = r.read_varint()?;
-        let nanos = u32::try_from(r.read_varint()?).ok();
+        let secs = r.read_u64()?;
+        let nanos = u32::try_from(r.read_u64()?).ok();
         nanos
             .filter(|_| secs < 86_400)
             .and_then(|n| {
@@ -105,13 +105,13 @@ date_time!(
     "time_duration",
     2,
     |v, w| {
-        w.write_varint_signed(v.whole_seconds());
-        w.write_varint_signed(i64::from(v.subsec_nanoseconds()));
+        w.write_i64(v.whole_seconds());
+        w.write_i64(i64::from(v.subsec_nanoseconds()));
     },
     |r| {
         let at = r.position();
-        let secs = r.read_varint_signed()?;
-        let nanos = r.read_varint_signed()?;
+        let secs = r.read_i64()?;
+        let nanos = r.read_i64()?;
         let normal = nanos.unsigned_abs() < 1_000_000_000
             && (nanos == 0 || secs == 0 || (nanos < 0) == (secs < 0));
         if !normal {

@@ -11,7 +11,7 @@ impl Encoding for uuid::Uuid {
 
 impl Pack for uuid::Uuid {
     #[inline]
-    fn pack(&self, w: &mut Writer<'_>) -> Result<()> {
+    fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_bytes(self.as_bytes());
         Ok(())
     }
@@ -21,7 +21,7 @@ impl<'de> Unpack<'de> for uuid::Uuid {
     const MIN_SIZE: usize = 16;
 
     #[inline]
-    fn unpack(r: &mut Reader<'de>) -> Result<Self> {
+    fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         r.read_array::<16>().map(uuid::Uuid::from_bytes)
     }
 

@@ -281,3 +281,73 @@ fn section_derived() {
         &[0x01, 0x02, b'z'],
     );
 }
+
+/// A row of §26: the value's bytes in the fixed layout, and back.
+fn fixed_row<T: Pack + UnpackOwned + PartialEq + std::fmt::Debug>(value: T, bytes: &[u8]) {
+    assert_eq!(
+        binform::fixed::to_vec(&value).unwrap(),
+        bytes,
+        "encoding {value:?} (fixed)"
+    );
+    assert_eq!(
+        binform::fixed::from_slice::<T>(bytes).unwrap(),
+        value,
+        "decoding {bytes:02x?} (fixed)"
+    );
+}
+
+#[derive(Packable, Debug, PartialEq)]
+struct Point {
+    x: i32,
+    y: i32,
+}
+
+#[test]
+fn section_fixed_layout() {
+    fixed_row(1u16, &[0x01, 0x00]);
+    fixed_row(-2i16, &[0xFE, 0xFF]);
+    fixed_row(300u32, &[0x2C, 0x01, 0x00, 0x00]);
+    fixed_row(-1i32, &[0xFF; 4]);
+    fixed_row(u64::MAX, &[0xFF; 8]);
+    fixed_row(1usize, &[1, 0, 0, 0, 0, 0, 0, 0]);
+    fixed_row(-1isize, &[0xFF; 8]);
+    fixed_row(
+        1u128 << 64,
+        &[0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0],
+    );
+    fixed_row(-1i128, &[0xFF; 16]);
+    fixed_row('A', &[0x41, 0, 0, 0]);
+    fixed_row('€', &[0xAC, 0x20, 0, 0]);
+    fixed_row(vec![1u32, 2], &[0x04, 1, 0, 0, 0, 2, 0, 0, 0]);
+    fixed_row([1u16, 2], &[1, 0, 2, 0]);
+    fixed_row(Some(7u32), &[0x01, 7, 0, 0, 0]);
+    fixed_row(String::from("hi"), &[0x04, b'h', b'i']);
+    fixed_row((1u8, 2u16), &[0x01, 0x02, 0x00]);
+    fixed_row(
+        Duration::new(1, 5),
+        &[1, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0],
+    );
+    fixed_row(Point { x: 1, y: -1 }, &[1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]);
+    // The unchanged leaves of the first row.
+    fixed_row(true, &[0x01]);
+    fixed_row(-2.0f64, &[0, 0, 0, 0, 0, 0, 0, 0xC0]);
+    fixed_row(E::B(9), &[0x02, 0x09]);
+}
+
+#[test]
+fn section_fixed_layout_headers() {
+    let opts = binform::Options::new().fixed_width().fingerprint(true);
+    let bytes = opts.to_vec(&Point { x: 1, y: -1 }).unwrap();
+    assert_eq!(&bytes[..4], b"BFM\x82");
+    assert_eq!(
+        &bytes[4..12],
+        binform::schema::fingerprint_of::<Point>().to_le_bytes()
+    );
+    assert_eq!(&bytes[12..], [1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]);
+    let described = binform::Options::new()
+        .fixed_width()
+        .self_describing(true)
+        .to_vec(&Point { x: 1, y: -1 })
+        .unwrap();
+    assert_eq!(&described[..4], b"BFS\x82");
+}

@@ -9,6 +9,7 @@ mod derive;
 mod described;
 mod encoding;
 mod errors;
+mod fixed;
 mod foreign;
 mod frames;
 mod golden;

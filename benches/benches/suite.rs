@@ -108,6 +108,24 @@ macro_rules! bench_crate {
             b.iter(|| binform::from_slice::<$ty>(black_box(&bytes)).unwrap())
         });
     }};
+    (binform_fixed, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
+        let bytes = binform::fixed::to_vec($v).unwrap();
+        assert!(
+            binform::fixed::from_slice::<$ty>(&bytes).unwrap() == *$v,
+            "binform fixed-layout round trip differs"
+        );
+        $sizes.insert("binform_fixed", bytes.len());
+        let mut buf = Vec::with_capacity(bytes.len());
+        $g.bench_function("serialize/binform_fixed", |b| {
+            b.iter(|| {
+                buf.clear();
+                binform::fixed::to_vec_into(&mut buf, black_box($v)).unwrap();
+            })
+        });
+        $g.bench_function("deserialize/binform_fixed", |b| {
+            b.iter(|| binform::fixed::from_slice::<$ty>(black_box(&bytes)).unwrap())
+        });
+    }};
     (binform_serde, $g:expr, $sizes:expr, $v:expr, $ty:ty) => {{
         // The serde bridge: the same bytes as the derive, through serde's
         // data model.
@@ -356,7 +374,7 @@ macro_rules! workload {
 macro_rules! all_workload {
     ($c:expr, $sizes:expr, $name:expr, $value:expr, $ty:ty $(, [$($extra:ident),*])? $(, memcpy = $raw:expr)?) => {
         workload!($c, $sizes, $name, $value, $ty,
-            [binform, bitcode, wincode, speedy, bincode, postcard, rkyv, rmp_serde, serde_json $($(, $extra)*)?] $(, memcpy = $raw)?)
+            [binform, binform_fixed, bitcode, wincode, speedy, bincode, postcard, rkyv, rmp_serde, serde_json $($(, $extra)*)?] $(, memcpy = $raw)?)
     };
 }
 

@@ -14,6 +14,7 @@ use serde_json::Value;
 /// Peers in table order, binform first.
 const CRATES: &[&str] = &[
     "binform",
+    "binform_fixed",
     "bitcode",
     "wincode",
     "speedy",
@@ -34,9 +35,9 @@ const BASELINES: &[&str] = &[
 ];
 /// The peers binform must match or beat outright.
 const MUST_BEAT: &[&str] = &["bincode", "postcard", "rmp_serde", "serde_json"];
-/// Every peer crate (the suite's crates but binform and the memcpy
-/// baseline): "the fastest peer" is the fastest of these.
-const PEERS: &[&str] = CRATES.split_at(1).1.split_at(CRATES.len() - 2).0;
+/// Every peer crate (the suite's crates but binform's two layouts and the
+/// memcpy baseline): "the fastest peer" is the fastest of these.
+const PEERS: &[&str] = CRATES.split_at(2).1.split_at(CRATES.len() - 3).0;
 /// Workloads held to 1.2x the fastest peer in both directions.
 const STRUCTURED: &[&str] = &[
     "people",
@@ -240,6 +241,7 @@ fn checks(times: &Times, sizes: &Sizes) -> Vec<Check> {
             }
         }
     }
+    out.extend(fixed_checks(times, sizes));
     // Version tolerance: within 1.3x of the compact form, timed in the
     // same group.
     for tolerant in ["people_tolerant", "large_struct_tolerant"] {
@@ -282,6 +284,52 @@ fn checks(times: &Times, sizes: &Sizes) -> Vec<Check> {
     out
 }
 
+/// The fixed layout's bar (issue 31): on every workload the peers ran,
+/// each direction within 1.2x of the fastest peer and the size no larger
+/// than the smaller of speedy's and wincode's; the bulk workloads within
+/// 1.1x of memcpy.
+fn fixed_checks(times: &Times, sizes: &Sizes) -> Vec<Check> {
+    let mut out = Vec::new();
+    for (workload, t) in times {
+        for dir in ["serialize", "deserialize"] {
+            let Some(&ours) = t.get(&(dir.to_string(), "binform_fixed".to_string())) else {
+                continue;
+            };
+            if let Some((v, k)) = fastest_peer(t, dir) {
+                out.push(Check {
+                    workload: workload.clone(),
+                    what: format!("fixed {dir}: {:.2}x the fastest peer ({k}); bar 1.2x", ours / v),
+                    ok: ours <= v * 1.2,
+                });
+            }
+            if BULK.contains(&workload.as_str()) {
+                if let Some(&m) = t.get(&(dir.to_string(), "memcpy".to_string())) {
+                    out.push(Check {
+                        workload: workload.clone(),
+                        what: format!("fixed {dir}: {:.2}x memcpy", ours / m),
+                        ok: ours <= m * 1.1,
+                    });
+                }
+            }
+        }
+        let Some(s) = sizes.get(workload) else {
+            continue;
+        };
+        let smaller = ["speedy", "wincode"]
+            .iter()
+            .filter_map(|k| s.get(*k).map(|&v| (v, *k)))
+            .min();
+        if let (Some(&ours), Some((v, k))) = (s.get("binform_fixed"), smaller) {
+            out.push(Check {
+                workload: workload.clone(),
+                what: format!("fixed size: {ours} bytes vs {k} {v}"),
+                ok: ours <= v,
+            });
+        }
+    }
+    out
+}
+
 /// A geometric mean and how many workloads it covers, for encode, decode
 /// and size.
 type Means = [Option<(f64, usize)>; 3];
@@ -291,7 +339,8 @@ type Means = [Option<(f64, usize)>; 3];
 /// everywhere. Workloads where only binform ran (graphs, tolerant forms,
 /// frames) do not count, nor does the memcpy baseline.
 fn geomeans(times: &Times, sizes: &Sizes) -> Vec<(&'static str, Means)> {
-    let crates: Vec<&'static str> = std::iter::once("binform")
+    let crates: Vec<&'static str> = ["binform", "binform_fixed"]
+        .into_iter()
         .chain(PEERS.iter().copied())
         .collect();
     let mut logs: BTreeMap<&str, [(f64, usize); 3]> = BTreeMap::new();

@@ -86,6 +86,21 @@ fn main() {
     let bmk48 = binform::to_vec(&updates).unwrap();
     let bmc = binform::to_vec(&players).unwrap();
     let bcards = binform::to_vec(&binform_benches::seed::kate(100)).unwrap();
+    // The fixed layout's payloads, for the `x` cases.
+    use binform::fixed as fx;
+    let (xprim, xsm, xppl, xls) = (
+        fx::to_vec(&prim).unwrap(),
+        fx::to_vec(&sm).unwrap(),
+        fx::to_vec(&ppl).unwrap(),
+        fx::to_vec(&ls).unwrap(),
+    );
+    let (xmk48, xlog, xcard1) = (
+        fx::to_vec(&updates).unwrap(),
+        fx::to_vec(&logs).unwrap(),
+        fx::to_vec(&binform_benches::seed::kate(1)).unwrap(),
+    );
+    let card1 = binform_benches::seed::kate(1);
+    let bcard1 = binform::to_vec(&card1).unwrap();
     let mut buf = Vec::with_capacity(1 << 20);
     let blst = binform::to_vec(&lst).unwrap();
     let bpt = binform::to_vec(&pt).unwrap();
@@ -218,6 +233,52 @@ fn main() {
             "cards-de" => {
                 black_box(
                     binform::from_slice::<binform_benches::seed::CardHolder>(black_box(&bcards))
+                        .unwrap(),
+                );
+            }
+            "card1" => binform::to_vec_into(&mut buf, black_box(&card1)).unwrap(),
+            "card1-de" => {
+                black_box(
+                    binform::from_slice::<binform_benches::seed::CardHolder>(black_box(&bcard1))
+                        .unwrap(),
+                );
+            }
+            // The fixed layout (`binform::fixed`).
+            "xprim" => fx::to_vec_into(&mut buf, black_box(&prim)).unwrap(),
+            "xprim-de" => {
+                black_box(
+                    fx::from_slice::<binform_benches::seed::Primitives>(black_box(&xprim)).unwrap(),
+                );
+            }
+            "xsm" => fx::to_vec_into(&mut buf, black_box(&sm)).unwrap(),
+            "xsm-de" => {
+                black_box(
+                    fx::from_slice::<binform_benches::seed::SmallMessage>(black_box(&xsm)).unwrap(),
+                );
+            }
+            "xppl" => fx::to_vec_into(&mut buf, black_box(&ppl)).unwrap(),
+            "xppl-de" => {
+                black_box(
+                    fx::from_slice::<Vec<binform_benches::seed::Person>>(black_box(&xppl)).unwrap(),
+                );
+            }
+            "xls" => fx::to_vec_into(&mut buf, black_box(&ls)).unwrap(),
+            "xls-de" => {
+                black_box(
+                    fx::from_slice::<binform_benches::seed::LargeStruct>(black_box(&xls)).unwrap(),
+                );
+            }
+            "xmk48" => fx::to_vec_into(&mut buf, black_box(&updates)).unwrap(),
+            "xmk48-de" => {
+                black_box(fx::from_slice::<rsb::Updates>(black_box(&xmk48)).unwrap());
+            }
+            "xlog-de" => {
+                black_box(fx::from_slice::<rsb::Logs>(black_box(&xlog)).unwrap());
+            }
+            "xcard1" => fx::to_vec_into(&mut buf, black_box(&card1)).unwrap(),
+            "xcard1-de" => {
+                black_box(
+                    fx::from_slice::<binform_benches::seed::CardHolder>(black_box(&xcard1))
                         .unwrap(),
                 );
             }

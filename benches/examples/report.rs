@@ -298,7 +298,10 @@ fn fixed_checks(times: &Times, sizes: &Sizes) -> Vec<Check> {
             if let Some((v, k)) = fastest_peer(t, dir) {
                 out.push(Check {
                     workload: workload.clone(),
-                    what: format!("fixed {dir}: {:.2}x the fastest peer ({k}); bar 1.2x", ours / v),
+                    what: format!(
+                        "fixed {dir}: {:.2}x the fastest peer ({k}); bar 1.2x",
+                        ours / v
+                    ),
                     ok: ours <= v * 1.2,
                 });
             }

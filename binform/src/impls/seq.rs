@@ -26,13 +26,13 @@ impl<T: Pack> Pack for [T] {
     #[inline]
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_len(self.len());
-        // Plain data is one copy and packed integers are blocks: neither
-        // nests, and their decoders count no level; everything else counts
-        // a level, as its decoder does.
+        // Plain data is one copy and integers are packed blocks or
+        // fixed-width values: none of them nests, and their decoders count
+        // no level; everything else counts a level, as its decoder does.
         if T::PLAIN.in_layout::<L>() {
             return T::pack_slice(self, w);
         }
-        if crate::encoding::packed_in::<T, L>() {
+        if T::PACKED {
             return pack_elements(self, w);
         }
         w.nested(|w| pack_elements(self, w))
@@ -107,6 +107,11 @@ impl<T: Pack> Pack for VecDeque<T> {
             };
         }
         let (front, back) = self.as_slices();
+        if T::PACKED {
+            // Integers in the fixed layout: no level, as for `[T]`.
+            pack_elements(front, w)?;
+            return pack_elements(back, w);
+        }
         w.nested(|w| {
             pack_elements(front, w)?;
             pack_elements(back, w)

@@ -129,13 +129,18 @@ pub(crate) fn unpack_each<'de, T: Unpack<'de>, L: crate::Layout>(
     if T::PLAIN.in_layout::<L>() {
         return r.read_plain_vec(len);
     }
-    r.nested(|r| {
+    let each = |r: &mut Reader<'de, L>| {
         let mut out = r.vec_with_capacity::<T>(len)?;
         for _ in 0..len {
             out.push(T::unpack(r)?);
         }
         Ok(out)
-    })
+    };
+    // Integers nest no level (their encoders count none either).
+    if T::PACKED {
+        return each(r);
+    }
+    r.nested(each)
 }
 
 /// [`Unpack::unpack_array`]'s default: one value at a time.

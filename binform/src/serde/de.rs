@@ -46,7 +46,7 @@ impl<'a, 'de, L: crate::Layout> Deserializer<'a, 'de, L> {
 
     /// An integer that sequences pack.
     #[inline]
-    fn int<T: PackedInt + Unpack<'de>>(self) -> Result<T> {
+    fn int<T: PackedInt>(self) -> Result<T> {
         if let Some(seq) = self.seq {
             if let Some((values, next)) = seq.mode.packed::<T>()? {
                 return pop(values, next, &mut seq.unread, self.r);

@@ -13,7 +13,9 @@ use crate::packed::{unpack_into, Lane};
 use crate::{Error, ErrorKind, Pack, Reader, Result, Writer};
 
 /// One integer type's block, as [`Column`] holds it.
-pub(super) trait PackedInt: Lane + Pack + Copy + Default {
+pub(super) trait PackedInt:
+    Lane + Pack + for<'de> crate::Unpack<'de> + Copy + Default
+{
     /// The column of this type, or `None` if `column` holds another.
     fn values(column: &mut Column) -> Option<&mut Vec<Self>>;
     /// An empty column of this type.
@@ -162,7 +164,14 @@ pub(super) fn pop<T: PackedInt, L: crate::Layout>(
         }
         values.clear();
         values.resize(n, T::default());
-        unpack_into(r, values)?;
+        if L::FIXED {
+            // Fixed-width values, as `pack_slice` wrote them in this layout.
+            for v in values.iter_mut() {
+                *v = T::unpack(r)?;
+            }
+        } else {
+            unpack_into(r, values)?;
+        }
         *unread -= n;
         *next = 0;
     }

@@ -312,19 +312,56 @@ fn version_tolerant_types_skip_and_default_fields_of_every_wire_type() {
 fn the_serde_bridge_writes_the_derives_bytes() {
     #[derive(serde::Serialize, serde::Deserialize, Packable, Debug, PartialEq)]
     struct Both {
-        a: u32,
-        b: Vec<i64>,
+        small: Vec<u32>,
+        a: u64,
+        b: u64,
+        many: Vec<u16>,
+        wide: Vec<i64>,
         c: Option<u16>,
     }
     let value = Both {
+        // Values whose fixed bytes also look like short varints: a reader
+        // of packed blocks would misread them.
+        small: vec![2, 2, 2, 2],
         a: 70_000,
-        b: vec![-1, 1 << 40],
+        b: 1,
+        many: (0..300).collect(),
+        wide: vec![-1, 1 << 40],
         c: Some(9),
     };
     let through_serde = binform::serde::to_vec_with(&fixed(), &value).unwrap();
     assert_eq!(through_serde, fixed().to_vec(&value).unwrap());
     let back: Both = binform::serde::from_slice_with(&fixed(), &through_serde).unwrap();
     assert_eq!(back, value);
+    let zeros = vec![0u32; 8];
+    let bytes = binform::serde::to_vec_with(&fixed(), &zeros).unwrap();
+    assert_eq!(bytes.len(), 1 + 32);
+    assert_eq!(
+        binform::serde::from_slice_with::<Vec<u32>>(&fixed(), &bytes).unwrap(),
+        zeros
+    );
+}
+
+#[test]
+fn integer_sequences_nest_alike_on_both_sides() {
+    // At the depth limit: what encodes, decodes (integers count no level).
+    let tight = fixed().max_depth(1);
+    let nz: Vec<std::num::NonZeroU32> = (1..20).filter_map(std::num::NonZeroU32::new).collect();
+    let bytes = tight.to_vec(&vec![nz.clone()]).unwrap();
+    assert_eq!(
+        tight
+            .from_slice::<Vec<Vec<std::num::NonZeroU32>>>(&bytes)
+            .unwrap(),
+        vec![nz]
+    );
+    let deque: std::collections::VecDeque<u64> = (0..10).collect();
+    let bytes = tight.to_vec(&vec![deque.clone()]).unwrap();
+    assert_eq!(
+        tight
+            .from_slice::<Vec<std::collections::VecDeque<u64>>>(&bytes)
+            .unwrap(),
+        vec![deque]
+    );
 }
 
 #[test]

@@ -236,6 +236,15 @@ fn main() {
                         .unwrap(),
                 );
             }
+            // The fixed cost of a call: one byte each way.
+            "u8" => binform::to_vec_into(&mut buf, black_box(&7u8)).unwrap(),
+            "u8-de" => {
+                black_box(binform::from_slice::<u8>(black_box(&[7u8][..])).unwrap());
+            }
+            "xu8" => fx::to_vec_into(&mut buf, black_box(&7u8)).unwrap(),
+            "xu8-de" => {
+                black_box(fx::from_slice::<u8>(black_box(&[7u8][..])).unwrap());
+            }
             "card1" => binform::to_vec_into(&mut buf, black_box(&card1)).unwrap(),
             "card1-de" => {
                 black_box(

@@ -70,8 +70,8 @@ fn fastest_peer(t: &BTreeMap<(String, String), f64>, dir: &str) -> Option<(f64, 
         .min_by(|a, b| a.0.total_cmp(&b.0))
 }
 const COLORS: &[&str] = &[
-    "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f",
-    "#17becf", "#bcbd22",
+    "#d62728", "#ff9896", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
+    "#7f7f7f", "#17becf", "#bcbd22",
 ];
 
 /// Medians in nanoseconds: workload -> (direction, crate) -> time.

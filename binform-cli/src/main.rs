@@ -46,6 +46,10 @@ enum Command {
         /// Print JSON instead of the tree.
         #[arg(long)]
         json: bool,
+        /// The plain payload is in the fixed layout (`Options::fixed_width`);
+        /// a self-describing payload's header says its layout.
+        #[arg(long)]
+        fixed: bool,
     },
     /// Print the schema a self-describing payload carries (lock-file text).
     Schema {
@@ -59,6 +63,10 @@ enum Command {
         /// A lock file with the schema of a plain payload.
         #[arg(long)]
         schema: Option<PathBuf>,
+        /// The plain payload is in the fixed layout (`Options::fixed_width`);
+        /// a self-describing payload's header says its layout.
+        #[arg(long)]
+        fixed: bool,
     },
     /// Write JSON (as `to-json` prints it) as a self-describing payload.
     FromJson {
@@ -70,6 +78,10 @@ enum Command {
         /// Where to write the payload.
         #[arg(short, long)]
         output: PathBuf,
+        /// Write the fixed layout (`Options::fixed_width`) instead of the
+        /// compact one; the header records it.
+        #[arg(long)]
+        fixed: bool,
     },
     /// Check that a payload fits a lock file's schema.
     Check {
@@ -78,6 +90,10 @@ enum Command {
         /// The lock file.
         #[arg(long)]
         schema: PathBuf,
+        /// The plain payload is in the fixed layout (`Options::fixed_width`);
+        /// a self-describing payload's header says its layout.
+        #[arg(long)]
+        fixed: bool,
     },
 }
 
@@ -106,8 +122,9 @@ fn lock(path: &Path) -> Result<Schema, Failure> {
         .map_err(|e| Failure(format!("{} is not a lock file: {e}", path.display())))
 }
 
-/// The document in `file`: self-describing, or plain with `schema`.
-fn document(file: &Path, schema: Option<&Path>) -> Result<Value, Failure> {
+/// The document in `file`: self-describing (in the layout its header
+/// states), or plain with `schema` (in the fixed layout if `fixed`).
+fn document(file: &Path, schema: Option<&Path>, fixed: bool) -> Result<Value, Failure> {
     let bytes = read(file)?;
     let value = match schema {
         Some(lock_path) => {
@@ -117,6 +134,9 @@ fn document(file: &Path, schema: Option<&Path>) -> Result<Value, Failure> {
             // hashes to the fingerprint beside it.
             if binform::schema::read_schema(&bytes).is_ok() {
                 check_fits(&bytes, &schema)?
+            } else if fixed {
+                let options = binform::Options::new().fixed_width();
+                binform::value::from_slice_with_options(&schema, &bytes, &options)?
             } else {
                 binform::value::from_slice_with(&schema, &bytes)?
             }
@@ -165,8 +185,13 @@ fn out(text: impl std::fmt::Display) -> Result<(), Failure> {
 
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
-        Command::Inspect { file, schema, json } => {
-            let doc = document(&file, schema.as_deref())?;
+        Command::Inspect {
+            file,
+            schema,
+            json,
+            fixed,
+        } => {
+            let doc = document(&file, schema.as_deref(), fixed)?;
             if json {
                 out(pretty(&json::to_json(&doc))?)?;
             } else {
@@ -177,21 +202,30 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let schema = binform::schema::read_schema(&read(&file)?)?;
             out(schema.to_string().trim_end())?;
         }
-        Command::ToJson { file, schema } => {
-            let doc = document(&file, schema.as_deref())?;
+        Command::ToJson {
+            file,
+            schema,
+            fixed,
+        } => {
+            let doc = document(&file, schema.as_deref(), fixed)?;
             out(pretty(&json::to_json(&doc))?)?;
         }
         Command::FromJson {
             schema,
             input,
             output,
+            fixed,
         } => {
             let schema = lock(&schema)?;
             let text = read(&input)?;
             let parsed: serde_json::Value = serde_json::from_slice(&text)
                 .map_err(|e| Failure(format!("{} is not JSON: {e}", input.display())))?;
             let doc = binform::value::conform(&schema, &json::from_json(&parsed))?;
-            let bytes = binform::value::to_vec(&doc)?;
+            let bytes = if fixed {
+                binform::value::to_vec_options(&doc, &binform::Options::new().fixed_width())?
+            } else {
+                binform::value::to_vec(&doc)?
+            };
             // All or nothing: a temporary file beside the output, renamed.
             let mut partial = output.clone().into_os_string();
             partial.push(".partial");
@@ -203,8 +237,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     Failure(format!("cannot write {}: {e}", output.display()))
                 })?;
         }
-        Command::Check { file, schema } => {
-            let doc = document(&file, Some(&schema))?;
+        Command::Check {
+            file,
+            schema,
+            fixed,
+        } => {
+            let doc = document(&file, Some(&schema), fixed)?;
             let name = match doc.root() {
                 Value::Struct { name, .. } | Value::Variant { name, .. } => name.clone(),
                 _ => "value".to_string(),

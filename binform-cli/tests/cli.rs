@@ -232,3 +232,48 @@ fn a_plain_payload_that_starts_like_a_header_is_read_as_plain() {
     let tree = ok(&["inspect", s(&plain), "--schema", s(&lock)]);
     assert!(tree.contains("FSxxx"), "{tree}");
 }
+
+#[test]
+fn both_layouts_inspect_convert_and_check() {
+    let (dir, compact_file, lock) = people_files("layouts");
+    let fixed = Options::new().fixed_width();
+    // A self-describing fixed payload: its header says the layout.
+    let file = dir.join("people-fixed.binform");
+    std::fs::write(
+        &file,
+        fixed.self_describing(true).to_vec(&ten_people()).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        ok(&["inspect", s(&file)]),
+        ok(&["inspect", s(&compact_file)])
+    );
+    let json = dir.join("people.json");
+    std::fs::write(&json, ok(&["to-json", s(&file)])).unwrap();
+    // Back to the fixed layout's very bytes, or to the compact layout's.
+    let out = dir.join("again-fixed.binform");
+    ok(&[
+        "from-json",
+        "--schema",
+        s(&lock),
+        s(&json),
+        "-o",
+        s(&out),
+        "--fixed",
+    ]);
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&file).unwrap());
+    let out = dir.join("again-compact.binform");
+    ok(&["from-json", "--schema", s(&lock), s(&json), "-o", s(&out)]);
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(&compact_file).unwrap()
+    );
+    // A plain fixed payload, read with its schema and --fixed.
+    let plain = dir.join("people-fixed.bin");
+    std::fs::write(&plain, fixed.to_vec(&ten_people()).unwrap()).unwrap();
+    let tree = ok(&["inspect", s(&plain), "--schema", s(&lock), "--fixed"]);
+    assert_eq!(tree, ok(&["inspect", s(&compact_file)]));
+    assert!(ok(&["check", s(&plain), "--schema", s(&lock), "--fixed"]).starts_with("ok: "));
+    // Read as compact, it does not fit.
+    fails(&["check", s(&plain), "--schema", s(&lock)]);
+}

@@ -58,7 +58,39 @@ pub fn to_vec_into<T: Pack + ?Sized>(buf: &mut Vec<u8>, value: &T) -> Result<()>
 /// Decodes a `T` from all of `bytes`, with default [`Options`]. Bytes left
 /// over after the value are an [`ErrorKind::TrailingBytes`] error.
 pub fn from_slice<'de, T: Unpack<'de>>(bytes: &'de [u8]) -> Result<T> {
-    Options::new().from_slice(bytes)
+    decode_default::<T, crate::layout::Compact>(bytes)
+}
+
+/// [`Options::from_slice`] with the default options in the layout `L`,
+/// without their tests: no byte limit and no header to look at, and the
+/// reader's limits constants. What a call costs besides its value (about
+/// 75 instructions through the options, issue 31). Not marked `inline`:
+/// inlined into a caller with a large value's decoder, it made the
+/// caller's one function too large (people decode +16% instructions).
+pub(crate) fn decode_default<'de, T: Unpack<'de>, L: crate::Layout>(bytes: &'de [u8]) -> Result<T> {
+    let mut reader = Reader::new(bytes, &Options::new().in_layout::<L>());
+    let result = T::unpack(&mut reader);
+    finish_decode(&mut reader, result)
+}
+
+/// The end of every decode: bytes left over are an error, and a value
+/// that is not returned has its strong cycles broken before it is
+/// dropped (or it leaks). Checked in place: mapping the value into a new
+/// `Result` moved it three times (about 2% of a small struct's decode).
+#[inline(always)]
+fn finish_decode<'de, T, L: crate::Layout>(
+    reader: &mut Reader<'de, L>,
+    mut result: Result<T>,
+) -> Result<T> {
+    if result.is_ok() {
+        if let Err(e) = reader.finish() {
+            reader.break_cycles();
+            result = Err(e);
+        }
+    } else {
+        reader.break_cycles();
+    }
+    result
 }
 
 /// Encodes `value` to an `io::Write`, with default [`Options`].
@@ -317,21 +349,8 @@ impl<L: crate::Layout> Options<L> {
             bytes
         };
         let mut reader = reader(bytes);
-        // One `Result` from decode to return, checked in place: mapping
-        // the value into a new one moved it three times (about 2% of a
-        // small struct's decode, callgrind).
-        let mut result = unpack(&mut reader);
-        if result.is_ok() {
-            if let Err(e) = reader.finish() {
-                // Break strong cycles before the value is dropped (by the
-                // assignment), or it leaks.
-                reader.break_cycles();
-                result = Err(e);
-            }
-        } else {
-            reader.break_cycles();
-        }
-        result
+        let result = unpack(&mut reader);
+        finish_decode(&mut reader, result)
     }
 
     /// Encodes `value` to an `io::Write`, streaming: what is complete goes

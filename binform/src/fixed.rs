@@ -50,7 +50,7 @@ pub fn to_vec_into<T: Pack + ?Sized>(buf: &mut Vec<u8>, value: &T) -> Result<()>
 /// Decodes a `T` from all of `bytes`, written in the fixed layout
 /// ([`crate::from_slice`]'s fixed twin).
 pub fn from_slice<'de, T: Unpack<'de>>(bytes: &'de [u8]) -> Result<T> {
-    FIXED.from_slice(bytes)
+    crate::api::decode_default::<T, crate::layout::Fixed>(bytes)
 }
 
 /// Encodes `value` to an `io::Write` in the fixed layout

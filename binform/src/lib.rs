@@ -25,6 +25,32 @@
 //! collections as a length and their contents. `docs/format.md` in the
 //! repository specifies every byte.
 //!
+//! # Two layouts
+//!
+//! One derive writes two layouts, chosen at compile time per call site:
+//! - **compact** (the default, [`to_vec`], [`from_slice`], [`Options::new`]):
+//!   integers as varints, sequences of them in packed blocks; the smallest
+//!   payloads.
+//! - **fixed** ([`fixed::to_vec`], [`fixed::from_slice`],
+//!   [`Options::fixed_width`]): integers fixed-width little-endian and
+//!   sequences of plain values (numbers, derived structs of them without
+//!   padding) copied whole, as MemoryPack does; the fastest encode and
+//!   decode.
+//!
+//! ```
+//! let ids = vec![7u32, 1_000_000];
+//! assert_eq!(binform::to_vec(&ids)?.len(), 1 + 1 + 3);
+//! assert_eq!(binform::fixed::to_vec(&ids)?.len(), 1 + 4 + 4);
+//! assert_eq!(binform::fixed::from_slice::<Vec<u32>>(&binform::fixed::to_vec(&ids)?)?, ids);
+//! # Ok::<(), binform::Error>(())
+//! ```
+//!
+//! Everything else (strings, options, maps, shared references, versioning,
+//! headers, frames) is the same in both. A reader must use the writer's
+//! layout; a fingerprint or self-describing header records it, and reading
+//! the other layout's payload is then [`ErrorKind::SchemaMismatch`]. See
+//! [`layout`] and `docs/format.md` §26.
+//!
 //! Decoding treats its input as hostile: every read is bounds-checked, every
 //! declared length is checked against the remaining input before anything is
 //! allocated, nesting is bounded, and all of it is set through [`Options`].
@@ -47,7 +73,11 @@
 //! its encoding is: the facts both directions share, such as its schema
 //! and fingerprint), [`Pack`] (encode) and [`Unpack`] (decode). The derive
 //! writes all three. For a type the derive cannot see into, write them by
-//! hand; `Encoding` is one line, since its defaults are always correct:
+//! hand; `Encoding` is one line, since its defaults are always correct.
+//! `pack` and `unpack` are generic over the [`Layout`]: written against
+//! other values' impls or the writer's and reader's integer methods
+//! (`write_u32`, `read_i64`, ...), they follow whichever layout they are
+//! called in without knowing it:
 //!
 //! ```
 //! use binform::{Encoding, Pack, Reader, Result, Unpack, Writer};

@@ -2,52 +2,83 @@
 //! targets under `fuzz/` and the regression test that replays every input a
 //! fuzzer ever found (`tests/fuzz_regressions/<target>/`). Each function
 //! must return normally for any input: a panic is a finding.
+//!
+//! Every decoding target takes its layout from its first byte (odd: the
+//! fixed layout, even: the compact one) and decodes the rest, so one
+//! fuzzer explores both (`docs/format.md` §26).
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use binform::{Options, Pack, Packable, UnpackOwned};
+use binform::{Layout, Options, Pack, Packable, UnpackOwned};
 
 use crate::{CardHolder, Everything, Person};
 
+/// Runs `$body::<L>(rest, options)` in the layout the first byte of
+/// `$data` names, on the bytes after it.
+macro_rules! by_layout {
+    ($data:expr, $body:ident) => {
+        match $data.split_first() {
+            Some((first, rest)) if first & 1 == 1 => $body(rest, Options::new().fixed_width()),
+            Some((_, rest)) => $body(rest, Options::new()),
+            None => {}
+        }
+    };
+}
+
 /// Decodes `data` as `T`; a value that decodes must re-encode.
-fn decode<T: UnpackOwned + Pack>(data: &[u8]) {
-    if let Ok(value) = binform::from_slice::<T>(data) {
-        binform::to_vec(&value).expect("a decoded value re-encodes");
+fn decode<T: UnpackOwned + Pack, L: Layout>(data: &[u8], o: Options<L>) {
+    if let Ok(value) = o.from_slice::<T>(data) {
+        o.to_vec(&value).expect("a decoded value re-encodes");
     }
 }
 
 /// Target (a): the seed articles' types.
 pub fn decode_seed(data: &[u8]) {
-    decode::<Vec<Person>>(data);
-    decode::<CardHolder>(data);
+    by_layout!(data, seed_in);
+}
+
+fn seed_in<L: Layout>(data: &[u8], o: Options<L>) {
+    decode::<Vec<Person>, L>(data, o);
+    decode::<CardHolder, L>(data, o);
 }
 
 /// Target: packed integer sequences (format.md §22) of every width, as
 /// vectors, arrays, deques and non-zero integers; a value that decodes
 /// re-encodes canonically, and the canonical bytes decode to it again.
 pub fn decode_packed(data: &[u8]) {
-    fn again<T: UnpackOwned + Pack + PartialEq + std::fmt::Debug>(data: &[u8]) {
-        if let Ok(value) = binform::from_slice::<T>(data) {
-            let bytes = binform::to_vec(&value).expect("a decoded value re-encodes");
-            let back: T = binform::from_slice(&bytes).expect("canonical bytes decode");
+    by_layout!(data, packed_in);
+}
+
+fn packed_in<L: Layout>(data: &[u8], o: Options<L>) {
+    fn again<T: UnpackOwned + Pack + PartialEq + std::fmt::Debug, L: Layout>(
+        data: &[u8],
+        o: Options<L>,
+    ) {
+        if let Ok(value) = o.from_slice::<T>(data) {
+            let bytes = o.to_vec(&value).expect("a decoded value re-encodes");
+            let back: T = o.from_slice(&bytes).expect("canonical bytes decode");
             assert_eq!(back, value);
         }
     }
-    again::<Vec<u16>>(data);
-    again::<Vec<i32>>(data);
-    again::<Vec<u64>>(data);
-    again::<Vec<i128>>(data);
-    again::<Vec<isize>>(data);
-    again::<[u32; 300]>(data);
-    again::<std::collections::VecDeque<i64>>(data);
-    again::<Vec<std::num::NonZeroU32>>(data);
-    again::<Vec<Vec<i16>>>(data);
+    again::<Vec<u16>, L>(data, o);
+    again::<Vec<i32>, L>(data, o);
+    again::<Vec<u64>, L>(data, o);
+    again::<Vec<i128>, L>(data, o);
+    again::<Vec<isize>, L>(data, o);
+    again::<[u32; 300], L>(data, o);
+    again::<std::collections::VecDeque<i64>, L>(data, o);
+    again::<Vec<std::num::NonZeroU32>, L>(data, o);
+    again::<Vec<Vec<i16>>, L>(data, o);
 }
 
 /// Target (b): one type that uses every std impl.
 pub fn decode_everything(data: &[u8]) {
-    decode::<Everything>(data);
+    by_layout!(data, everything_in);
+}
+
+fn everything_in<L: Layout>(data: &[u8], o: Options<L>) {
+    decode::<Everything, L>(data, o);
 }
 
 /// A graph node with strong links that may form cycles.
@@ -104,18 +135,22 @@ pub struct AllSkipped {
 /// (the second finding of this target, a 13-byte input that LeakSanitizer
 /// flagged; see docs/security.md).
 pub fn decode_graph(data: &[u8]) {
-    if let Ok(root) = Options::new().from_slice::<Rc<RefCell<GraphNode>>>(data) {
-        binform::to_vec(&root).expect("a decoded graph re-encodes");
+    by_layout!(data, graph_in);
+}
+
+fn graph_in<L: Layout>(data: &[u8], o: Options<L>) {
+    if let Ok(root) = o.from_slice::<Rc<RefCell<GraphNode>>>(data) {
+        o.to_vec(&root).expect("a decoded graph re-encodes");
         unlink(&root);
     }
-    decode::<Rc<TreeNode>>(data);
-    decode::<Vec<Rc<str>>>(data);
-    decode::<std::collections::HashSet<Rc<Dag>>>(data);
-    decode::<std::collections::BTreeMap<Rc<Dag>, u8>>(data);
-    decode::<std::collections::BinaryHeap<Rc<Dag>>>(data);
-    decode::<Vec<Box<()>>>(data);
-    decode::<std::collections::LinkedList<()>>(data);
-    decode::<Vec<AllSkipped>>(data);
+    decode::<Rc<TreeNode>, L>(data, o);
+    decode::<Vec<Rc<str>>, L>(data, o);
+    decode::<std::collections::HashSet<Rc<Dag>>, L>(data, o);
+    decode::<std::collections::BTreeMap<Rc<Dag>, u8>, L>(data, o);
+    decode::<std::collections::BinaryHeap<Rc<Dag>>, L>(data, o);
+    decode::<Vec<Box<()>>, L>(data, o);
+    decode::<std::collections::LinkedList<()>, L>(data, o);
+    decode::<Vec<AllSkipped>, L>(data, o);
 }
 
 /// Version 1 of a tolerant record.
@@ -194,20 +229,24 @@ pub mod v2 {
 /// decodes must also survive its own round trip unchanged (floats aside,
 /// compared by bits through their encoding).
 pub fn decode_tolerant(data: &[u8]) {
-    decode_stable::<v1::Record>(data);
-    decode_stable::<v2::Record>(data);
-    decode_stable::<Vec<v1::Record>>(data);
-    decode_stable::<Vec<v2::Record>>(data);
+    by_layout!(data, tolerant_in);
+}
+
+fn tolerant_in<L: Layout>(data: &[u8], o: Options<L>) {
+    decode_stable::<v1::Record, L>(data, o);
+    decode_stable::<v2::Record, L>(data, o);
+    decode_stable::<Vec<v1::Record>, L>(data, o);
+    decode_stable::<Vec<v2::Record>, L>(data, o);
 }
 
 /// Decodes; a value that comes back re-encodes, and the re-encoding
 /// decodes to a value that encodes to the very same bytes.
-fn decode_stable<T: UnpackOwned + Pack>(data: &[u8]) {
-    if let Ok(value) = binform::from_slice::<T>(data) {
-        let bytes = binform::to_vec(&value).expect("a decoded value re-encodes");
-        let again: T = binform::from_slice(&bytes).expect("a re-encoded value decodes");
+fn decode_stable<T: UnpackOwned + Pack, L: Layout>(data: &[u8], o: Options<L>) {
+    if let Ok(value) = o.from_slice::<T>(data) {
+        let bytes = o.to_vec(&value).expect("a decoded value re-encodes");
+        let again: T = o.from_slice(&bytes).expect("a re-encoded value decodes");
         assert_eq!(
-            binform::to_vec(&again).expect("and re-encodes"),
+            o.to_vec(&again).expect("and re-encodes"),
             bytes,
             "re-encoding is not stable"
         );
@@ -215,26 +254,35 @@ fn decode_stable<T: UnpackOwned + Pack>(data: &[u8]) {
 }
 
 /// Target (e): a stream of frames (`binform::io`, `binform::codec`). The
-/// first byte chooses where the rest is split into reads; the frames are
+/// first byte chooses the layout (its low bit, as every target) and where
+/// the rest is split into reads; the frames are
 /// decoded as card holders by `read_frame` and by the tokio codec fed one
 /// piece at a time, and both must agree on every frame they accept.
 pub fn decode_frames(data: &[u8]) {
-    use bytes::BytesMut;
-    use tokio_util::codec::Decoder;
-
     let Some((&seed, stream)) = data.split_first() else {
         return;
     };
-    let limit = Options::new().max_bytes(1 << 16);
+    if seed & 1 == 1 {
+        frames_in(stream, Options::new().fixed_width(), seed);
+    } else {
+        frames_in(stream, Options::new(), seed);
+    }
+}
+
+fn frames_in<L: Layout>(stream: &[u8], o: Options<L>, seed: u8) {
+    use bytes::BytesMut;
+    use tokio_util::codec::Decoder;
+
+    let limit = o.max_bytes(1 << 16);
     let mut reader = stream;
     let mut from_io = Vec::new();
     while let Ok(Some(frame)) = limit.read_frame::<CardHolder>(&mut reader) {
         from_io.push(frame);
     }
-    let mut codec = binform::codec::PackCodec::<CardHolder>::with_options(limit);
+    let mut codec = binform::codec::PackCodec::<CardHolder, L>::with_options(limit);
     let mut src = BytesMut::new();
     let mut from_codec = Vec::new();
-    let step = usize::from(seed % 7) + 1;
+    let step = usize::from((seed >> 1) % 7) + 1;
     'feed: for piece in stream.chunks(step) {
         src.extend_from_slice(piece);
         loop {
@@ -254,12 +302,20 @@ pub fn decode_frames(data: &[u8]) {
 /// Target: self-describing payloads read as `binform::Value` (schema and
 /// body both from the input); a document that reads writes back to bytes
 /// that read to a document writing the same bytes, and prints.
+///
+/// Documents carry their layout in the header; the first byte chooses the
+/// layout they are written back in.
 pub fn decode_value(data: &[u8]) {
+    by_layout!(data, value_in);
+}
+
+fn value_in<L: Layout>(data: &[u8], o: Options<L>) {
     if let Ok(value) = binform::value::from_slice(data) {
-        let bytes = binform::value::to_vec(&value).expect("a document that reads writes back");
+        let bytes =
+            binform::value::to_vec_options(&value, &o).expect("a document that reads writes back");
         let again = binform::value::from_slice(&bytes).expect("written bytes read");
         assert_eq!(
-            binform::value::to_vec(&again).expect("and write again"),
+            binform::value::to_vec_options(&again, &o).expect("and write again"),
             bytes
         );
         let _ = value.to_string();

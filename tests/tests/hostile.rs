@@ -709,3 +709,84 @@ fn serde_bridge_lying_lengths_stay_in_budget() {
     );
     assert!(cost.peak < 8 * MIB, "{} bytes", cost.peak);
 }
+
+// ------------------------------------------ 12. the fixed layout, attacked
+
+/// The attacks above that a fixed-layout reader meets the same way: its
+/// lengths, shared values, keys, depth and budget are the compact
+/// layout's; only its integers differ, and a lying length of fixed-width
+/// elements is refused before anything is allocated.
+#[test]
+fn the_fixed_layout_bounds_the_same_attacks() {
+    fn fixed_kind<T: binform::UnpackOwned + 'static>(
+        bytes: Vec<u8>,
+    ) -> Cost<Option<ErrorKind>> {
+        on_small_stack(move || kind(&binform::fixed::from_slice::<T>(&bytes)))
+    }
+    // Elements that take no input: charged to the memory budget.
+    macro_rules! no_input {
+        ($($ty:ty),*) => {$(
+            let cost = fixed_kind::<$ty>(huge_len());
+            assert_eq!(cost.out, Some(ErrorKind::LimitExceeded), stringify!($ty));
+            assert!(cost.time < QUICK && cost.peak < 2 * MIB, stringify!($ty));
+        )*};
+    }
+    no_input!(Vec<Box<()>>, LinkedList<()>, Vec<AllSkipped>, Vec<()>, HashMap<(), ()>);
+    // Lying lengths of fixed-width elements, plain or not: the input ends
+    // long before them, and nothing near their size is allocated.
+    macro_rules! short {
+        ($($ty:ty),*) => {$(
+            let cost = fixed_kind::<$ty>(huge_len());
+            assert_eq!(cost.out, Some(ErrorKind::UnexpectedEnd), stringify!($ty));
+            assert!(cost.peak < 2 * MIB, "{}: {} bytes", stringify!($ty), cost.peak);
+        )*};
+    }
+    short!(
+        Vec<u64>,
+        Vec<i128>,
+        Vec<char>,
+        Vec<[u32; 4]>,
+        Vec<std::num::NonZeroU64>,
+        Vec<(u16, u8)>,
+        BTreeSet<u32>
+    );
+    // Keys that share sub-values: bounded in the fixed layout too.
+    let bytes = binform::fixed::to_vec(&vec![doubling(40)]).unwrap();
+    let cost = fixed_kind::<HashSet<Rc<Dag>>>(bytes.clone());
+    assert_eq!(cost.out, Some(ErrorKind::LimitExceeded));
+    assert!(cost.time < QUICK);
+    let cost = fixed_kind::<BTreeSet<Rc<Dag>>>(bytes);
+    assert_eq!(cost.out, Some(ErrorKind::LimitExceeded));
+    // Nesting past the depth limit, through shared values.
+    let bytes = on_small_stack(|| {
+        let mut chain: Option<Rc<Chain>> = None;
+        for v in 0..300u16 {
+            chain = Some(Rc::new(Chain {
+                v: v as u8,
+                next: chain,
+            }));
+        }
+        let bytes = Options::new()
+            .fixed_width()
+            .max_depth(1000)
+            .to_vec(&chain)
+            .unwrap();
+        // Dropped a link at a time, not by recursion.
+        while let Some(node) = chain {
+            chain = Rc::try_unwrap(node).ok().and_then(|n| n.next);
+        }
+        bytes
+    })
+    .out;
+    let cost = fixed_kind::<Option<Rc<Chain>>>(bytes);
+    assert_eq!(cost.out, Some(ErrorKind::LimitExceeded));
+    // An explicit memory budget is honoured.
+    let bytes = binform::fixed::to_vec(&vec![0u64; 1000]).unwrap();
+    let small = Options::new().fixed_width().max_memory(1000);
+    assert_eq!(
+        kind(&small.from_slice::<Vec<u64>>(&bytes)),
+        Some(ErrorKind::LimitExceeded)
+    );
+    let enough = Options::new().fixed_width().max_memory(8000);
+    assert_eq!(enough.from_slice::<Vec<u64>>(&bytes).unwrap().len(), 1000);
+}

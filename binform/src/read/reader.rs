@@ -71,6 +71,7 @@ impl<L: crate::Layout> Drop for Reader<'_, L> {
 impl<'de, L: crate::Layout> Reader<'de, L> {
     /// A reader over `input` with the limits of `options`. The byte budget
     /// (`max_bytes`) is checked by the entry points, not here.
+    #[inline]
     pub fn new(input: &'de [u8], options: &Options<L>) -> Self {
         let memory = options.memory_limit(input.len());
         Reader {

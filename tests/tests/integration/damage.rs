@@ -11,7 +11,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use binform::{Pack, Packable, UnpackOwned};
+use binform::{Layout, Options, Pack, Packable, UnpackOwned};
 use binform_fixtures::models::{graph, plain, tolerant};
 use binform_fixtures::seed::{
     self, CardHolder, LargeObject, LargeStruct, Mesh, Person, Primitives, SmallMessage,
@@ -21,13 +21,18 @@ use binform_fixtures::seed::{
 /// (derived from the original) decodes to an error or to a value that
 /// re-encodes without a panic.
 fn damage<T: UnpackOwned + Pack>(bytes: &[u8], every_value: bool) {
+    damage_in::<T, _>(Options::new(), bytes, every_value);
+}
+
+/// [`damage`] in the layout of `o`.
+fn damage_in<T: UnpackOwned + Pack, L: Layout>(o: Options<L>, bytes: &[u8], every_value: bool) {
     assert!(
-        binform::from_slice::<T>(bytes).is_ok(),
+        o.from_slice::<T>(bytes).is_ok(),
         "the undamaged payload decodes"
     );
     for cut in 0..bytes.len() {
         assert!(
-            binform::from_slice::<T>(&bytes[..cut]).is_err(),
+            o.from_slice::<T>(&bytes[..cut]).is_err(),
             "prefix of {cut} bytes decoded"
         );
     }
@@ -50,8 +55,8 @@ fn damage<T: UnpackOwned + Pack>(bytes: &[u8], every_value: bool) {
                 continue;
             }
             copy[i] = b;
-            if let Ok(value) = binform::from_slice::<T>(&copy) {
-                let _ = binform::to_vec(&value);
+            if let Ok(value) = o.from_slice::<T>(&copy) {
+                let _ = o.to_vec(&value);
             }
         }
         copy[i] = original;
@@ -60,8 +65,45 @@ fn damage<T: UnpackOwned + Pack>(bytes: &[u8], every_value: bool) {
 
 /// A value that decodes re-encodes to exactly the bytes it came from.
 fn canonical<T: UnpackOwned + Pack>(bytes: &[u8]) {
-    let value: T = binform::from_slice(bytes).unwrap();
-    assert_eq!(binform::to_vec(&value).unwrap(), bytes);
+    canonical_in::<T, _>(Options::new(), bytes);
+}
+
+/// [`canonical`] in the layout of `o`.
+fn canonical_in<T: UnpackOwned + Pack, L: Layout>(o: Options<L>, bytes: &[u8]) {
+    let value: T = o.from_slice(bytes).unwrap();
+    assert_eq!(o.to_vec(&value).unwrap(), bytes);
+}
+
+/// Damages and checks the fixed layout's payload of `value`.
+fn fixed<T: UnpackOwned + Pack>(value: &T, every_value: bool) {
+    let o = Options::new().fixed_width();
+    let bytes = o.to_vec(value).unwrap();
+    damage_in::<T, _>(o, &bytes, every_value);
+    canonical_in::<T, _>(o, &bytes);
+}
+
+#[test]
+fn fixed_layout_payloads_truncated_and_damaged() {
+    use binform_fixtures::models::plain::{int_values, IntDist};
+    use binform_fixtures::rsb_seed::{logs, players, updates};
+    fixed(&seed::ten_people(), true);
+    fixed(&seed::kate(3), true);
+    fixed(&seed::primitives(), true);
+    fixed(&seed::large_struct(), false);
+    fixed(&seed::small_message(), true);
+    fixed(&seed::mesh(20), false);
+    fixed(&logs(6), false);
+    fixed(&players(2), false);
+    fixed(&updates(1), false);
+    let ints: Vec<i32> = int_values(IntDist::Mixed, 32, true, 300)
+        .into_iter()
+        .map(|v| v as i32)
+        .collect();
+    fixed(&ints, false);
+    fixed(&int_values(IntDist::Full, 128, true, 40), false);
+    fixed(&tolerant::ten_people(), false);
+    fixed(&tolerant::large_struct(), false);
+    fixed(&graph::dag(4, 6), false);
 }
 
 fn payload<T: Pack + ?Sized>(value: &T) -> Vec<u8> {

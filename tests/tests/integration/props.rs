@@ -12,6 +12,11 @@ fn same_bytes<T: binform::Pack + UnpackOwned + PartialEq + std::fmt::Debug>(
     let back: T = binform::from_slice(&bytes).unwrap();
     prop_assert_eq!(&back, v);
     prop_assert_eq!(binform::to_vec(&back).unwrap(), bytes);
+    // And in the fixed layout.
+    let bytes = binform::fixed::to_vec(v).unwrap();
+    let back: T = binform::fixed::from_slice(&bytes).unwrap();
+    prop_assert_eq!(&back, v);
+    prop_assert_eq!(binform::fixed::to_vec(&back).unwrap(), bytes);
     Ok(())
 }
 
@@ -80,10 +85,19 @@ proptest! {
         same_bytes(&mixed)?;
         let mixed32: Vec<u32> = mixed.iter().map(|&v| v as u32 >> (v as u32 % 32)).collect();
         same_bytes(&mixed32)?;
-        for mut bytes in [binform::to_vec(&values).unwrap(), binform::to_vec(&mixed).unwrap()] {
+        // Damaged payloads of either layout, behind the fuzz target's
+        // layout byte (0 compact, 1 fixed).
+        let payloads = [
+            (0u8, binform::to_vec(&values).unwrap()),
+            (0, binform::to_vec(&mixed).unwrap()),
+            (1, binform::fixed::to_vec(&values).unwrap()),
+            (1, binform::fixed::to_vec(&mixed32).unwrap()),
+        ];
+        for (layout, mut bytes) in payloads {
             if !bytes.is_empty() {
                 let i = at.index(bytes.len());
                 bytes[i] = byte;
+                bytes.insert(0, layout);
                 binform_tests::fuzz::decode_packed(&bytes);
             }
         }
@@ -195,7 +209,14 @@ proptest! {
         let _ = binform::from_slice::<(u128, i64, char, bool)>(&bytes);
         // A value that decodes re-encodes to the same bytes (no maps here).
         if let Ok(n) = binform::from_slice::<Vec<(u32, i16, String)>>(&bytes) {
-            prop_assert_eq!(binform::to_vec(&n).unwrap(), bytes);
+            prop_assert_eq!(binform::to_vec(&n).unwrap(), bytes.clone());
+        }
+        // The same in the fixed layout.
+        let _ = binform::fixed::from_slice::<Node>(&bytes);
+        let _ = binform::fixed::from_slice::<Record>(&bytes);
+        let _ = binform::fixed::from_slice::<(u128, i64, char, bool)>(&bytes);
+        if let Ok(n) = binform::fixed::from_slice::<Vec<(u32, i16, String)>>(&bytes) {
+            prop_assert_eq!(binform::fixed::to_vec(&n).unwrap(), bytes);
         }
     }
 }

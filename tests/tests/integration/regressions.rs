@@ -1,5 +1,6 @@
 //! Replays every input a fuzzer ever found (and the seed inputs) under
-//! `cargo test`: each must decode to a value or an error, never a panic.
+//! `cargo test`, in both layouts: each must decode to a value or an
+//! error, never a panic.
 //! Files live in `tests/fuzz_regressions/<target>/`; `scripts/fuzz.sh` copies
 //! new findings there.
 
@@ -18,7 +19,14 @@ fn replay(target: &str, run: fn(&[u8])) -> usize {
             continue;
         }
         let data = std::fs::read(&path).unwrap();
+        // As recorded (its first byte names the layout), and its bytes
+        // whole in each layout (inputs found before the layout byte).
         run(&data);
+        for layout in [0u8, 1] {
+            let mut prefixed = vec![layout];
+            prefixed.extend_from_slice(&data);
+            run(&prefixed);
+        }
         count += 1;
     }
     count

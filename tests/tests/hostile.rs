@@ -718,9 +718,7 @@ fn serde_bridge_lying_lengths_stay_in_budget() {
 /// elements is refused before anything is allocated.
 #[test]
 fn the_fixed_layout_bounds_the_same_attacks() {
-    fn fixed_kind<T: binform::UnpackOwned + 'static>(
-        bytes: Vec<u8>,
-    ) -> Cost<Option<ErrorKind>> {
+    fn fixed_kind<T: binform::UnpackOwned + 'static>(bytes: Vec<u8>) -> Cost<Option<ErrorKind>> {
         on_small_stack(move || kind(&binform::fixed::from_slice::<T>(&bytes)))
     }
     // Elements that take no input: charged to the memory budget.

@@ -314,11 +314,19 @@ fn overflow<L: crate::Layout>(r: &Reader<'_, L>, v: impl core::fmt::Display, ty:
     )
 }
 
+// The layout's leaves below are always inlined in optimized builds, where
+// the test of `L::FIXED` folds away; in unoptimized ones (debug builds,
+// where only `inline(always)` inlines) they are plain `inline`: always
+// inlined there, both arms of every test went into every derived type's
+// encoder and decoder, and a crate of 100 derived types took 3-4 times as
+// long in LLVM (issue 31).
+
 /// An integer's decoder, for the reader and the cursor alike: in the
 /// fixed layout `N` little-endian bytes of `F` (`u64`/`i64` for
 /// `usize`/`isize`, whose values past the target's width overflow), else
 /// a varint that `compact` turns into the value.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn int<'de, S, T, F, const N: usize>(
     s: &mut S,
     name: &str,
@@ -346,7 +354,8 @@ macro_rules! int64 {
         impl<L: crate::Layout> Writer<'_, L> {
             #[doc = concat!("Writes a `", stringify!($ty), "` in the writer's layout: a varint in the")]
             #[doc = concat!("compact one, ", stringify!($n), " little-endian bytes in the fixed one.")]
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             pub fn $write(&mut self, v: $ty) {
                 if L::FIXED {
                     self.write_array((v as $fx).to_le_bytes());
@@ -359,7 +368,8 @@ macro_rules! int64 {
         impl<'de, L: crate::Layout> Reader<'de, L> {
             #[doc = concat!("Reads a `", stringify!($ty), "` in the reader's layout (see")]
             #[doc = concat!("[`Writer::", stringify!($write), "`]).")]
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             pub fn $read(&mut self) -> Result<$ty> {
                 int(self, stringify!($ty), <$fx>::from_le_bytes, $unzig)
             }
@@ -386,7 +396,8 @@ macro_rules! int64 {
                 Ok(())
             }
 
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn pack_cursor<L: crate::Layout>(&self, c: &mut crate::__private::Cursor<'_, '_, L>) -> Result<()> {
                 if L::FIXED {
                     c.write_array((*self as $fx).to_le_bytes());
@@ -398,7 +409,8 @@ macro_rules! int64 {
 
             const MAX_SIZE: usize = max(crate::varint::len_u64($widest), $n);
 
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             #[allow(unsafe_code)]
             unsafe fn pack_reserved<L: crate::Layout>(
                 &self,
@@ -418,7 +430,8 @@ macro_rules! int64 {
                 }
             }
 
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
                 if !L::FIXED {
                     w.write_keyed_varint(gap_key | u64::from(Wire::Varint.bits()), ($zig)(*self));
@@ -437,12 +450,14 @@ macro_rules! int64 {
             const MIN_SIZE: usize = 1;
             unpacked_hooks!();
 
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                 r.$read()
             }
 
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
                 int(c, stringify!($ty), <$fx>::from_le_bytes, $unzig)
             }
@@ -476,14 +491,16 @@ int64! {
 }
 
 /// A varint as an unsigned value; failing, the value (for the error).
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn unsigned<T: TryFrom<u64>>(v: u64) -> core::result::Result<T, i128> {
     T::try_from(v).map_err(|_| i128::from(v))
 }
 
 /// A zig-zag varint as a signed value; failing, the value (for the
 /// error).
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn signed<T: TryFrom<i64>>(v: u64) -> core::result::Result<T, i128> {
     let v = crate::varint::unzigzag_i64(v);
     T::try_from(v).map_err(|_| i128::from(v))
@@ -492,7 +509,8 @@ fn signed<T: TryFrom<i64>>(v: u64) -> core::result::Result<T, i128> {
 impl<L: crate::Layout> Writer<'_, L> {
     /// Writes a `u128` in the writer's layout: a varint in the compact
     /// one, 16 little-endian bytes in the fixed one.
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn write_u128(&mut self, v: u128) {
         if L::FIXED {
             self.write_array(v.to_le_bytes());
@@ -503,7 +521,8 @@ impl<L: crate::Layout> Writer<'_, L> {
 
     /// Writes an `i128` in the writer's layout: a zig-zag varint in the
     /// compact one, 16 little-endian bytes in the fixed one.
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn write_i128(&mut self, v: i128) {
         self.write_u128(crate::varint::zigzag_i128_in::<L>(v));
     }
@@ -511,7 +530,8 @@ impl<L: crate::Layout> Writer<'_, L> {
 
 impl<'de, L: crate::Layout> Reader<'de, L> {
     /// Reads a `u128` in the reader's layout (see [`Writer::write_u128`]).
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn read_u128(&mut self) -> Result<u128> {
         if L::FIXED {
             return self.read_array().map(u128::from_le_bytes);
@@ -520,7 +540,8 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
     }
 
     /// Reads an `i128` in the reader's layout (see [`Writer::write_i128`]).
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn read_i128(&mut self) -> Result<i128> {
         self.read_u128().map(crate::varint::unzigzag_i128_in::<L>)
     }
@@ -541,7 +562,8 @@ impl Pack for u128 {
         Ok(())
     }
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn pack_cursor<L: crate::Layout>(
         &self,
         c: &mut crate::__private::Cursor<'_, '_, L>,
@@ -556,7 +578,8 @@ impl Pack for u128 {
 
     const MAX_SIZE: usize = max(crate::varint::MAX_LEN_U128, 16);
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     #[allow(unsafe_code)]
     unsafe fn pack_reserved<L: crate::Layout>(
         &self,
@@ -580,12 +603,14 @@ impl<'de> Unpack<'de> for u128 {
     const MIN_SIZE: usize = 1;
     unpacked_hooks!();
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         r.read_u128()
     }
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
         if L::FIXED {
             return c.read_array().map(u128::from_le_bytes);
@@ -614,7 +639,8 @@ impl Pack for i128 {
         Ok(())
     }
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn pack_cursor<L: crate::Layout>(
         &self,
         c: &mut crate::__private::Cursor<'_, '_, L>,
@@ -624,7 +650,8 @@ impl Pack for i128 {
 
     const MAX_SIZE: usize = <u128 as Pack>::MAX_SIZE;
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     #[allow(unsafe_code)]
     unsafe fn pack_reserved<L: crate::Layout>(
         &self,
@@ -645,12 +672,14 @@ impl<'de> Unpack<'de> for i128 {
     const MIN_SIZE: usize = 1;
     unpacked_hooks!();
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         r.read_i128()
     }
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
         u128::unpack_cursor(c).map(crate::varint::unzigzag_i128_in::<L>)
     }
@@ -729,7 +758,8 @@ impl Pack for char {
         (*self as u32).pack(w)
     }
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn pack_cursor<L: crate::Layout>(
         &self,
         c: &mut crate::__private::Cursor<'_, '_, L>,
@@ -740,7 +770,8 @@ impl Pack for char {
     /// A scalar value needs at most 3 varint bytes, or 4 fixed ones.
     const MAX_SIZE: usize = max(crate::varint::len_u64(char::MAX as u64), 4);
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     #[allow(unsafe_code)]
     unsafe fn pack_reserved<L: crate::Layout>(
         &self,
@@ -760,7 +791,8 @@ impl Pack for char {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
         (*self as u32).pack_field(gap_key, w)
     }
@@ -779,7 +811,8 @@ fn bad_char<L: crate::Layout>(r: &Reader<'_, L>, start: usize, v: u64) -> crate:
 /// A `char`'s decoder, for the reader and the cursor alike: a varint, or
 /// 4 little-endian bytes in the fixed layout, that must be a Unicode
 /// scalar value.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn unpack_char<'de, S: Source<'de>>(s: &mut S) -> Result<char> {
     let start = s.position();
     let v = if <S::L as crate::Layout>::FIXED {
@@ -796,12 +829,14 @@ fn unpack_char<'de, S: Source<'de>>(s: &mut S) -> Result<char> {
 impl<'de> Unpack<'de> for char {
     const MIN_SIZE: usize = 1;
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         unpack_char(r)
     }
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, 'de, L>) -> Result<Self> {
         unpack_char(c)
     }

@@ -40,6 +40,7 @@ macro_rules! run {
     ($case:expr, $n:expr, $name:literal, $value:expr, $ty:ty) => {{
         let value: $ty = $value;
         let bin = binform::to_vec(&value).unwrap();
+        let fix = binform::fixed::to_vec(&value).unwrap();
         let spd = speedy::Writable::<speedy::LittleEndian>::write_to_vec(&value).unwrap();
         let win = wincode::serialize(&value).unwrap();
         let bit = bitcode::encode(&value);
@@ -49,6 +50,13 @@ macro_rules! run {
             match $case.strip_prefix(concat!($name, "-")) {
                 Some("de-binform") => {
                     black_box(binform::from_slice::<$ty>(black_box(&bin)).unwrap());
+                }
+                Some("de-fixed") => {
+                    black_box(binform::fixed::from_slice::<$ty>(black_box(&fix)).unwrap());
+                }
+                Some("ser-fixed") => {
+                    buf.clear();
+                    binform::fixed::to_vec_into(&mut buf, black_box(&value)).unwrap();
                 }
                 Some("de-speedy") => {
                     black_box(

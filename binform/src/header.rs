@@ -6,8 +6,10 @@ use alloc::format;
 use crate::{Error, ErrorKind, Result};
 
 /// The format version both headers carry in their fourth byte
-/// (`docs/format.md` §13): 2 since integer sequences are packed blocks.
-/// A reader refuses any other with a clear error instead of misreading.
+/// (`docs/format.md` §13): 2 since integer sequences are packed blocks,
+/// with [`FIXED_LAYOUT_BIT`] set in the fixed layout. A reader refuses any
+/// other version with a clear error instead of misreading, and the other
+/// layout's with `SchemaMismatch`.
 pub const FORMAT_VERSION: u8 = 2;
 
 /// The fingerprint header's first 4 bytes ([`Options::fingerprint`](crate::Options::fingerprint)):

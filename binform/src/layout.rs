@@ -8,7 +8,7 @@
 //!
 //! Everything else (lengths, enum tags, strings, options, maps, shared
 //! references, version-tolerant records, frames) has the same structure in
-//! both: only the leaves differ (`docs/format.md` §27).
+//! both: only the leaves differ (`docs/format.md` §26).
 //!
 //! The layout is a type parameter of [`Writer`](crate::Writer),
 //! [`Reader`](crate::Reader) and [`Options`](crate::Options), so each

@@ -45,8 +45,9 @@
 //! # Ok::<(), binform::Error>(())
 //! ```
 //!
-//! Everything else (strings, options, maps, shared references, versioning,
-//! headers, frames) is the same in both. A reader must use the writer's
+//! Everything else (strings, options, maps, shared references,
+//! version-tolerant records, headers, frames) has the same structure in
+//! both. A reader must use the writer's
 //! layout; a fingerprint or self-describing header records it, and reading
 //! the other layout's payload is then [`ErrorKind::SchemaMismatch`]. See
 //! [`layout`] and `docs/format.md` §26.

@@ -25,7 +25,9 @@ pub const DEFAULT_MEMORY_BASE: usize = 64 << 20;
 pub const DEFAULT_MEMORY_PER_INPUT_BYTE: usize = 64;
 
 /// Settings for encoding and decoding: a builder whose methods mirror the
-/// crate-level functions.
+/// crate-level functions. `L` is the layout the calls write and read:
+/// [`Compact`] (from [`Options::new`]) or [`Fixed`] (from
+/// [`fixed_width`](Options::fixed_width)); see [`crate::layout`].
 ///
 /// The defaults are safe for untrusted input: nesting at most
 /// [`DEFAULT_MAX_DEPTH`] levels (shared references included), at most
@@ -119,7 +121,8 @@ impl<L: Layout> Options<L> {
     }
 
     /// Writes (and, when decoding, requires) a 12-byte header: the magic
-    /// `BFM` and format version 2, then the type's 64-bit schema
+    /// `BFM` and format version 2 (`0x82` in the fixed layout, which a
+    /// reader in the other layout refuses), then the type's 64-bit schema
     /// fingerprint, little-endian. A reader whose type definition differs
     /// from the writer's fails at once with [`ErrorKind::SchemaMismatch`](crate::ErrorKind::SchemaMismatch),
     /// before reading any field. Both sides must turn it on. Off by default:

@@ -264,9 +264,6 @@ pub(crate) fn decode_u128(input: &[u8]) -> Result<(u128, usize), VarintError> {
     }
 }
 
-/// The zig-zag pair of each signed width: the one home of the formula
-/// (`docs/format.md` §3), for the scalar encodings and the packed blocks'
-/// payloads alike.
 /// An `i128` as the `u128` the layout `L` writes: zig-zag (for a short
 /// varint) in the compact layout, its two's-complement bits in the fixed
 /// one.
@@ -289,6 +286,9 @@ pub(crate) fn unzigzag_i128_in<L: crate::Layout>(v: u128) -> i128 {
     }
 }
 
+/// The zig-zag pair of each signed width: the one home of the formula
+/// (`docs/format.md` §3), for the scalar encodings and the packed blocks'
+/// payloads alike.
 macro_rules! zigzag {
     ($($zig:ident, $unzig:ident: $s:ty => $u:ty;)*) => {$(
         /// Zig-zag maps signed to unsigned so that small magnitudes stay

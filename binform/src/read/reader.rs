@@ -16,7 +16,8 @@ use crate::varint::{self, VarintError};
 use super::{array_at, bytes_at, KEY_EXPANSION_BYTES};
 
 /// The decode-side cursor handed to [`Unpack::unpack`](super::Unpack::unpack): a bounds-checked view
-/// of the input plus the limits of one decode call.
+/// of the input plus the limits of one decode call. `L` is the layout it
+/// reads ([`Compact`] unless named: [`crate::layout`]).
 pub struct Reader<'de, L: Layout = Compact> {
     pub(super) input: &'de [u8],
     pub(super) pos: usize,
@@ -211,7 +212,8 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         }
     }
 
-    /// Reads an unsigned varint.
+    /// Reads an unsigned varint, in either layout
+    /// ([`read_u64`](Self::read_u64) follows the layout).
     #[inline(always)]
     pub fn read_varint(&mut self) -> Result<u64> {
         match varint::fast_at(self.input, self.pos) {
@@ -235,13 +237,15 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         }
     }
 
-    /// Reads a zig-zag signed varint.
+    /// Reads a zig-zag signed varint, in either layout
+    /// ([`read_i64`](Self::read_i64) follows the layout).
     #[inline(always)]
     pub fn read_varint_signed(&mut self) -> Result<i64> {
         self.read_varint().map(varint::unzigzag_i64)
     }
 
-    /// Reads a `u128` varint.
+    /// Reads a `u128` varint, in either layout
+    /// ([`read_u128`](Self::read_u128) follows the layout).
     #[inline(always)]
     pub fn read_varint_u128(&mut self) -> Result<u128> {
         if varint::short_u128_at(self.input, self.pos) {

@@ -25,7 +25,9 @@ mod lock;
 pub(crate) mod model;
 
 pub use crate::encoding::{schema_of, Builder};
-pub use crate::header::{FINGERPRINT_MAGIC, FORMAT_VERSION, SELF_DESCRIBING_MAGIC};
+pub use crate::header::{
+    FINGERPRINT_MAGIC, FIXED_LAYOUT_BIT, FORMAT_VERSION, SELF_DESCRIBING_MAGIC,
+};
 pub use binform_schema::{compare, parse, Incompatibility, MAX_DEPTH};
 pub use embedded::read_schema;
 pub use facts::fingerprint_of;

@@ -15,7 +15,8 @@ use super::stream::{Stream, STREAM_BUFFER};
 use super::{Pack, SEQUENCE_CHUNK};
 
 /// The encode-side buffer handed to [`Pack::pack`]: it appends to a
-/// `Vec<u8>` and carries the state of one encode call.
+/// `Vec<u8>` and carries the state of one encode call. `L` is the layout
+/// it writes ([`Compact`] unless named: [`crate::layout`]).
 pub struct Writer<'a, L: Layout = Compact> {
     buf: &'a mut Vec<u8>,
     /// Ids of the shared values written so far; created on the first one.
@@ -309,7 +310,9 @@ impl<'a, L: crate::Layout> Writer<'a, L> {
         self.buf.truncate(len);
     }
 
-    /// Writes an unsigned integer as a varint (see `docs/format.md`).
+    /// Writes an unsigned integer as a varint (see `docs/format.md`), in
+    /// either layout: for an integer that follows the layout, use
+    /// [`write_u64`](Self::write_u64) and its siblings.
     #[inline(always)]
     pub fn write_varint(&mut self, v: u64) {
         if v < 0x80 {
@@ -414,13 +417,15 @@ impl<'a, L: crate::Layout> Writer<'a, L> {
         };
     }
 
-    /// Writes a signed integer zig-zag encoded as a varint.
+    /// Writes a signed integer zig-zag encoded as a varint, in either
+    /// layout ([`write_i64`](Self::write_i64) follows the layout).
     #[inline]
     pub fn write_varint_signed(&mut self, v: i64) {
         self.write_varint(varint::zigzag_i64(v));
     }
 
-    /// Writes a `u128` varint.
+    /// Writes a `u128` varint, in either layout
+    /// ([`write_u128`](Self::write_u128) follows the layout).
     #[inline]
     pub fn write_varint_u128(&mut self, v: u128) {
         if v < 1 << 56 {

@@ -36,6 +36,54 @@ macro_rules! reserved {
     };
 }
 
+/// An integer's cursor writes, which follow the layout: `MAX_SIZE` (the
+/// longer of its two encodings), `pack_cursor` and `pack_reserved`, writing
+/// `$fixed` (little-endian bytes) in the fixed layout and
+/// `$write`/`$put($compact)` (a varint) in the compact one; `$v` is the
+/// value. Inlined always only in optimized builds (see `int`).
+macro_rules! layout_writes {
+    ($max:expr, |$v:ident| $fixed:expr, $write:ident / $put:ident ($compact:expr)) => {
+        const MAX_SIZE: usize = $max;
+
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        fn pack_cursor<L: crate::Layout>(
+            &self,
+            c: &mut crate::__private::Cursor<'_, '_, L>,
+        ) -> Result<()> {
+            let $v = *self;
+            if L::FIXED {
+                c.write_array($fixed);
+            } else {
+                c.$write($compact);
+            }
+            Ok(())
+        }
+
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(unsafe_code)]
+        unsafe fn pack_reserved<L: crate::Layout>(
+            &self,
+            c: &mut crate::__private::Cursor<'_, '_, L>,
+        ) -> Result<crate::__private::Kept<Self>> {
+            let $v = *self;
+            // SAFETY: the caller made room for `MAX_SIZE` and the slack;
+            // either store advances by at most `MAX_SIZE` (the longer
+            // encoding) and stores at most 5 bytes past its end (see
+            // `RESERVE_SLACK`), which is the word `Kept` gives.
+            unsafe {
+                if L::FIXED {
+                    c.put_array($fixed);
+                } else {
+                    c.$put($compact);
+                }
+                Ok(crate::__private::Kept::promise())
+            }
+        }
+    };
+}
+
 // SAFETY (for every `Plain::new_unchecked(true)` in this file): `u8`, `i8`,
 // `f32` and `f64` have no padding, every bit pattern is a valid value, and
 // their encoding is their little-endian bytes.
@@ -396,39 +444,11 @@ macro_rules! int64 {
                 Ok(())
             }
 
-            #[cfg_attr(debug_assertions, inline)]
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            fn pack_cursor<L: crate::Layout>(&self, c: &mut crate::__private::Cursor<'_, '_, L>) -> Result<()> {
-                if L::FIXED {
-                    c.write_array((*self as $fx).to_le_bytes());
-                } else {
-                    c.write_varint(($zig)(*self));
-                }
-                Ok(())
-            }
-
-            const MAX_SIZE: usize = max(crate::varint::len_u64($widest), $n);
-
-            #[cfg_attr(debug_assertions, inline)]
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            #[allow(unsafe_code)]
-            unsafe fn pack_reserved<L: crate::Layout>(
-                &self,
-                c: &mut crate::__private::Cursor<'_, '_, L>,
-            ) -> Result<crate::__private::Kept<Self>> {
-                // SAFETY: the caller made room for `MAX_SIZE` and the
-                // slack; either store advances by at most `MAX_SIZE` and
-                // stores at most 5 bytes past that (see `RESERVE_SLACK`),
-                // which is the word `Kept` gives.
-                unsafe {
-                    if L::FIXED {
-                        c.put_array((*self as $fx).to_le_bytes());
-                    } else {
-                        c.put_varint(($zig)(*self));
-                    }
-                    Ok(crate::__private::Kept::promise())
-                }
-            }
+            layout_writes!(
+                max(crate::varint::len_u64($widest), $n),
+                |v| (v as $fx).to_le_bytes(),
+                write_varint / put_varint(($zig)(v))
+            );
 
             #[cfg_attr(debug_assertions, inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
@@ -562,39 +582,11 @@ impl Pack for u128 {
         Ok(())
     }
 
-    #[cfg_attr(debug_assertions, inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn pack_cursor<L: crate::Layout>(
-        &self,
-        c: &mut crate::__private::Cursor<'_, '_, L>,
-    ) -> Result<()> {
-        if L::FIXED {
-            c.write_array(self.to_le_bytes());
-        } else {
-            c.write_varint_u128(*self);
-        }
-        Ok(())
-    }
-
-    const MAX_SIZE: usize = max(crate::varint::MAX_LEN_U128, 16);
-
-    #[cfg_attr(debug_assertions, inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[allow(unsafe_code)]
-    unsafe fn pack_reserved<L: crate::Layout>(
-        &self,
-        c: &mut crate::__private::Cursor<'_, '_, L>,
-    ) -> Result<crate::__private::Kept<Self>> {
-        // SAFETY: as for the smaller integers (`int64!`).
-        unsafe {
-            if L::FIXED {
-                c.put_array(self.to_le_bytes());
-            } else {
-                c.put_varint_u128(*self);
-            }
-            Ok(crate::__private::Kept::promise())
-        }
-    }
+    layout_writes!(
+        max(crate::varint::MAX_LEN_U128, 16),
+        |v| v.to_le_bytes(),
+        write_varint_u128 / put_varint_u128(v)
+    );
 
     packed_hooks!();
 }
@@ -639,31 +631,11 @@ impl Pack for i128 {
         Ok(())
     }
 
-    #[cfg_attr(debug_assertions, inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn pack_cursor<L: crate::Layout>(
-        &self,
-        c: &mut crate::__private::Cursor<'_, '_, L>,
-    ) -> Result<()> {
-        crate::varint::zigzag_i128_in::<L>(*self).pack_cursor(c)
-    }
-
-    const MAX_SIZE: usize = <u128 as Pack>::MAX_SIZE;
-
-    #[cfg_attr(debug_assertions, inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[allow(unsafe_code)]
-    unsafe fn pack_reserved<L: crate::Layout>(
-        &self,
-        c: &mut crate::__private::Cursor<'_, '_, L>,
-    ) -> Result<crate::__private::Kept<Self>> {
-        // SAFETY: the `u128` it writes has the same `MAX_SIZE`, for which
-        // the caller made room; its `Kept` is this one's.
-        unsafe {
-            crate::varint::zigzag_i128_in::<L>(*self).pack_reserved(c)?;
-            Ok(crate::__private::Kept::promise())
-        }
-    }
+    layout_writes!(
+        <u128 as Pack>::MAX_SIZE,
+        |v| v.to_le_bytes(),
+        write_varint_u128 / put_varint_u128(crate::varint::zigzag_i128(v))
+    );
 
     packed_hooks!();
 }
@@ -758,38 +730,13 @@ impl Pack for char {
         (*self as u32).pack(w)
     }
 
-    #[cfg_attr(debug_assertions, inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn pack_cursor<L: crate::Layout>(
-        &self,
-        c: &mut crate::__private::Cursor<'_, '_, L>,
-    ) -> Result<()> {
-        (*self as u32).pack_cursor(c)
-    }
-
-    /// A scalar value needs at most 3 varint bytes, or 4 fixed ones.
-    const MAX_SIZE: usize = max(crate::varint::len_u64(char::MAX as u64), 4);
-
-    #[cfg_attr(debug_assertions, inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[allow(unsafe_code)]
-    unsafe fn pack_reserved<L: crate::Layout>(
-        &self,
-        c: &mut crate::__private::Cursor<'_, '_, L>,
-    ) -> Result<crate::__private::Kept<Self>> {
-        // SAFETY: the caller made room for `MAX_SIZE` and the slack; a
-        // scalar value's varint takes at most 3 bytes (below 0x110000) and
-        // its fixed form 4, and either store writes at most the slack past
-        // its end (see `RESERVE_SLACK`), which is the word `Kept` gives.
-        unsafe {
-            if L::FIXED {
-                c.put_array((*self as u32).to_le_bytes());
-            } else {
-                c.put_varint(*self as u64);
-            }
-            Ok(crate::__private::Kept::promise())
-        }
-    }
+    // A scalar value's varint takes at most 3 bytes (below 0x110000), its
+    // fixed form 4.
+    layout_writes!(
+        max(crate::varint::len_u64(char::MAX as u64), 4),
+        |v| (v as u32).to_le_bytes(),
+        write_varint / put_varint(v as u64)
+    );
 
     #[cfg_attr(debug_assertions, inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]

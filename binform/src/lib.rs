@@ -130,6 +130,7 @@
 //!
 //! | feature | default | what it adds |
 //! |---------|---------|--------------|
+//! | `derive` | yes    | [`Packable`], the derive macro |
 //! | `std`   | yes     | [`to_writer`], [`from_reader`], [`io`] frames (many values on one stream), `HashMap`/`HashSet`, `SystemTime`, `Mutex`/`RwLock`, `std::error::Error`, stack growth on deep input |
 //! | `bytes` | yes     | `bytes::Bytes` and `bytes::BytesMut`, [`from_bytes`] (zero-copy `Bytes` fields), [`to_buf_mut`] |
 //! | `tokio` | no      | [`codec::PackCodec`], a tokio-util codec over [`io`]'s frames |
@@ -210,6 +211,8 @@ pub use api::{from_bytes, to_buf_mut, SharedBytes};
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use api::{from_reader, to_writer};
 pub use api::{from_slice, to_vec, to_vec_into};
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use binform_derive::Packable;
 pub use encoding::{schema_of, Encoding};
 pub use error::{Error, ErrorKind, Result};

@@ -248,7 +248,7 @@ mod tests {
     use super::*;
     use crate::schema::hash::fingerprint;
 
-    #[derive(crate::Packable)]
+    #[derive(binform_derive::Packable)]
     #[binform(crate = "crate")]
     enum Choice {
         Deep(Option<u8>, u32, u64),

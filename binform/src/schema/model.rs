@@ -14,14 +14,14 @@ pub use binform_schema::{
     short_type_name, Body, FieldDef, Schema, TypeDef, TypeRef, Types, VariantDef,
 };
 
-#[derive(crate::Packable)]
+#[derive(binform_derive::Packable)]
 #[binform(crate = "crate", remote = "binform_schema::TypeRef")]
 enum TypeRefEncoding {
     Builtin { name: String, args: Vec<TypeRef> },
     Named(String),
 }
 
-#[derive(crate::Packable)]
+#[derive(binform_derive::Packable)]
 #[binform(crate = "crate", remote = "binform_schema::TypeDef")]
 struct TypeDefEncoding {
     name: String,
@@ -30,14 +30,14 @@ struct TypeDefEncoding {
     reserved: Vec<u32>,
 }
 
-#[derive(crate::Packable)]
+#[derive(binform_derive::Packable)]
 #[binform(crate = "crate", remote = "binform_schema::Body")]
 enum BodyEncoding {
     Struct(Vec<FieldDef>),
     Enum(Vec<VariantDef>),
 }
 
-#[derive(crate::Packable)]
+#[derive(binform_derive::Packable)]
 #[binform(crate = "crate", remote = "binform_schema::FieldDef")]
 struct FieldDefEncoding {
     tag: u32,
@@ -45,7 +45,7 @@ struct FieldDefEncoding {
     schema: TypeRef,
 }
 
-#[derive(crate::Packable)]
+#[derive(binform_derive::Packable)]
 #[binform(crate = "crate", remote = "binform_schema::VariantDef")]
 struct VariantDefEncoding {
     tag: u32,
@@ -54,7 +54,7 @@ struct VariantDefEncoding {
     fields: Vec<FieldDef>,
 }
 
-#[derive(crate::Packable)]
+#[derive(binform_derive::Packable)]
 #[binform(crate = "crate", remote = "binform_schema::Schema")]
 struct SchemaEncoding {
     root: TypeRef,

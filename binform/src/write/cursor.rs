@@ -595,7 +595,7 @@ mod tests {
                 r.read_array::<3000>().map(|_| Hostile)
             }
         }
-        #[derive(crate::Packable)]
+        #[derive(binform_derive::Packable)]
         #[binform(crate = "crate")]
         struct Around {
             a: u64,
@@ -642,7 +642,7 @@ mod tests {
     /// and under Miri no store leaves the allocation.
     #[test]
     fn structs_without_a_bound_make_their_own_room() {
-        #[derive(crate::Packable)]
+        #[derive(binform_derive::Packable)]
         #[binform(crate = "crate")]
         struct Mixed {
             a: u128,
@@ -651,10 +651,10 @@ mod tests {
             c: u128,
             d: Option<u64>,
         }
-        #[derive(crate::Packable, Clone, Copy)]
+        #[derive(binform_derive::Packable, Clone, Copy)]
         #[binform(crate = "crate")]
         struct Inner(u128, u128, u128, u128, u128, u128);
-        #[derive(crate::Packable)]
+        #[derive(binform_derive::Packable)]
         #[binform(crate = "crate")]
         struct Wide {
             a: u64,

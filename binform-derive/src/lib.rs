@@ -33,7 +33,8 @@ use syn::{parse_macro_input, DeriveInput};
 /// `reserved = [..]`, `bound = ".."`, `crate = ".."`, `schema_lock = ".."`;
 /// on a field `skip`, `default = ".."`, `with = ".."`, `serde`, `tag = N`,
 /// `required`; on a variant `tag = N`, `other`. The reference, with an
-/// example of each, is the module `binform::attributes`.
+/// example of each, follows (on `binform::Packable`'s page), and is the
+/// module `binform::attributes`.
 #[proc_macro_derive(Packable, attributes(binform))]
 pub fn derive_packable(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

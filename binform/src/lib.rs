@@ -213,6 +213,7 @@ pub use api::{from_reader, to_writer};
 pub use api::{from_slice, to_vec, to_vec_into};
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+#[doc = include_str!("attributes.md")]
 pub use binform_derive::Packable;
 pub use encoding::{schema_of, Encoding};
 pub use error::{Error, ErrorKind, Result};

@@ -61,12 +61,13 @@ impl<T> PackCodec<T> {
     pub fn new() -> Self {
         PackCodec::with_options(Options::new())
     }
-}
 
-impl<T, L: Layout> PackCodec<T, L> {
     /// A codec with the limits and modes of `options` (fingerprint headers
-    /// included); the frame limit is `options.byte_limit()`.
-    pub fn with_options(options: Options<L>) -> Self {
+    /// included), in their layout (`Options::new().fixed_width()` gives a
+    /// codec of the fixed layout); the frame limit is
+    /// `options.byte_limit()`. Written `PackCodec::<T>::with_options(..)`
+    /// whichever the layout.
+    pub fn with_options<L: Layout>(options: Options<L>) -> PackCodec<T, L> {
         PackCodec {
             options,
             max_frame_len: options.byte_limit(),
@@ -74,7 +75,9 @@ impl<T, L: Layout> PackCodec<T, L> {
             _item: PhantomData,
         }
     }
+}
 
+impl<T, L: Layout> PackCodec<T, L> {
     /// Sets the largest frame, in bytes, that this codec encodes or
     /// decodes.
     #[must_use]

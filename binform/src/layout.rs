@@ -86,3 +86,19 @@ impl Layout for Fixed {
     const FIXED: bool = true;
     const NAME: &'static str = "fixed";
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::layout::Fixed;
+    use crate::{Pack, Writer};
+
+    /// A writer of a named layout, the lifetime left out.
+    #[test]
+    fn a_writer_in_a_named_layout() {
+        let mut buf = alloc::vec::Vec::new();
+        let mut w = Writer::<Fixed>::in_layout(&mut buf);
+        7u32.pack(&mut w).unwrap();
+        w.write_u16(1);
+        assert_eq!(buf, [7, 0, 0, 0, 1, 0]);
+    }
+}

@@ -279,7 +279,7 @@ fn frames_in<L: Layout>(stream: &[u8], o: Options<L>, seed: u8) {
     while let Ok(Some(frame)) = limit.read_frame::<CardHolder>(&mut reader) {
         from_io.push(frame);
     }
-    let mut codec = binform::codec::PackCodec::<CardHolder, L>::with_options(limit);
+    let mut codec = binform::codec::PackCodec::<CardHolder>::with_options(limit);
     let mut src = BytesMut::new();
     let mut from_codec = Vec::new();
     let step = usize::from((seed >> 1) % 7) + 1;

@@ -431,7 +431,7 @@ fn frames_and_the_codec() {
     assert!(fixed().read_frame::<Reading>(&mut input).unwrap().is_none());
 
     use tokio_util::codec::{Decoder, Encoder};
-    let mut codec = binform::codec::PackCodec::<Reading, _>::with_options(fixed());
+    let mut codec = binform::codec::PackCodec::<Reading>::with_options(fixed());
     let mut buf = bytes::BytesMut::new();
     codec.encode(&reading(), &mut buf).unwrap();
     assert_eq!(&buf[1..], &fixed().to_vec(&reading()).unwrap()[..]);

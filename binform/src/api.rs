@@ -52,7 +52,25 @@ pub fn to_vec<T: Pack + ?Sized>(value: &T) -> Result<Vec<u8>> {
 /// # Ok::<(), binform::Error>(())
 /// ```
 pub fn to_vec_into<T: Pack + ?Sized>(buf: &mut Vec<u8>, value: &T) -> Result<()> {
-    Options::new().to_vec_into(buf, value)
+    encode_default_into::<T, crate::layout::Compact>(buf, value)
+}
+
+/// [`Options::to_vec_into`] with the default options in the layout `L`,
+/// without their tests (no header to write) and with the default depth:
+/// the encode's counterpart of [`decode_default`].
+pub(crate) fn encode_default_into<T: Pack + ?Sized, L: crate::Layout>(
+    buf: &mut Vec<u8>,
+    value: &T,
+) -> Result<()> {
+    let start = buf.len();
+    let result = value.pack(&mut Writer::<L>::with_depth(
+        buf,
+        crate::options::DEFAULT_MAX_DEPTH,
+    ));
+    if result.is_err() {
+        buf.truncate(start);
+    }
+    result
 }
 
 /// Decodes a `T` from all of `bytes`, with default [`Options`]. Bytes left

@@ -44,7 +44,7 @@ pub fn to_vec<T: Pack + ?Sized>(value: &T) -> Result<Vec<u8>> {
 /// Appends the fixed-layout encoding of `value` to `buf`
 /// ([`crate::to_vec_into`]'s fixed twin).
 pub fn to_vec_into<T: Pack + ?Sized>(buf: &mut Vec<u8>, value: &T) -> Result<()> {
-    FIXED.to_vec_into(buf, value)
+    crate::api::encode_default_into::<T, crate::layout::Fixed>(buf, value)
 }
 
 /// Decodes a `T` from all of `bytes`, written in the fixed layout

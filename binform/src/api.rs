@@ -63,10 +63,22 @@ pub(crate) fn encode_default_into<T: Pack + ?Sized, L: crate::Layout>(
     value: &T,
 ) -> Result<()> {
     let start = buf.len();
-    let result = value.pack(&mut Writer::<L>::with_depth(
-        buf,
-        crate::options::DEFAULT_MAX_DEPTH,
-    ));
+    write_or_restore::<L>(buf, start, crate::options::DEFAULT_MAX_DEPTH, |w| {
+        value.pack(w)
+    })
+}
+
+/// Runs `encode` on a writer over `buf` that nests at most `depth`
+/// levels; if it fails, `buf` is cut back to `start` (its length before
+/// the call), so a failed encode leaves no partial value behind.
+#[inline(always)]
+fn write_or_restore<L: crate::Layout>(
+    buf: &mut Vec<u8>,
+    start: usize,
+    depth: u32,
+    encode: impl FnOnce(&mut Writer<'_, L>) -> Result<()>,
+) -> Result<()> {
+    let result = encode(&mut Writer::with_depth(buf, depth));
     if result.is_err() {
         buf.truncate(start);
     }
@@ -228,11 +240,7 @@ impl<L: crate::Layout> Options<L> {
         if self.self_describing || self.fingerprint {
             self.write_header(buf, facts)?;
         }
-        let result = encode(&mut Writer::with_depth(buf, self.max_depth));
-        if result.is_err() {
-            buf.truncate(start);
-        }
-        result
+        write_or_restore(buf, start, self.max_depth, encode)
     }
 
     /// The type's facts for a header: a type seen only through serde has

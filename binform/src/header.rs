@@ -37,10 +37,11 @@ pub(crate) const fn magic_in<L: crate::Layout>(magic: [u8; 4]) -> [u8; 4] {
 
 /// The name of the layout a header's version byte states.
 pub(crate) const fn layout_name(fixed: bool) -> &'static str {
+    use crate::layout::{Compact, Fixed, Layout};
     if fixed {
-        "fixed"
+        Fixed::NAME
     } else {
-        "compact"
+        Compact::NAME
     }
 }
 

@@ -160,6 +160,8 @@ extern crate alloc;
 #[macro_use]
 mod encoding;
 mod api;
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub mod attributes;
 #[cfg(feature = "bitflags")]
 #[cfg_attr(docsrs, doc(cfg(feature = "bitflags")))]

@@ -192,12 +192,21 @@ mod tests {
         assert!(empty.is_empty());
     }
 
-    /// The fixed layout's integers are plain: slices of them are one copy
-    /// each way (the unsafe copies above, for every width; under Miri).
+    /// The fixed layout's integers are plain: vectors of every width are
+    /// one copy each way (the unsafe copies above; under Miri), arrays of
+    /// them one copy on the way out.
     #[test]
     fn fixed_layout_integer_slices_are_one_copy() {
         use crate::fixed;
-        assert!(<u32 as Encoding>::PLAIN.fixed() == cfg!(target_endian = "little"));
+        fn each_way<T>(values: Vec<T>, width: usize)
+        where
+            T: crate::Pack + for<'de> crate::Unpack<'de> + PartialEq + core::fmt::Debug,
+        {
+            assert!(T::PLAIN.fixed() == cfg!(target_endian = "little"));
+            let bytes = fixed::to_vec(&values).unwrap();
+            assert_eq!(bytes.len(), 1 + values.len() * width);
+            assert_eq!(fixed::from_slice::<Vec<T>>(&bytes).unwrap(), values);
+        }
         assert!(!<u32 as Encoding>::PLAIN.get());
         let words: Vec<u32> = vec![0, 1, 0xDEAD_BEEF, u32::MAX];
         let bytes = fixed::to_vec(&words).unwrap();
@@ -205,12 +214,18 @@ mod tests {
             .chain(words.iter().flat_map(|w| w.to_le_bytes()))
             .collect();
         assert_eq!(bytes, expected);
-        assert_eq!(fixed::from_slice::<Vec<u32>>(&bytes).unwrap(), words);
-        let wide: Vec<i128> = vec![i128::MIN, -1, 0, 1 << 100];
-        assert_eq!(
-            fixed::from_slice::<Vec<i128>>(&fixed::to_vec(&wide).unwrap()).unwrap(),
-            wide
-        );
+        each_way(words, 4);
+        each_way(vec![1u16, u16::MAX, 300], 2);
+        each_way(vec![-1i16, i16::MIN], 2);
+        each_way(vec![u64::MAX, 1 << 40], 8);
+        each_way(vec![i64::MIN, -2], 8);
+        each_way(vec![i128::MIN, -1, 0, 1 << 100], 16);
+        each_way(vec![u128::MAX, 5], 16);
+        if cfg!(target_pointer_width = "64") {
+            each_way(vec![usize::MAX, 3], 8);
+            each_way(vec![isize::MIN, 3], 8);
+        }
+        each_way(vec![[1i16, -1], [i16::MIN, i16::MAX], [0, 7]], 4);
         let pairs: [[i16; 2]; 3] = [[1, -1], [i16::MIN, i16::MAX], [0, 7]];
         assert_eq!(
             fixed::from_slice::<[[i16; 2]; 3]>(&fixed::to_vec(&pairs).unwrap()).unwrap(),

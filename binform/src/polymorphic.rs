@@ -89,7 +89,7 @@ macro_rules! polymorphic {
             }
 
             impl $crate::Pack for $dyn {
-                fn pack<L: $crate::Layout>(&self, w: &mut $crate::Writer<'_, L>) -> $crate::Result<()> {
+                fn pack<__L: $crate::Layout>(&self, w: &mut $crate::Writer<'_, __L>) -> $crate::Result<()> {
                     let any: &dyn ::core::any::Any = self;
                     $(
                         if let ::core::option::Option::Some(value) = any.downcast_ref::<$ty>() {
@@ -104,7 +104,7 @@ macro_rules! polymorphic {
             impl<'de> $crate::Unpack<'de> for $crate::__private::Box<$dyn> {
                 const MIN_SIZE: usize = 1;
 
-                fn unpack<L: $crate::Layout>(r: &mut $crate::Reader<'de, L>) -> $crate::Result<Self> {
+                fn unpack<__L: $crate::Layout>(r: &mut $crate::Reader<'de, __L>) -> $crate::Result<Self> {
                     let tag = r.read_tag()?;
                     match tag {
                         $(
@@ -119,8 +119,8 @@ macro_rules! polymorphic {
             }
 
             impl<'de> $crate::__private::SharedUnpack<'de> for $dyn {
-                fn build_rc<L: $crate::Layout>(
-                    r: &mut $crate::Reader<'de, L>,
+                fn build_rc<__L: $crate::Layout>(
+                    r: &mut $crate::Reader<'de, __L>,
                     id: usize,
                 ) -> $crate::Result<$crate::__private::Rc<Self>> {
                     let tag = r.read_tag()?;
@@ -133,8 +133,8 @@ macro_rules! polymorphic {
                     }
                 }
 
-                fn build_arc<L: $crate::Layout>(
-                    r: &mut $crate::Reader<'de, L>,
+                fn build_arc<__L: $crate::Layout>(
+                    r: &mut $crate::Reader<'de, __L>,
                     id: usize,
                 ) -> $crate::Result<$crate::__private::Arc<Self>> {
                     let tag = r.read_tag()?;

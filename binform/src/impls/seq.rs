@@ -107,8 +107,9 @@ impl<T: Pack> Pack for VecDeque<T> {
             };
         }
         let (front, back) = self.as_slices();
-        if T::PACKED {
-            // Integers in the fixed layout: no level, as for `[T]`.
+        if T::PACKED || T::PLAIN.in_layout::<L>() {
+            // Integers and plain data: no level, as for `[T]` (whose
+            // decoder this one is).
             pack_elements(front, w)?;
             return pack_elements(back, w);
         }

@@ -117,8 +117,6 @@ pub trait Unpack<'de>: Encoding + Sized {
     }
 }
 
-/// The `n` bytes at `pos`, if the input holds them: the bounds check of
-/// the reader's and the cursor's byte reads alike.
 /// [`Unpack::unpack_vec`]'s default: plain data in one copy, anything
 /// else one value at a time (what integers do in the fixed layout, too).
 #[inline]
@@ -170,6 +168,8 @@ pub(crate) fn unpack_each_array<'de, T: Unpack<'de>, L: crate::Layout, const N: 
     Ok(slots.map(|slot| slot.unwrap_or_else(|| unreachable!("every slot is filled"))))
 }
 
+/// The `n` bytes at `pos`, if the input holds them: the bounds check of
+/// the reader's and the cursor's byte reads alike.
 #[inline(always)]
 fn bytes_at(input: &[u8], pos: usize, n: usize) -> Option<&[u8]> {
     pos.checked_add(n).and_then(|end| input.get(pos..end))

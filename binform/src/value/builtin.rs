@@ -323,6 +323,23 @@ mod tests {
             "{}",
             schema.root
         );
+        // The same in the fixed layout: the schema reads the fixed bytes
+        // to the same value, writes them back, and names the fixed wire.
+        let fixed = crate::Options::new().fixed_width();
+        let bytes = crate::fixed::to_vec(value).unwrap();
+        let seen_fixed = super::super::from_slice_with_options(&schema, &bytes, &fixed).unwrap();
+        assert_eq!(seen_fixed, seen, "the fixed layout reads the same value");
+        assert_eq!(
+            super::super::to_vec_with_options(&schema, &seen_fixed, &fixed).unwrap(),
+            bytes,
+            "{seen}"
+        );
+        assert_eq!(
+            wire_of::<crate::layout::Fixed>(&schema.root, &schema).unwrap(),
+            T::FIXED_WIRE,
+            "{} (fixed)",
+            schema.root
+        );
         seen
     }
 

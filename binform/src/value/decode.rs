@@ -593,7 +593,19 @@ fn packed<L: crate::Layout>(
     nonzero: bool,
     len: usize,
 ) -> Result<Value> {
-    let least = crate::packed::layout::min_size(len);
+    // In the fixed layout the values take exactly their widths; packed
+    // blocks (§22) take at least two bytes for each 256.
+    let least = if L::FIXED {
+        let width = match s {
+            Scalar::U16 | Scalar::I16 => 2,
+            Scalar::U32 | Scalar::I32 => 4,
+            Scalar::U64 | Scalar::I64 => 8,
+            _ => 16,
+        };
+        len.saturating_mul(width)
+    } else {
+        crate::packed::layout::min_size(len)
+    };
     if least > r.remaining() {
         return Err(r.error(
             ErrorKind::UnexpectedEnd,

@@ -327,7 +327,9 @@ pub fn to_vec(value: &Value) -> Result<Vec<u8>> {
 }
 
 /// [`to_vec`] in the layout of `options` (`Options::new().fixed_width()`
-/// for the fixed one); the header records it.
+/// for the fixed one); the header records it. Only the options' layout
+/// counts: a value's tree is written to any depth it has (it was built
+/// in memory already, and the depth limit is the reader's).
 pub fn to_vec_options<L: Layout>(value: &Value, options: &Options<L>) -> Result<Vec<u8>> {
     let _ = options;
     encode::document::<L>(value)
@@ -339,7 +341,8 @@ pub fn to_vec_with(schema: &Schema, value: &Value) -> Result<Vec<u8>> {
     encode::plain::<Compact>(schema, value)
 }
 
-/// [`to_vec_with`] in the layout of `options`.
+/// [`to_vec_with`] in the layout of `options` (only the layout counts, as
+/// for [`to_vec_options`]).
 pub fn to_vec_with_options<L: Layout>(
     schema: &Schema,
     value: &Value,

@@ -362,6 +362,17 @@ fn integer_sequences_nest_alike_on_both_sides() {
             .unwrap(),
         vec![deque]
     );
+    // Plain data in a deque counts no level either, in both layouts.
+    let floats: std::collections::VecDeque<f32> = [0.5, 1.5].into_iter().collect();
+    let bytes = tight.to_vec(&vec![floats.clone()]).unwrap();
+    let back: Vec<std::collections::VecDeque<f32>> = tight.from_slice(&bytes).unwrap();
+    assert_eq!(back, vec![floats.clone()]);
+    let compact = Options::new().max_depth(1);
+    {
+        let bytes = compact.to_vec(&vec![floats.clone()]).unwrap();
+        let back: Vec<std::collections::VecDeque<f32>> = compact.from_slice(&bytes).unwrap();
+        assert_eq!(back, vec![floats.clone()]);
+    }
 }
 
 #[test]

@@ -245,12 +245,25 @@ fn versioning_scene() {
 /// A payload that carries its schema: tools read it without the type.
 fn self_describing_scene() {
     let people: Vec<Person> = ten_people();
-    let path = std::env::temp_dir().join("people.binform");
+    // The files the README's `binform` tool examples read: the
+    // self-describing payload, the plain one and its lock file.
+    let dir = std::env::temp_dir();
+    let path = dir.join("people.binform");
     let bytes = binform::Options::new()
         .self_describing(true)
         .to_vec(&people)
         .expect("encode");
     std::fs::write(&path, &bytes).expect("write");
+    std::fs::write(
+        dir.join("people.bin"),
+        binform::to_vec(&people).expect("encode"),
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("people.lock"),
+        binform::schema_of::<Vec<Person>>().to_string(),
+    )
+    .expect("write");
     let doc = binform::value::from_slice(&bytes).expect("read without the type");
     let tree = doc.to_string();
     let head: Vec<&str> = tree.lines().take(9).collect();

@@ -148,19 +148,24 @@ fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
 
 /// `Self { a: ..., b: ... }` / `Self::V { 0: ..., 1: ... }`, fields in
 /// declaration order, which is also the order of evaluation.
+///
+/// A field's error gets its path segment (`.name`, or `::Variant.name` in
+/// an enum, `prefix`) on its way out.
 fn construct(
     krate: &TokenStream,
     de: &Lifetime,
     path: TokenStream,
     style: Style,
     fields: &[Field],
+    prefix: &str,
 ) -> TokenStream {
     if style == Style::Unit {
         return path;
     }
     let inits = fields.iter().map(|f| {
         let member = &f.member;
-        let value = unpack_cursor_field(krate, de, f);
+        let segment = format!("{prefix}.{}", crate::encoding::compact_tokens(member));
+        let value = unpack_cursor_field(krate, de, f, &segment);
         quote!(#member: #value)
     });
     quote!(#path { #(#inits,)* })
@@ -181,7 +186,7 @@ fn unpack_struct(
     style: Style,
     fields: &[Field],
 ) -> TokenStream {
-    let value = construct(krate, de, quote!(Self), style, fields);
+    let value = construct(krate, de, quote!(Self), style, fields, "");
     quote!(::core::result::Result::Ok(#value))
 }
 
@@ -196,7 +201,8 @@ fn unpack_enum(
     let arms = variants.iter().enumerate().map(|(tag, v)| {
         let ident = v.ident;
         let tag = tag as u32;
-        let value = construct(krate, de, quote!(Self::#ident), v.style, &v.fields);
+        let prefix = format!("::{ident}");
+        let value = construct(krate, de, quote!(Self::#ident), v.style, &v.fields, &prefix);
         quote!(#tag => ::core::result::Result::Ok(#value),)
     });
     quote! {

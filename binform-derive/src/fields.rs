@@ -175,14 +175,20 @@ pub fn unpack_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenS
 /// The expression that produces one field's value when decoding through
 /// the cursor `__c` (the fields of a compact type): the type's own
 /// `unpack_cursor`, or a `with` module's `unpack` handed the reader.
-pub fn unpack_cursor_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStream {
+/// Its error is given the path `segment` (`.name`) on the way out.
+pub fn unpack_cursor_field(
+    krate: &TokenStream,
+    de: &Lifetime,
+    field: &Field,
+    segment: &str,
+) -> TokenStream {
     if !field.is_encoded() {
         return default_value(field);
     }
-    match &field.attrs.with {
+    let read = match &field.attrs.with {
         Some(_) => {
             let func = unpack_fn(krate, de, field);
-            quote!(__c.reader(|__r| #func(__r))?)
+            quote!(__c.reader(|__r| #func(__r)))
         }
         None => {
             let func = via(
@@ -191,9 +197,10 @@ pub fn unpack_cursor_field(krate: &TokenStream, de: &Lifetime, field: &Field) ->
                 quote!(#krate::Unpack<#de>),
                 quote!(unpack_cursor),
             );
-            quote!(#func(__c)?)
+            quote!(#func(__c))
         }
-    }
+    };
+    quote!(#krate::__private::in_field(#read, #segment)?)
 }
 
 /// A struct's encoder: bind the encoded fields (`let Self { .. } = self`),

@@ -93,18 +93,21 @@ fn unpack_fields(
         }
     };
     // The expression that reads a field's value, given its wire type.
+    // Its error gets the field's path segment (`.name`) on the way out.
     let read_as = |f: &Field, wire: TokenStream| {
         let tag = f.tag;
-        match &f.attrs.with {
+        let segment = format!(".{}", crate::encoding::compact_tokens(&f.member));
+        let read = match &f.attrs.with {
             Some(_) => {
                 let func = unpack_fn(krate, de, f);
-                quote!(__r.read_field_with(#tag, #wire, #func)?)
+                quote!(__r.read_field_with(#tag, #wire, #func))
             }
             None => {
                 let func = fields::via(krate, f, quote!(#krate::Unpack<#de>), quote!(unpack_field));
-                quote!(#func(__r, #tag, #wire)?)
+                quote!(#func(__r, #tag, #wire))
             }
-        }
+        };
+        quote!(#krate::__private::in_field(#read, #segment)?)
     };
     let read = |f: &Field| read_as(f, quote!(__wire));
     let arms = encoded.iter().map(|(i, f)| {

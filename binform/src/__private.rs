@@ -456,3 +456,5 @@ pub const fn pick_wire<L: crate::Layout>(
         compact
     }
 }
+
+pub use crate::error::{in_element, in_field};

@@ -284,3 +284,37 @@ pub(crate) fn bytes(n: usize) -> String {
         alloc::format!("{n} bytes")
     }
 }
+
+/// A field's decoded value, or its error with the field's path segment
+/// (`.name`) put in front: the path is built on the error's way out, so
+/// the success path pays a test it had anyway.
+#[inline(always)]
+pub fn in_field<T>(result: Result<T>, segment: &'static str) -> Result<T> {
+    match result {
+        Ok(value) => Ok(value),
+        Err(e) => Err(field_error(e, segment)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn field_error(e: Error, segment: &'static str) -> Error {
+    e.in_field(segment)
+}
+
+/// An element's decoded value, or its error with the element's path
+/// segment (`[3]`, or `[key 3]` for a map's key: `what` is `"key "`) put
+/// in front, built on the error's way out.
+#[inline(always)]
+pub fn in_element<T>(result: Result<T>, what: &'static str, index: usize) -> Result<T> {
+    match result {
+        Ok(value) => Ok(value),
+        Err(e) => Err(element_error(e, what, index)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn element_error(e: Error, what: &'static str, index: usize) -> Error {
+    e.in_field(&alloc::format!("[{what}{index}]"))
+}

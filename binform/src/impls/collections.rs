@@ -69,12 +69,12 @@ pub(super) fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M, L: crate::Layou
     let capacity = r.cautious_capacity::<(K, V)>(len);
     r.nested(|r| {
         let mut map = make(capacity).ok_or_else(|| r.alloc_error(len))?;
-        for _ in 0..len {
+        for i in 0..len {
             let at = r.position();
             let before = r.expansion();
-            let k = K::unpack(r)?;
+            let k = crate::error::in_element(K::unpack(r), "key ", i)?;
             r.charge_key(before, at)?;
-            let v = V::unpack(r)?;
+            let v = crate::error::in_element(V::unpack(r), "", i)?;
             if !insert(&mut map, k, v) {
                 return Err(duplicate(r, at, "map key"));
             }
@@ -95,10 +95,10 @@ pub(super) fn unpack_set<'de, T: Unpack<'de>, S, L: crate::Layout>(
     let capacity = r.cautious_capacity::<T>(len);
     r.nested(|r| {
         let mut set = make(capacity).ok_or_else(|| r.alloc_error(len))?;
-        for _ in 0..len {
+        for i in 0..len {
             let at = r.position();
             let before = r.expansion();
-            let item = T::unpack(r)?;
+            let item = crate::error::in_element(T::unpack(r), "", i)?;
             r.charge_key(before, at)?;
             if !insert(&mut set, item) {
                 return Err(duplicate(r, at, "set element"));

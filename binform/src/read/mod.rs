@@ -129,8 +129,8 @@ pub(crate) fn unpack_each<'de, T: Unpack<'de>, L: crate::Layout>(
     }
     let each = |r: &mut Reader<'de, L>| {
         let mut out = r.vec_with_capacity::<T>(len)?;
-        for _ in 0..len {
-            out.push(T::unpack(r)?);
+        for i in 0..len {
+            out.push(crate::error::in_element(T::unpack(r), "", i)?);
         }
         Ok(out)
     };

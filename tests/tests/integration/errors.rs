@@ -335,3 +335,121 @@ fn what_encodes_under_options_decodes_under_them() {
         text
     );
 }
+
+// ------------------------------------------------- where a decode failed
+
+mod paths {
+    use std::collections::BTreeMap;
+
+    use binform::{ErrorKind, Packable};
+
+    #[derive(Packable, Debug, PartialEq)]
+    struct Inner {
+        id: u8,
+        flag: bool,
+    }
+
+    #[derive(Packable, Debug, PartialEq)]
+    struct Middle {
+        inner: Inner,
+    }
+
+    #[derive(Packable, Debug, PartialEq)]
+    struct Outer {
+        name: String,
+        middle: Middle,
+        items: Vec<Inner>,
+        scores: BTreeMap<String, Inner>,
+        shape: Shape,
+    }
+
+    #[derive(Packable, Debug, PartialEq)]
+    enum Shape {
+        Dot,
+        Line { start: Inner, end: Inner },
+    }
+
+    fn outer() -> Outer {
+        Outer {
+            name: "x".into(),
+            middle: Middle {
+                inner: Inner { id: 1, flag: true },
+            },
+            items: vec![Inner { id: 2, flag: false }, Inner { id: 3, flag: true }],
+            scores: [("a".to_string(), Inner { id: 4, flag: true })].into(),
+            shape: Shape::Line {
+                start: Inner { id: 5, flag: false },
+                end: Inner { id: 6, flag: true },
+            },
+        }
+    }
+
+    /// The bytes of `outer()` with the bool after the id byte `id` made 7.
+    fn with_bad_bool_after(id: u8) -> Vec<u8> {
+        let mut bytes = binform::to_vec(&outer()).unwrap();
+        let at = bytes
+            .windows(2)
+            .position(|w| w[0] == id && w[1] <= 1)
+            .expect("the id byte");
+        bytes[at + 1] = 7;
+        bytes
+    }
+
+    fn path_of(bytes: &[u8]) -> (ErrorKind, String, String) {
+        let err = binform::from_slice::<Outer>(bytes).unwrap_err();
+        (err.kind(), err.path().to_string(), err.to_string())
+    }
+
+    #[test]
+    fn typed_errors_name_the_field_they_failed_in() {
+        let (kind, path, text) = path_of(&with_bad_bool_after(1));
+        assert_eq!(kind, ErrorKind::InvalidBool);
+        assert_eq!(path, ".middle.inner.flag");
+        assert!(text.contains("in `.middle.inner.flag`"), "{text}");
+        // An element of a vector of structs.
+        assert_eq!(path_of(&with_bad_bool_after(3)).1, ".items[1].flag");
+        // A map's value.
+        assert_eq!(path_of(&with_bad_bool_after(4)).1, ".scores[0].flag");
+        // An enum variant's field.
+        assert_eq!(path_of(&with_bad_bool_after(6)).1, ".shape::Line.end.flag");
+        // In the fixed layout too.
+        let mut fixed = binform::fixed::to_vec(&outer()).unwrap();
+        let at = fixed
+            .windows(2)
+            .position(|w| w[0] == 5 && w[1] == 0)
+            .expect("the id byte");
+        fixed[at + 1] = 9;
+        let err = binform::fixed::from_slice::<Outer>(&fixed).unwrap_err();
+        assert_eq!(err.path(), ".shape::Line.start.flag");
+        // A whole value that ends early names where it stopped.
+        let bytes = binform::to_vec(&outer()).unwrap();
+        let err = binform::from_slice::<Outer>(&bytes[..bytes.len() - 1]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+        assert_eq!(err.path(), ".shape::Line.end.flag");
+    }
+
+    #[derive(Packable, Debug, PartialEq)]
+    #[binform(version_tolerant)]
+    struct Account {
+        #[binform(tag = 0)]
+        id: u32,
+        #[binform(tag = 1)]
+        active: bool,
+    }
+
+    #[test]
+    fn tolerant_fields_are_named_too() {
+        let mut bytes = binform::to_vec(&Account {
+            id: 9,
+            active: true,
+        })
+        .unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] = 3;
+        let err = binform::from_slice::<Account>(&bytes).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidBool);
+        assert_eq!(err.path(), ".active");
+        let map: Result<BTreeMap<bool, u8>, _> = binform::from_slice(&[0x02, 0x05, 0x01]);
+        assert_eq!(map.unwrap_err().path(), "[key 0]");
+    }
+}

@@ -115,7 +115,9 @@ type ReaderFields = (
 fn outcome<T: std::fmt::Debug>(r: binform::Result<T>) -> String {
     match r {
         Ok(v) => format!("{v:?}"),
-        Err(e) => format!("{:?} at {:?}: {e}", e.kind(), e.offset()),
+        // Without the path: the derived type names its fields, the tuple
+        // cannot.
+        Err(e) => format!("{:?} at {:?}: {}", e.kind(), e.offset(), e.message()),
     }
 }
 

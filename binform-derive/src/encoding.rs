@@ -149,15 +149,8 @@ fn surely_not_plain(ty: &syn::Type) -> bool {
         "bool",
         "char",
     ];
-    match ty {
-        syn::Type::Path(p) => p
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| NEVER.iter().any(|n| s.ident == n)),
-        syn::Type::Array(a) => surely_not_plain(&a.elem),
-        syn::Type::Paren(p) => surely_not_plain(&p.elem),
-        syn::Type::Group(g) => surely_not_plain(&g.elem),
+    match element(ty) {
+        syn::Type::Path(p) => named_one_of(p, NEVER),
         // Tuples (the unit type too) are never plain.
         syn::Type::Reference(_)
         | syn::Type::Tuple(_)
@@ -176,17 +169,29 @@ fn surely_wide_integer(ty: &syn::Type) -> bool {
     const WIDE: &[&str] = &[
         "u16", "u32", "u64", "u128", "usize", "i16", "i32", "i64", "i128", "isize",
     ];
-    match ty {
-        syn::Type::Path(p) => p
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| WIDE.iter().any(|n| s.ident == n)),
-        syn::Type::Array(a) => surely_wide_integer(&a.elem),
-        syn::Type::Paren(p) => surely_wide_integer(&p.elem),
-        syn::Type::Group(g) => surely_wide_integer(&g.elem),
+    match element(ty) {
+        syn::Type::Path(p) => named_one_of(p, WIDE),
         _ => false,
     }
+}
+
+/// The type itself, or the element of an array of it (at any depth),
+/// through parentheses and invisible groups: what decides plainness.
+fn element(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Array(a) => element(&a.elem),
+        syn::Type::Paren(p) => element(&p.elem),
+        syn::Type::Group(g) => element(&g.elem),
+        _ => ty,
+    }
+}
+
+/// Whether the path's last segment is one of `names`.
+fn named_one_of(p: &syn::TypePath, names: &[&str]) -> bool {
+    p.path
+        .segments
+        .last()
+        .is_some_and(|s| names.iter().any(|n| s.ident == n))
 }
 
 /// The fields' entries for the runtime's `describe_derived`: tag, name

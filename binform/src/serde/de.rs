@@ -44,9 +44,13 @@ impl<'a, 'de, L: crate::Layout> Deserializer<'a, 'de, L> {
         Ok(self.r)
     }
 
-    /// An integer that sequences pack.
+    /// An integer that sequences pack (in the compact layout; the fixed
+    /// one reads each as it comes).
     #[inline]
     fn int<T: PackedInt>(self) -> Result<T> {
+        if L::FIXED {
+            return T::unpack(self.r);
+        }
         if let Some(seq) = self.seq {
             if let Some((values, next)) = seq.mode.packed::<T>()? {
                 return pop(values, next, &mut seq.unread, self.r);

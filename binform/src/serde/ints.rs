@@ -164,14 +164,7 @@ pub(super) fn pop<T: PackedInt, L: crate::Layout>(
         }
         values.clear();
         values.resize(n, T::default());
-        if L::FIXED {
-            // Fixed-width values, as `pack_slice` wrote them in this layout.
-            for v in values.iter_mut() {
-                *v = T::unpack(r)?;
-            }
-        } else {
-            unpack_into(r, values)?;
-        }
+        unpack_into(r, values)?;
         *unread -= n;
         *next = 0;
     }

@@ -34,9 +34,13 @@ impl<'a, 'w, L: crate::Layout> Serializer<'a, 'w, L> {
         Ok(self.w)
     }
 
-    /// An integer that sequences pack.
+    /// An integer that sequences pack (in the compact layout; the fixed
+    /// one writes each as it comes, as the derive does).
     #[inline]
     fn int<T: PackedInt>(self, v: T) -> Result<()> {
+        if L::FIXED {
+            return v.pack(self.w);
+        }
         if let Some(mode) = self.seq {
             if let Some((values, _)) = mode.packed::<T>()? {
                 return push(values, v, self.w);

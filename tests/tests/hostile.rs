@@ -200,6 +200,10 @@ fn huge_len() -> Vec<u8> {
 
 #[test]
 fn elements_without_input_are_charged_for_memory() {
+    /// A derived struct without fields: plain, and of size zero.
+    #[derive(Packable, Debug)]
+    struct Nothing {}
+
     fn check<T: binform::UnpackOwned + Send + 'static>(what: &str) {
         let cost = on_small_stack(|| kind(&binform::from_slice::<T>(&huge_len())));
         assert_eq!(cost.out, Some(ErrorKind::LimitExceeded), "{what}");
@@ -211,6 +215,15 @@ fn elements_without_input_are_charged_for_memory() {
     check::<Vec<AllSkipped>>("Vec<AllSkipped>");
     check::<Vec<RefCell<()>>>("Vec<RefCell<()>>");
     check::<Vec<()>>("Vec<()>");
+    // Zero-size plain data, copied in one block, is charged all the same.
+    check::<Vec<[u8; 0]>>("Vec<[u8; 0]>");
+    check::<Vec<Nothing>>("Vec<Nothing>");
+    let cost = on_small_stack(|| kind(&binform::fixed::from_slice::<Vec<[u32; 0]>>(&huge_len())));
+    assert_eq!(
+        cost.out,
+        Some(ErrorKind::LimitExceeded),
+        "fixed Vec<[u32; 0]>"
+    );
     // Elements of one byte at least: the input itself bounds them.
     let cost = on_small_stack(|| kind(&binform::from_slice::<Vec<Vec<()>>>(&huge_len())));
     assert_eq!(cost.out, Some(ErrorKind::UnexpectedEnd));

@@ -252,7 +252,11 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
             .checked_mul(core::mem::size_of::<T>())
             .ok_or_else(|| self.alloc_error(len))?;
         let bytes = self.read_bytes(total)?;
-        self.charge_memory(total)?;
+        // Zero-size plain values (`[u8; 0]`, a derived struct without
+        // fields) take no input: charged a byte each, as
+        // `vec_with_capacity` charges them, or a few bytes would build a
+        // vector of any length.
+        self.charge_memory(total.max(len))?;
         match plain::vec_from_bytes::<T, L>(bytes, len, T::PLAIN) {
             Some(Ok(out)) => Ok(out),
             _ => Err(self.alloc_error(len)),

@@ -1,5 +1,7 @@
 //! `binform::Value` as JSON and back. Writing needs no schema: each value
-//! says what it is. Reading JSON gives a loose value (numbers of any
+//! says what it is. Well-known types print in their usual text forms
+//! (`Value::text`: UUIDs, RFC 3339 dates and times, decimals, addresses),
+//! and maps with string keys as objects. Reading JSON gives a loose value (numbers of any
 //! width, objects as maps) that `binform::value::conform` fits to the
 //! schema, so that `to-json` then `from-json` writes the same bytes.
 
@@ -8,6 +10,9 @@ use serde_json::{Map, Number, Value as Json};
 
 /// A value as JSON (the forms `binform::value::conform` reads back).
 pub fn to_json(v: &Value) -> Json {
+    if let Some(text) = v.text() {
+        return Json::String(text);
+    }
     match v {
         Value::Unit => Json::Null,
         Value::Bool(b) => Json::Bool(*b),
@@ -30,12 +35,15 @@ pub fn to_json(v: &Value) -> Json {
         Value::String(s) => Json::String(s.clone()),
         Value::Bytes(b) => Json::Array(b.iter().map(|x| (*x).into()).collect()),
         Value::Seq(items) => Json::Array(items.iter().map(to_json).collect()),
-        Value::Map(entries) => Json::Array(
-            entries
-                .iter()
-                .map(|(k, v)| Json::Array(vec![to_json(k), to_json(v)]))
-                .collect(),
-        ),
+        Value::Map(entries) => match object(entries) {
+            Some(object) => Json::Object(object),
+            None => Json::Array(
+                entries
+                    .iter()
+                    .map(|(k, v)| Json::Array(vec![to_json(k), to_json(v)]))
+                    .collect(),
+            ),
+        },
         Value::Optional(None) => Json::Null,
         Value::Optional(Some(inner)) => match **inner {
             // `null` would read back as `None`: say `Some`.
@@ -81,6 +89,33 @@ fn nan(bits: u64, canonical: u64) -> Json {
     } else {
         Json::String(format!("NaN:0x{bits:x}"))
     }
+}
+
+/// A map whose keys are all strings (or have a text form, as a UUID),
+/// each once, as a JSON object in the payload's order; else `None` (it
+/// prints as `[key, value]` pairs).
+fn object(entries: &[(Value, Value)]) -> Option<Map<String, Json>> {
+    // The keys first, so that a map that falls back to pairs has not
+    // converted its values already (nested, that would double the work
+    // at each level).
+    let mut keys = Vec::with_capacity(entries.len());
+    let mut seen = std::collections::HashSet::with_capacity(entries.len());
+    for (k, _) in entries {
+        let key = match k {
+            Value::String(s) => s.clone(),
+            other => other.text()?,
+        };
+        if !seen.insert(key.clone()) {
+            return None;
+        }
+        keys.push(key);
+    }
+    Some(
+        keys.into_iter()
+            .zip(entries)
+            .map(|(key, (_, v))| (key, to_json(v)))
+            .collect(),
+    )
 }
 
 fn one(key: &str, value: Json) -> Json {

@@ -277,3 +277,140 @@ fn both_layouts_inspect_convert_and_check() {
     // Read as compact, it does not fit.
     fails(&["check", s(&plain), "--schema", s(&lock)]);
 }
+
+/// Every type with a text form, as a field, a map key, an `IpAddr` and a
+/// socket address: `to-json` prints the text and `from-json` writes the
+/// same bytes back.
+#[test]
+fn well_known_types_print_as_text_and_read_back_byte_exact() {
+    use std::collections::BTreeMap;
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV6};
+
+    use chrono::TimeZone;
+
+    #[derive(binform::Packable)]
+    struct Everything {
+        id: uuid::Uuid,
+        by_id: BTreeMap<uuid::Uuid, u8>,
+        counts: BTreeMap<String, u64>,
+        price: rust_decimal::Decimal,
+        ips: Vec<IpAddr>,
+        v4: Ipv4Addr,
+        v6: Ipv6Addr,
+        socket: SocketAddr,
+        scoped: SocketAddrV6,
+        flow: SocketAddrV6,
+        utc: chrono::DateTime<chrono::Utc>,
+        local: chrono::DateTime<chrono::FixedOffset>,
+        naive: chrono::NaiveDateTime,
+        day: chrono::NaiveDate,
+        clock: chrono::NaiveTime,
+        leap: chrono::DateTime<chrono::Utc>,
+        delta: chrono::TimeDelta,
+        t_offset: time::OffsetDateTime,
+        t_naive: time::PrimitiveDateTime,
+        t_day: time::Date,
+        t_clock: time::Time,
+    }
+
+    let id = uuid::Uuid::from_u128(0x67e5_5044_10b1_426f_9247_bb68_0e5f_e0c8);
+    let at = chrono::Utc
+        .timestamp_opt(1_700_000_000, 125_000_000)
+        .unwrap();
+    let t_at = time::OffsetDateTime::from_unix_timestamp(1_700_000_000)
+        .unwrap()
+        .to_offset(time::UtcOffset::from_hms(-3, 0, 0).unwrap());
+    let v6: Ipv6Addr = "fe80::1".parse().unwrap();
+    let value = Everything {
+        id,
+        by_id: [(id, 1), (uuid::Uuid::nil(), 2)].into_iter().collect(),
+        counts: [("alpha".to_string(), 3), ("beta".to_string(), 4)]
+            .into_iter()
+            .collect(),
+        price: rust_decimal::Decimal::new(-1999, 2),
+        ips: vec![IpAddr::V4(Ipv4Addr::LOCALHOST), IpAddr::V6(v6)],
+        v4: Ipv4Addr::new(10, 1, 2, 3),
+        v6,
+        socket: "127.0.0.1:8080".parse().unwrap(),
+        scoped: SocketAddrV6::new(v6, 443, 0, 2),
+        flow: SocketAddrV6::new(v6, 443, 9, 0),
+        utc: at,
+        local: at.with_timezone(&chrono::FixedOffset::east_opt(3600).unwrap()),
+        naive: at.naive_utc(),
+        day: at.date_naive(),
+        clock: at.time(),
+        leap: chrono::Utc
+            .timestamp_opt(1_700_000_039, 1_250_000_000)
+            .unwrap(),
+        delta: chrono::TimeDelta::milliseconds(-1500),
+        t_offset: t_at,
+        t_naive: time::PrimitiveDateTime::new(t_at.date(), t_at.time()),
+        t_day: t_at.date(),
+        t_clock: t_at.time(),
+    };
+
+    let dir = dir("well-known");
+    let file = dir.join("everything.binform");
+    let bytes = Options::new().self_describing(true).to_vec(&value).unwrap();
+    std::fs::write(&file, &bytes).unwrap();
+    let lock = dir.join("everything.lock");
+    std::fs::write(&lock, binform::schema_of::<Everything>().to_string()).unwrap();
+
+    let text = ok(&["to-json", s(&file)]);
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let expect = |field: &str, want: serde_json::Value| {
+        assert_eq!(json[field], want, "{field} in {text}");
+    };
+    use serde_json::json;
+    expect("id", json!("67e55044-10b1-426f-9247-bb680e5fe0c8"));
+    expect(
+        "by_id",
+        json!({"00000000-0000-0000-0000-000000000000": 2, "67e55044-10b1-426f-9247-bb680e5fe0c8": 1}),
+    );
+    expect("counts", json!({"alpha": 3, "beta": 4}));
+    expect("price", json!("-19.99"));
+    expect("ips", json!(["127.0.0.1", "fe80::1"]));
+    expect("v4", json!("10.1.2.3"));
+    expect("v6", json!("fe80::1"));
+    expect("socket", json!("127.0.0.1:8080"));
+    expect("scoped", json!("[fe80::1%2]:443"));
+    expect("utc", json!("2023-11-14T22:13:20.125Z"));
+    expect("local", json!("2023-11-14T23:13:20.125+01:00"));
+    expect("naive", json!("2023-11-14T22:13:20.125"));
+    expect("day", json!("2023-11-14"));
+    expect("clock", json!("22:13:20.125"));
+    expect("t_offset", json!("2023-11-14T19:13:20-03:00"));
+    expect("t_naive", json!("2023-11-14T19:13:20"));
+    expect("t_day", json!("2023-11-14"));
+    expect("t_clock", json!("19:13:20"));
+    // No faithful text: a flow label, a leap second, a span of time.
+    assert!(json["flow"].is_object(), "{text}");
+    assert!(json["leap"].is_object(), "{text}");
+    assert!(json["delta"].is_object(), "{text}");
+
+    let json_file = dir.join("everything.json");
+    std::fs::write(&json_file, &text).unwrap();
+    let again = dir.join("again.binform");
+    ok(&[
+        "from-json",
+        "--schema",
+        s(&lock),
+        s(&json_file),
+        "-o",
+        s(&again),
+    ]);
+    assert_eq!(std::fs::read(&again).unwrap(), bytes);
+
+    // A text that is not one of the type's is an error naming the field.
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, text.replace("10.1.2.3", "10.1.2.300")).unwrap();
+    let err = fails(&[
+        "from-json",
+        "--schema",
+        s(&lock),
+        s(&bad),
+        "-o",
+        s(&dir.join("bad.binform")),
+    ]);
+    assert!(err.contains("ipv4") && err.contains(".v4"), "{err}");
+}

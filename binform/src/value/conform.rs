@@ -16,6 +16,7 @@
 //! | structs, records | a map from field names to values |
 //! | variants | the variant's name (no fields), `{"Name": v}` (one unnamed field), or `{"Name": {fields}}` |
 //! | shared values | `{"$shared": id, "value": v}`, `{"$ref": id}`, `{"$dangling": true}` |
+//! | UUIDs, dates and times, decimals, IP and socket addresses | also their text form ([`Value::text`]) |
 
 use alloc::boxed::Box;
 use alloc::format;
@@ -24,6 +25,7 @@ use alloc::vec::Vec;
 
 use super::builtin::{shape, Shape, NO_TYPES};
 use super::scalar::{loose_integer as integer, mismatch, Lenience, Scalar};
+use super::text;
 use super::walk::Walk;
 use super::Value;
 use crate::schema::{Body, FieldDef, Schema, TypeDef, TypeRef};
@@ -173,9 +175,30 @@ impl Walk for Conform<'_> {
         variant_of(v)
     }
 
+    /// A built-in's text form (a UUID's hex, a date in RFC 3339, …).
+    fn text(&self, name: &str, v: &Value) -> Result<Option<Value>> {
+        match v {
+            Value::String(s) if text::has_text(name) => text::parse(name, s)
+                .map(Some)
+                .ok_or_else(|| wants(format!("a `{name}` (its text form, or its fields)"), v)),
+            _ => Ok(None),
+        }
+    }
+
     /// A struct as an object of its fields by name; a variant as its name,
     /// `{"Name": v}` (one unnamed field) or `{"Name": {fields}}`.
     fn named(&self, def: &TypeDef, v: &Value) -> Result<Value> {
+        // A derived type shaped and named as a built-in with a text form
+        // (a user's own `IpAddr` enum) prints as that text: read it back
+        // through the built-in's fields.
+        if let Value::String(s) = v {
+            let is_variant = matches!(&def.body, Body::Enum(vs) if vs.iter().any(|d| d.name == *s));
+            if !is_variant && text::has_text(&def.name) {
+                if let Some(parsed) = text::parse(&def.name, s) {
+                    return self.named(def, &text::loosen(parsed));
+                }
+            }
+        }
         Ok(match &def.body {
             Body::Struct(fields) => Value::Struct {
                 name: def.name.clone(),

@@ -44,6 +44,7 @@ mod encode;
 mod resolve;
 mod scalar;
 mod show;
+mod text;
 mod walk;
 
 use alloc::boxed::Box;
@@ -370,6 +371,7 @@ pub fn to_vec_with_options<L: Layout>(
 /// | structs, records | a map from field names to values |
 /// | variants | the name (no fields), `{"Name": v}` (one unnamed field), or `{"Name": {fields}}` |
 /// | shared values | `{"$shared": id, "value": v}`, `{"$ref": id}`, `{"$dangling": true}` |
+/// | UUIDs, dates and times, decimals, IP and socket addresses | also their text form, as [`Value::text`] gives it |
 ///
 /// ```
 /// use binform::{Packable, Value};

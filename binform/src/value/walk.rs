@@ -54,6 +54,12 @@ pub(super) trait Walk: Sized {
     /// `v` as the derived type `def`.
     fn named(&self, def: &TypeDef, v: &Value) -> Result<Value>;
 
+    /// `v` as the built-in `name` if the reader takes `v` as its text
+    /// form ([`Value::text`]); `None` to read `v` by its fields.
+    fn text(&self, _name: &str, _v: &Value) -> Result<Option<Value>> {
+        Ok(None)
+    }
+
     /// The error of a value that is not `what` was expected.
     #[cold]
     fn wrong(&self, what: impl core::fmt::Display, got: &Value) -> Error {
@@ -98,6 +104,9 @@ pub(super) trait Walk: Sized {
             Shape::Option(inner) => self.option(inner, v)?,
             Shape::Shared(inner, weak) => self.shared(inner, weak, v)?,
             Shape::Record(name, fields) => {
+                if let Some(parsed) = self.text(name, v)? {
+                    return Ok(parsed);
+                }
                 let mut out = Vec::new();
                 for (field, node) in &fields {
                     let x = self
@@ -114,6 +123,9 @@ pub(super) trait Walk: Sized {
                 }
             }
             Shape::ByteEnum(name, variants) => {
+                if let Some(parsed) = self.text(name, v)? {
+                    return Ok(parsed);
+                }
                 let (variant, inner) = self.variant(v)?;
                 let Some((vname, node)) = variants.iter().find(|(n, _)| *n == variant) else {
                     return Err(self.wrong(format!("a variant of `{name}`"), v));

@@ -512,3 +512,39 @@ fn strings_are_charged_to_the_memory_budget() {
     let doc = value::from_slice_options(&bytes, &Options::new().max_memory(4 << 20)).unwrap();
     assert_eq!(value::to_vec(&doc).unwrap(), bytes);
 }
+
+/// A derived enum named and shaped as `IpAddr` prints as the address's
+/// text, as the std type does: reading that text back gives its bytes.
+#[test]
+fn a_derived_type_shaped_as_a_builtin_reads_its_text_back() {
+    #[derive(Packable, Debug)]
+    #[allow(dead_code)]
+    enum IpAddr {
+        V4(std::net::Ipv4Addr),
+        V6(std::net::Ipv6Addr),
+        Other,
+    }
+    let schema = binform::schema_of::<Vec<IpAddr>>();
+    let list = vec![
+        IpAddr::V4(std::net::Ipv4Addr::new(1, 2, 3, 4)),
+        IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
+        IpAddr::Other,
+    ];
+    let bytes = binform::to_vec(&list).unwrap();
+    let doc = value::from_slice_with(&schema, &bytes).unwrap();
+    let Value::Seq(items) = doc.root() else {
+        panic!("{doc}")
+    };
+    let texts: Vec<_> = items.iter().map(Value::text).collect();
+    assert_eq!(
+        texts,
+        [Some("1.2.3.4".to_string()), Some("::1".to_string()), None]
+    );
+    let loose = Value::Seq(vec![
+        Value::String("1.2.3.4".into()),
+        Value::String("::1".into()),
+        Value::String("Other".into()),
+    ]);
+    let back = value::conform(&schema, &loose).unwrap();
+    assert_eq!(value::to_vec_with(&schema, &back).unwrap(), bytes);
+}

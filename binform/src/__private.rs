@@ -247,7 +247,8 @@ pub fn unregistered_type(trait_name: &str) -> crate::Error {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no binform encoding, so it cannot be a field of a `Packable` type",
     label = "`{Self}` has no binform encoding",
-    note = "three ways out: derive `binform::Packable` for `{Self}` (or for the type in it that has no encoding); or, if it implements serde's `Serialize` and `Deserialize` (feature `serde`), mark the field `#[binform(serde)]`; or mark it `#[binform(with = \"module\")]`, where `module::pack` and `module::unpack` encode it"
+    note = "a type from another crate: mark the field `#[binform(with = \"module\")]`, where `module::pack` and `module::unpack` encode it, or `#[binform(serde)]` if the type implements serde's `Serialize` and `Deserialize` (feature `serde`)",
+    note = "a type of your own crate: derive `binform::Packable` for `{Self}` (or for the type in it that has no encoding)"
 )]
 ///
 /// # Safety

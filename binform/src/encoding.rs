@@ -56,7 +56,8 @@ use crate::tolerant::wire::Wire;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no binform encoding (`Encoding` is not implemented)",
     label = "no binform encoding",
-    note = "derive `binform::Packable` for it, or mark the field `#[binform(serde)]` if it implements serde's traits (feature `serde`), or `#[binform(with = \"module\")]`"
+    note = "a type from another crate: mark the field `#[binform(with = \"module\")]`, or `#[binform(serde)]` if it implements serde's traits (feature `serde`)",
+    note = "a type of your own crate: derive `binform::Packable` for it"
 )]
 pub trait Encoding {
     /// Whether the type is plain data (its encoding is its memory), so

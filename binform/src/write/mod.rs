@@ -47,7 +47,8 @@ pub use writer::Writer;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no binform encoding (`Pack` is not implemented)",
     label = "no binform encoding",
-    note = "derive `binform::Packable` for it, or mark the field `#[binform(serde)]` if it implements serde's traits (feature `serde`), or `#[binform(with = \"module\")]`"
+    note = "a type from another crate: mark the field `#[binform(with = \"module\")]`, or `#[binform(serde)]` if it implements serde's traits (feature `serde`)",
+    note = "a type of your own crate: derive `binform::Packable` for it"
 )]
 pub trait Pack: Encoding {
     /// Appends the encoding of `self` to the writer.

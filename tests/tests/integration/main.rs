@@ -18,6 +18,7 @@ mod hygiene;
 mod io;
 mod lock_attr;
 mod module_tree;
+mod package;
 mod packed;
 mod plain;
 mod props;

@@ -16,8 +16,15 @@ pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
 /// checked against the remaining input, and what it would build against
 /// the memory budget, so honest gigabyte payloads decode with defaults.
 pub const DEFAULT_MAX_LEN: usize = usize::MAX;
-/// The default memory budget of one decode is this many bytes…
-pub const DEFAULT_MEMORY_BASE: usize = 64 << 20;
+/// The default memory budget of one decode is this many bytes (1 MiB)…
+///
+/// Small, because a server decoding many small messages at once pays it
+/// per message: every benchmark dataset needs at most 12.6 bytes of
+/// memory per input byte (`docs/security.md` has the table), well inside
+/// the per-byte allowance below, so the base only serves payloads of a
+/// few bytes that build a little more than they are. Raise it with
+/// [`Options::max_memory`] where small inputs legitimately expand.
+pub const DEFAULT_MEMORY_BASE: usize = 1 << 20;
 /// …plus this many bytes per input byte: honest payloads build at most a
 /// few dozen bytes of memory per byte (an empty `HashMap` is one byte on
 /// the wire and 48 in memory), while elements that take no input (`()`,

@@ -23,6 +23,7 @@ pub(crate) fn unpack_vec<T: Lane, L: crate::Layout>(
         // One headerless block of varints: pushed one by one, without the
         // block machinery (short vectors are common inside structs; the
         // general path cost about 100 instructions more for 2 values).
+        // (`len` is under one block, within any preallocation: no growth.)
         for _ in 0..len {
             out.push(T::read_scalar(r)?);
         }
@@ -33,10 +34,9 @@ pub(crate) fn unpack_vec<T: Lane, L: crate::Layout>(
         let n = left.min(BLOCK);
         let start = out.len();
         if out.capacity() < start + n {
-            // Grow at most to the charged length: doubling could reach
-            // twice what the memory budget was charged.
-            let want = (out.capacity() * 2).clamp(start + n, len);
-            out.reserve_exact(want - start);
+            // Grow at most to the charged length (doubling could reach
+            // twice what the memory budget was charged), and fallibly.
+            r.grow_toward(&mut out, start + n, len)?;
         }
         // The block is decoded straight into the spare capacity: zeroing
         // it first cost 10-40% of an integer decode (a `memset` a block).

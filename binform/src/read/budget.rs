@@ -227,6 +227,19 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         Ok(out)
     }
 
+    /// Grows `v`, which is being filled toward a declared (and charged)
+    /// length `len`, to hold at least `need` elements: by doubling, as
+    /// `push` would, but never past `len`, so that its capacity stays
+    /// within what the memory budget was charged; a failed allocation is
+    /// an error, not an abort.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn grow_toward<T>(&self, v: &mut Vec<T>, need: usize, len: usize) -> Result<()> {
+        let want = v.capacity().saturating_mul(2).clamp(need, len.max(need));
+        v.try_reserve_exact(want - v.len())
+            .map_err(|_| self.alloc_error(len))
+    }
+
     /// Runs `f` one nesting level deeper; fails with
     /// [`ErrorKind::LimitExceeded`] past [`Options::max_depth`](crate::Options::max_depth). Every
     /// container that can hold itself (boxes, collections) decodes its

@@ -130,8 +130,15 @@ pub(crate) fn unpack_each<'de, T: Unpack<'de>, L: crate::Layout>(
     }
     let each = |r: &mut Reader<'de, L>| {
         let mut out = r.vec_with_capacity::<T>(len)?;
-        for i in 0..len {
+        // Within the preallocation, a plain loop; past a cautious one (a
+        // length larger than the input could justify), growth toward
+        // `len`, never `push`'s doubling past what was charged.
+        let room = out.capacity().min(len);
+        for i in 0..room {
             out.push(crate::error::in_element(T::unpack(r), "", i)?);
+        }
+        if room < len {
+            unpack_past_room(r, &mut out, len)?;
         }
         Ok(out)
     };
@@ -140,6 +147,26 @@ pub(crate) fn unpack_each<'de, T: Unpack<'de>, L: crate::Layout>(
         return each(r);
     }
     r.nested(each)
+}
+
+/// The elements of a vector past its cautious preallocation, out of line
+/// (honest vectors are preallocated whole): each growth goes toward
+/// `len`, never `push`'s doubling past what was charged.
+#[cold]
+#[inline(never)]
+fn unpack_past_room<'de, T: Unpack<'de>, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    out: &mut Vec<T>,
+    len: usize,
+) -> Result<()> {
+    for i in out.len()..len {
+        let x = crate::error::in_element(T::unpack(r), "", i)?;
+        if out.len() == out.capacity() {
+            r.grow_toward(out, i + 1, len)?;
+        }
+        out.push(x);
+    }
+    Ok(())
 }
 
 /// [`Unpack::unpack_array`]'s default: one value at a time.

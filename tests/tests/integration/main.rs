@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod borrowed;
+mod budget;
 mod codec;
 mod damage;
 mod derive;

@@ -324,8 +324,15 @@ fn lying_lengths_fail_before_allocating() {
     }
     let err = binform::from_slice::<Vec<u128>>(&bytes).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::LimitExceeded);
-    // Within the budget the same shape decodes.
-    let zeros: Vec<u32> = binform::from_slice(&bytes).unwrap();
+    // Within a budget raised for it, the same shape decodes (32 MiB from
+    // 64 KiB: past the default's 64 bytes per input byte, as any run of
+    // equal values that compresses 512 to 1 is).
+    let err = binform::from_slice::<Vec<u32>>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    let zeros: Vec<u32> = binform::Options::new()
+        .max_memory(40 << 20)
+        .from_slice(&bytes)
+        .unwrap();
     assert_eq!(zeros.len(), n);
     assert!(zeros.iter().all(|&v| v == 0));
 }

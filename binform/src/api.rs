@@ -282,18 +282,24 @@ impl<L: crate::Layout> Options<L> {
     /// Decodes a `T` that is the whole of `bytes`, like
     /// [`from_slice`](Options::from_slice), except that `bytes::Bytes`
     /// fields of `T` share `bytes`' buffer instead of copying their part of
-    /// it (a reference count, no allocation).
+    /// it (a reference count, no allocation). Fields shorter than
+    /// [`SHARE_BYTES_FROM`](crate::SHARE_BYTES_FROM) (64) bytes are copied
+    /// instead: a shared field keeps the whole buffer alive, which a small
+    /// one kept from a large frame should not.
     ///
     /// ```
     /// use bytes::Bytes;
     ///
     /// #[derive(binform::Packable)]
-    /// struct Message { id: u32, body: Bytes }
+    /// struct Message { id: u32, body: Bytes, tag: Bytes }
     ///
-    /// let wire = Bytes::from(binform::to_vec(&Message { id: 7, body: Bytes::from_static(b"hello") })?);
+    /// let body = Bytes::from(vec![7u8; 1000]);
+    /// let sent = Message { id: 7, body, tag: Bytes::from_static(b"hello") };
+    /// let wire = Bytes::from(binform::to_vec(&sent)?);
     /// let message: Message = binform::from_bytes(wire.clone())?;
     /// let range = wire.as_ptr_range();
     /// assert!(range.contains(&message.body.as_ptr()), "the body points into the input");
+    /// assert!(!range.contains(&message.tag.as_ptr()), "the short tag is a copy");
     /// # Ok::<(), binform::Error>(())
     /// ```
     #[cfg(feature = "bytes")]

@@ -219,6 +219,9 @@ pub use api::{from_slice, to_vec, to_vec_into};
 pub use binform_derive::Packable;
 pub use encoding::{schema_of, Encoding};
 pub use error::{Error, ErrorKind, Result};
+#[cfg(feature = "bytes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "bytes")))]
+pub use impls::SHARE_FROM as SHARE_BYTES_FROM;
 pub use layout::Layout;
 pub use options::{
     Options, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LEN, DEFAULT_MEMORY_BASE,

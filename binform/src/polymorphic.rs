@@ -108,7 +108,7 @@ macro_rules! polymorphic {
                     let tag = r.read_tag()?;
                     match tag {
                         $(
-                            $tag => r.charge_memory(::core::mem::size_of::<$ty>()).and_then(|()| r.nested(|r| {
+                            $tag => r.charge_memory(::core::mem::size_of::<$ty>()).and_then(|()| r.nested_holding::<$ty, _>(|r| {
                                 <$ty as $crate::Unpack<'de>>::unpack(r)
                                     .map(|v| $crate::__private::Box::new(v) as $crate::__private::Box<$dyn>)
                             })),

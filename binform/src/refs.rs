@@ -117,6 +117,11 @@ pub(crate) enum Slot {
     Ready(Handle),
 }
 
+/// What one shared value's table entry costs the memory budget: the
+/// entry, twice (the table grows by doubling), and a boxed handle.
+pub(crate) const ENTRY_COST: usize =
+    2 * core::mem::size_of::<Entry>() + 4 * core::mem::size_of::<usize>();
+
 /// One id: what it refers to and, once finished, how many levels deep the
 /// value is and how many values it expands to (shared values inside
 /// counted at every reference, saturating at `u32::MAX`). Unfinished ids

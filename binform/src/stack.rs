@@ -27,8 +27,21 @@ const SEGMENT: usize = 4 * 1024 * 1024;
 #[cfg(all(feature = "std", not(miri)))]
 #[inline(always)]
 pub(crate) fn grow<R>(f: impl FnOnce() -> R) -> R {
-    if stacker::remaining_stack().is_some_and(|left| left < RED_ZONE) {
-        return on_new_segment(f);
+    grow_for(0, f)
+}
+
+/// [`grow`] for a level whose frames hold a value of `frame` bytes: the
+/// red zone is at least 32 times that (in debug builds each function of a
+/// level's decode keeps its own copy of the value, its `Result` and the
+/// field it is moved into; measured: a level of a 256 KiB struct took more
+/// than 4 MiB), and a new segment twice the red zone. A type of 256 KiB inline arrays nested six
+/// deep overflowed an 8 MiB thread under the fixed 1 MiB red zone.
+#[cfg(all(feature = "std", not(miri)))]
+#[inline(always)]
+pub(crate) fn grow_for<R>(frame: usize, f: impl FnOnce() -> R) -> R {
+    let red_zone = RED_ZONE.max(frame.saturating_mul(32));
+    if stacker::remaining_stack().is_some_and(|left| left < red_zone) {
+        return on_new_segment(SEGMENT.max(red_zone.saturating_mul(2)), f);
     }
     // One call site, so that `f` inlines here as it did without the check.
     f()
@@ -37,13 +50,20 @@ pub(crate) fn grow<R>(f: impl FnOnce() -> R) -> R {
 #[cfg(all(feature = "std", not(miri)))]
 #[cold]
 #[inline(never)]
-fn on_new_segment<R>(f: impl FnOnce() -> R) -> R {
-    stacker::grow(SEGMENT, f)
+fn on_new_segment<R>(size: usize, f: impl FnOnce() -> R) -> R {
+    stacker::grow(size, f)
 }
 
 /// Runs `f` (no stack switching without `std`, or under Miri).
 #[cfg(not(all(feature = "std", not(miri))))]
 #[inline(always)]
 pub(crate) fn grow<R>(f: impl FnOnce() -> R) -> R {
+    f()
+}
+
+/// Runs `f` (no stack switching without `std`, or under Miri).
+#[cfg(not(all(feature = "std", not(miri))))]
+#[inline(always)]
+pub(crate) fn grow_for<R>(_frame: usize, f: impl FnOnce() -> R) -> R {
     f()
 }

@@ -31,7 +31,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
     #[inline]
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         r.charge_memory(core::mem::size_of::<T>())?;
-        r.nested(|r| T::unpack(r).map(Box::new))
+        r.nested_holding::<T, _>(|r| T::unpack(r).map(Box::new))
     }
 }
 
@@ -46,7 +46,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<[T]> {
     #[inline]
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         // One level for the box, as its encoder counts.
-        r.nested(|r| Vec::<T>::unpack(r).map(Vec::into_boxed_slice))
+        r.nested_holding::<T, _>(|r| Vec::<T>::unpack(r).map(Vec::into_boxed_slice))
     }
 }
 

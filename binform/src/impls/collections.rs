@@ -49,10 +49,23 @@ pub(super) fn pack_set<'a, T: Pack + 'a, L: crate::Layout>(
     w.nested(|w| items.into_iter().try_for_each(|item| item.pack(w)))
 }
 
-/// The memory one entry takes in a map or set: the entry, and about a
-/// pointer's worth of table or node overhead.
+/// The memory one entry takes in a map or set: a hash table holds up to
+/// 2.3 slots an entry (8/7 of the entries, rounded up to a power of two)
+/// and a control byte a slot; a B-tree node up to two entries' room an
+/// entry, and its edges. A pointer's worth more covers indexmap's index.
 const fn entry_size<E>() -> usize {
-    core::mem::size_of::<E>() + core::mem::size_of::<usize>()
+    (core::mem::size_of::<E>() + 1) * 7 / 3 + core::mem::size_of::<usize>()
+}
+
+/// What a map or set of `len` entries `E` is charged: each entry, and
+/// for a non-empty one the smallest table or node it allocates (four
+/// slots, or a B-tree leaf of eleven entries).
+fn table_size<E>(len: usize) -> usize {
+    if len == 0 {
+        return 0;
+    }
+    len.saturating_mul(entry_size::<E>())
+        .saturating_add(11 * core::mem::size_of::<E>() + 64)
 }
 
 /// Decodes map entries into an empty map through `insert`, which must
@@ -65,7 +78,7 @@ pub(super) fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M, L: crate::Layou
     mut insert: impl FnMut(&mut M, K, V) -> bool,
 ) -> Result<M> {
     let len = r.read_len_for::<(K, V)>()?;
-    r.charge_memory(len.saturating_mul(entry_size::<(K, V)>()))?;
+    r.charge_memory(table_size::<(K, V)>(len))?;
     let capacity = r.cautious_capacity::<(K, V)>(len);
     r.nested(|r| {
         let mut map = make(capacity).ok_or_else(|| r.alloc_error(len))?;
@@ -91,7 +104,7 @@ pub(super) fn unpack_set<'de, T: Unpack<'de>, S, L: crate::Layout>(
     mut insert: impl FnMut(&mut S, T) -> bool,
 ) -> Result<S> {
     let len = r.read_len_for::<T>()?;
-    r.charge_memory(len.saturating_mul(entry_size::<T>()))?;
+    r.charge_memory(table_size::<T>(len))?;
     let capacity = r.cautious_capacity::<T>(len);
     r.nested(|r| {
         let mut set = make(capacity).ok_or_else(|| r.alloc_error(len))?;

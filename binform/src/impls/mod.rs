@@ -5,6 +5,8 @@ mod atomic;
 mod boxed;
 #[cfg(feature = "bytes")]
 mod bytes;
+#[cfg(feature = "bytes")]
+pub use bytes::SHARE_FROM;
 mod cell_sync;
 mod collections;
 mod cow;

@@ -92,7 +92,7 @@ macro_rules! build_sized {
                 <$t as Unpack<'de>>::shared_clear(&for_cleanup)
             }));
             // Called on the pointee: `Rc`/`Arc` have their own (default) hooks.
-            $r.nested(|r| <$t as Unpack<'de>>::shared_fill(&handle, r))?;
+            $r.nested_holding::<$t, _>(|r| <$t as Unpack<'de>>::shared_fill(&handle, r))?;
             Ok(handle)
         } else if let Some(placeholder) = crate::schema::facts::facts_of::<$t>()
             .holds_weak
@@ -102,7 +102,7 @@ macro_rules! build_sized {
             let mut failure = None;
             let handle = $ptr::new_cyclic(|weak: &$weak<$t>| {
                 $r.set_ref($id, Slot::Building(Box::new(weak.clone())));
-                match $r.nested(|r| <$t as Unpack<'de>>::unpack(r)) {
+                match $r.nested_holding::<$t, _>(|r| <$t as Unpack<'de>>::unpack(r)) {
                     Ok(value) => value,
                     Err(e) => {
                         failure = Some(e);
@@ -115,7 +115,7 @@ macro_rules! build_sized {
                 None => Ok(handle),
             }
         } else {
-            let value = $r.nested(|r| <$t as Unpack<'de>>::unpack(r))?;
+            let value = $r.nested_holding::<$t, _>(|r| <$t as Unpack<'de>>::unpack(r))?;
             Ok($ptr::new(value))
         }
     }};
@@ -286,7 +286,7 @@ macro_rules! shared_pointer {
                 let (tag, start) = r.read_ref_tag()?;
                 match tag {
                     TAG_NEW => {
-                        let id = r.reserve_ref();
+                        let id = r.reserve_ref()?;
                         let shared = r.begin_shared();
                         let handle = T::$build(r, id)?;
                         r.end_shared(id, shared);
@@ -337,7 +337,7 @@ macro_rules! shared_pointer {
                         // it. If nothing in the payload owns it, it is gone
                         // after the decode and this `Weak` dangles, as the
                         // original did once its owners were dropped.
-                        let id = r.reserve_ref();
+                        let id = r.reserve_ref()?;
                         let shared = r.begin_shared();
                         let handle = T::$build(r, id)?;
                         r.end_shared(id, shared);

@@ -155,8 +155,9 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
 
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let len = r.read_seq_len::<T>()?;
-        // Each element in a node of its own, with two links.
-        let node = core::mem::size_of::<T>() + 2 * core::mem::size_of::<usize>();
+        // Each element in a node of its own, with two links (and the
+        // padding the element's alignment puts between them).
+        let node = core::mem::size_of::<(usize, usize, T)>();
         r.charge_memory(len.saturating_mul(node))?;
         if crate::encoding::packed_in::<T, L>() {
             // Blocks decode as a vector, then move into their nodes.

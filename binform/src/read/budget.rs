@@ -37,6 +37,12 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         }
     }
 
+    /// What the memory budget has left: for a call of several phases that
+    /// shares one budget (`value::from_slice_as`).
+    pub(crate) fn memory_left(&self) -> usize {
+        self.memory_left
+    }
+
     #[cold]
     #[inline(never)]
     pub(super) fn memory_error(&self, bytes: usize) -> Error {
@@ -246,6 +252,14 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
     /// contents inside this, which bounds recursion for any type.
     #[inline]
     pub fn nested<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
+        self.nested_holding::<(), R>(f)
+    }
+
+    /// [`nested`](Self::nested) for a level whose decoder holds a `T` in
+    /// its frame: the stack it is given grows with `T`'s size.
+    #[doc(hidden)]
+    #[inline]
+    pub fn nested_holding<T, R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
         if self.depth_left == 0 {
             return Err(self.error(ErrorKind::LimitExceeded, "nesting depth limit reached"));
         }
@@ -253,7 +267,7 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         let depth = self.depth();
         self.high_water = self.high_water.max(depth);
         self.expansion = self.expansion.saturating_add(1);
-        let out = crate::stack::grow(|| f(self));
+        let out = crate::stack::grow_for(core::mem::size_of::<T>(), || f(self));
         self.depth_left += 1;
         out
     }

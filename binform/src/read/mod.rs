@@ -146,7 +146,7 @@ pub(crate) fn unpack_each<'de, T: Unpack<'de>, L: crate::Layout>(
     if T::PACKED {
         return each(r);
     }
-    r.nested(each)
+    r.nested_holding::<T, _>(each)
 }
 
 /// The elements of a vector past its cautious preallocation, out of line

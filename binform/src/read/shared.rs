@@ -96,9 +96,12 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         (*self.refs).get_or_insert_with(Box::default)
     }
 
-    /// Reserves the next id for a new shared value.
-    pub(crate) fn reserve_ref(&mut self) -> usize {
-        self.refs_mut().reserve()
+    /// Reserves the next id for a new shared value, charging the memory
+    /// budget for its table entry (in a table grown by doubling) and the
+    /// box its handle may take.
+    pub(crate) fn reserve_ref(&mut self) -> Result<usize> {
+        self.charge_memory(crate::refs::ENTRY_COST)?;
+        Ok(self.refs_mut().reserve())
     }
 
     /// Marks a value that was `Filling` as complete, keeping its handle.

@@ -271,8 +271,14 @@ impl<'s> Walk<'s> {
         }
     }
 
-    /// A node's value at `level`.
+    /// A node's value at `level`, on a grown stack when this one runs low:
+    /// a schema read from a payload nests as deep as its decoder allowed,
+    /// and each derived level walks its fields' nesting again.
     pub(crate) fn node(&mut self, node: &'s TypeRef, level: usize) -> Node {
+        crate::stack::grow(|| self.node_here(node, level))
+    }
+
+    fn node_here(&mut self, node: &'s TypeRef, level: usize) -> Node {
         match node {
             TypeRef::Builtin { name, args } => {
                 let nodes: Vec<Node> = args.iter().map(|a| self.node(a, level)).collect();

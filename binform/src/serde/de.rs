@@ -351,7 +351,10 @@ impl<'de, L: crate::Layout> de::SeqAccess<'de> for Seq<'_, 'de, L> {
             return Ok(None);
         }
         self.left -= 1;
-        charge(self.r, core::mem::size_of::<T::Value>())?;
+        // Twice the element: serde's collections grow by doubling (the
+        // hint below gives them nothing to preallocate), so their
+        // capacity reaches up to twice their length.
+        charge(self.r, 2 * core::mem::size_of::<T::Value>())?;
         let de = Deserializer {
             r: self.r,
             seq: self.state.as_mut(),
@@ -359,11 +362,14 @@ impl<'de, L: crate::Layout> de::SeqAccess<'de> for Seq<'_, 'de, L> {
         seed.deserialize(de).map(Some)
     }
 
+    /// None: serde's collections preallocate from a hint before the first
+    /// element is charged (the element's size is known only then), so any
+    /// hint let nested lying lengths each build up to 1 MiB unseen (224
+    /// MiB from 20 KB, past the budget). They grow as elements arrive,
+    /// each charged first.
     #[inline]
     fn size_hint(&self) -> Option<usize> {
-        // serde's collections preallocate from the hint before any element
-        // is charged: a lying length must not buy more than its input.
-        Some(self.left.min(self.r.remaining()))
+        None
     }
 }
 
@@ -382,23 +388,26 @@ impl<'de, L: crate::Layout> de::MapAccess<'de> for Map<'_, 'de, L> {
             return Ok(None);
         }
         self.left -= 1;
-        // The entry, and about a pointer's worth of table or node.
+        // The key's share of its entry in a table grown by doubling (up to
+        // 2.3 slots an entry, as `crate::impls::collections` charges) or
+        // in a tree's node; the value charges its own.
         charge(
             self.r,
-            core::mem::size_of::<K::Value>() + core::mem::size_of::<usize>(),
+            3 * core::mem::size_of::<K::Value>() + core::mem::size_of::<usize>(),
         )?;
         seed.deserialize(Deserializer::new(self.r)).map(Some)
     }
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        charge(self.r, core::mem::size_of::<V::Value>())?;
+        charge(self.r, 3 * core::mem::size_of::<V::Value>())?;
         seed.deserialize(Deserializer::new(self.r))
     }
 
+    /// None, as for sequences: nothing preallocated before it is charged.
     #[inline]
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left.min(self.r.remaining()))
+        None
     }
 }
 

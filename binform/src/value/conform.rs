@@ -23,7 +23,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{shape, Shape, NO_TYPES};
+use super::builtin::{shape, DynTags, Shape, NO_TYPES};
 use super::scalar::{loose_integer as integer, mismatch, Lenience, Scalar};
 use super::text;
 use super::walk::Walk;
@@ -33,7 +33,12 @@ use crate::{Error, Result};
 
 /// `loose` in the exact shapes of `schema`, as a document.
 pub(super) fn document(schema: &Schema, loose: &Value) -> Result<Value> {
-    let value = Conform { schema }.value(&schema.root, loose.root())?;
+    let tags = DynTags::default();
+    let value = Conform {
+        schema,
+        tags: &tags,
+    }
+    .value(&schema.root, loose.root())?;
     Ok(Value::Document {
         schema: Box::new(schema.clone()),
         value: Box::new(value),
@@ -42,6 +47,7 @@ pub(super) fn document(schema: &Schema, loose: &Value) -> Result<Value> {
 
 struct Conform<'s> {
     schema: &'s Schema,
+    tags: &'s DynTags,
 }
 
 #[cold]
@@ -122,7 +128,20 @@ impl Walk for Conform<'_> {
     }
 
     fn builtin(&self) -> Self {
-        Conform { schema: &NO_TYPES }
+        Conform {
+            schema: &NO_TYPES,
+            tags: self.tags,
+        }
+    }
+
+    fn dyn_tags(&self) -> &DynTags {
+        self.tags
+    }
+
+    /// Each level on a grown stack when the stack runs low: a loose value
+    /// built by hand may nest deeper than any decoder would allow.
+    fn value(&self, node: &TypeRef, v: &Value) -> Result<Value> {
+        crate::stack::grow(|| self.walk(node, v))
     }
 
     /// JSON's `null` is `None`; an option of an option (or of unit) spells

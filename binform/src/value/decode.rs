@@ -9,7 +9,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{dyn_entry, shape, wire_of, Node, Shape, NO_TYPES};
+use super::builtin::{dyn_entry, dyn_index, shape, wire_of, Node, Shape, NO_TYPES};
 use super::scalar::Scalar;
 use super::Value;
 use crate::schema::embedded::{decode_schema, split};
@@ -23,6 +23,15 @@ use crate::refs::{TAG_ID_BASE, TAG_NEW, TAG_NULL};
 /// A self-describing payload as a document.
 /// The value is read in the layout the header states, whatever `options`'.
 pub(super) fn document<L: crate::Layout>(bytes: &[u8], options: &Options<L>) -> Result<Value> {
+    document_within(bytes, options).map(|(doc, _)| doc)
+}
+
+/// [`document`], and what its memory budget has left, for the phases of a
+/// call that share it.
+pub(super) fn document_within<L: crate::Layout>(
+    bytes: &[u8],
+    options: &Options<L>,
+) -> Result<(Value, usize)> {
     check_size(bytes, options)?;
     let parts = split(bytes)?;
     let schema = decode_schema(&parts, &options.in_layout())?;
@@ -37,10 +46,14 @@ pub(super) fn document<L: crate::Layout>(bytes: &[u8], options: &Options<L>) -> 
         )
     }
     .map_err(|e| e.shifted(body_at))?;
-    Ok(Value::Document {
-        schema: Box::new(schema),
-        value: Box::new(value),
-    })
+    let (value, left) = value;
+    Ok((
+        Value::Document {
+            schema: Box::new(schema),
+            value: Box::new(value),
+        },
+        left,
+    ))
 }
 
 /// A plain payload of a type with `schema`, as a document.
@@ -50,7 +63,7 @@ pub(super) fn plain<L: crate::Layout>(
     options: &Options<L>,
 ) -> Result<Value> {
     check_size(bytes, options)?;
-    let value = body(schema, bytes, options)?;
+    let (value, _) = body(schema, bytes, options)?;
     Ok(Value::Document {
         schema: Box::new(schema.clone()),
         value: Box::new(value),
@@ -70,7 +83,12 @@ fn check_size<L: crate::Layout>(bytes: &[u8], options: &Options<L>) -> Result<()
     }
 }
 
-fn body<L: crate::Layout>(schema: &Schema, bytes: &[u8], options: &Options<L>) -> Result<Value> {
+/// The value, and what the memory budget has left.
+fn body<L: crate::Layout>(
+    schema: &Schema,
+    bytes: &[u8],
+    options: &Options<L>,
+) -> Result<(Value, usize)> {
     let mut r = Reader::new(bytes, options);
     let mut d = Decoder {
         schema,
@@ -81,7 +99,26 @@ fn body<L: crate::Layout>(schema: &Schema, bytes: &[u8], options: &Options<L>) -
     };
     let value = d.value(&mut r, &schema.root)?;
     r.finish()?;
-    Ok(value)
+    Ok((value, r.memory_left()))
+}
+
+/// What a field of a record, struct or variant costs besides its name:
+/// the `(String, Value)` pair.
+const PAIR_SIZE: usize = core::mem::size_of::<(String, Value)>();
+
+/// Room for one more of `len` items in `out`: its capacity doubles up to
+/// `len`, each growth charged to the budget before it is allocated (a
+/// vector grown by `push` reached twice what its elements were charged),
+/// and an allocation that fails is an error.
+fn room<T, L: crate::Layout>(r: &mut Reader<'_, L>, out: &mut Vec<T>, len: usize) -> Result<()> {
+    if out.len() < out.capacity() {
+        return Ok(());
+    }
+    let cap = out.capacity();
+    let want = cap.saturating_mul(2).max(4).min(len).max(cap + 1);
+    r.charge_memory((want - cap).saturating_mul(core::mem::size_of::<T>().max(1)))?;
+    out.try_reserve_exact(want - out.len())
+        .map_err(|_| r.alloc_error(len))
 }
 
 struct Decoder<'s> {
@@ -147,7 +184,7 @@ impl<'s> Decoder<'s> {
                 deeper(r, |r| {
                     let mut entries = Vec::new();
                     for i in 0..len {
-                        r.charge_memory(2 * VALUE_SIZE)?;
+                        room(r, &mut entries, len)?;
                         let key = self
                             .value(r, k)
                             .map_err(|e| e.in_field(&format!("[key {i}]")))?;
@@ -181,8 +218,15 @@ impl<'s> Decoder<'s> {
                 v
             }
             Shape::Record(name, fields) => deeper(r, |r| {
-                // Charged like any fields: `range<range<…>>` doubles per level.
-                r.charge_memory(fields.len().saturating_mul(VALUE_SIZE))?;
+                // Charged like any fields (`range<range<…>>` doubles per
+                // level), with the names they are given.
+                let names: usize = fields.iter().map(|(f, _)| f.len()).sum();
+                r.charge_memory(
+                    fields
+                        .len()
+                        .saturating_mul(PAIR_SIZE)
+                        .saturating_add(names + name.len()),
+                )?;
                 let mut out = Vec::with_capacity(fields.len());
                 for (field, node) in &fields {
                     let v = self
@@ -203,7 +247,7 @@ impl<'s> Decoder<'s> {
                 };
                 let fields = match node {
                     Some(node) => {
-                        r.charge_memory(VALUE_SIZE)?;
+                        r.charge_memory(PAIR_SIZE + 1 + name.len() + variant.len())?;
                         let v = deeper(r, |r| self.node(r, node))?;
                         alloc::vec![("0".to_string(), v)]
                     }
@@ -219,11 +263,7 @@ impl<'s> Decoder<'s> {
                 let at = r.position();
                 let tag = r.read_tag()?;
                 let ty = self
-                    .tag_index(args.as_ptr().cast(), tag, || {
-                        (0..args.len() / 2)
-                            .filter_map(|i| dyn_entry(args, i).map(|(t, _)| (t, i)))
-                            .collect()
-                    })
+                    .tag_index(args.as_ptr().cast(), tag, || dyn_index(args))
                     .and_then(|i| dyn_entry(args, i))
                     .map(|(_, ty)| ty)
                     .ok_or_else(|| {
@@ -233,6 +273,8 @@ impl<'s> Decoder<'s> {
                             format!("trait object tag {tag} is not registered"),
                         )
                     })?;
+                // The variant's pair, its name and its tag's digits.
+                r.charge_memory(PAIR_SIZE + 1 + 3 + 10)?;
                 let v = deeper(r, |r| self.value(r, ty))?;
                 Value::Variant {
                     name: "dyn".to_string(),
@@ -434,11 +476,10 @@ impl<'s> Decoder<'s> {
     ) -> Result<Vec<(String, Value)>> {
         let mut out = Vec::with_capacity(fields.len().min(64));
         for f in fields {
-            r.charge_memory(VALUE_SIZE)?;
+            r.charge_memory(PAIR_SIZE + f.name.len())?;
             let v = self
                 .value(r, &f.schema)
                 .map_err(|e| e.in_field(&format!(".{}", f.name)))?;
-            r.charge_memory(f.name.len())?;
             out.push((f.name.clone(), v));
         }
         Ok(out)
@@ -455,7 +496,7 @@ impl<'s> Decoder<'s> {
         deeper(r, |r| {
             let mut out = Vec::new();
             for i in 0..len {
-                r.charge_memory(VALUE_SIZE)?;
+                room(r, &mut out, len)?;
                 out.push(each(self, r).map_err(|e| e.in_field(&format!("[{i}]")))?);
             }
             Ok(out)

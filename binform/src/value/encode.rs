@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{dyn_entry, shape, wire_of, Node, Shape, NO_TYPES};
+use super::builtin::{shape, wire_of, DynTags, Node, Shape, NO_TYPES};
 use super::scalar::Scalar;
 use super::Value;
 use crate::packed::Lane;
@@ -52,6 +52,8 @@ struct Encoder<'s> {
     next_id: u64,
     /// Each enum's variants by name, built on the enum's first value.
     variants: BTreeMap<*const VariantDef, BTreeMap<String, usize>>,
+    /// Each trait-object node's tags.
+    dyn_tags: DynTags,
 }
 
 impl<'s> Encoder<'s> {
@@ -60,6 +62,7 @@ impl<'s> Encoder<'s> {
             schema,
             next_id: 0,
             variants: BTreeMap::new(),
+            dyn_tags: DynTags::default(),
         }
     }
 
@@ -224,11 +227,10 @@ impl<'s> Encoder<'s> {
                 else {
                     return Err(self.mismatch("a trait object", v));
                 };
-                let entry = variant.parse::<u32>().ok().and_then(|tag| {
-                    (0..args.len() / 2)
-                        .filter_map(|i| dyn_entry(args, i))
-                        .find(|(t, _)| *t == tag)
-                });
+                let entry = variant
+                    .parse::<u32>()
+                    .ok()
+                    .and_then(|tag| self.dyn_tags.find(args, tag));
                 let (Some((tag, ty)), Some((_, value))) = (entry, fields.first()) else {
                     return Err(self.mismatch("a registered trait object tag and its value", v));
                 };

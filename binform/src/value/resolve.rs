@@ -23,7 +23,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 
-use super::builtin::{shape, Shape, NO_TYPES};
+use super::builtin::{shape, DynTags, Shape, NO_TYPES};
 use super::scalar::{self as scalars, mismatch, Lenience};
 use super::walk::Walk;
 use super::Value;
@@ -37,7 +37,7 @@ pub(super) fn resolve(
     reader: &Schema,
     value: &Value,
     budget: usize,
-) -> Result<Value> {
+) -> Result<(Value, usize)> {
     let mut shared = BTreeMap::new();
     index_shared(value.root(), &mut shared);
     let wanted = RefCell::new(BTreeMap::new());
@@ -45,6 +45,7 @@ pub(super) fn resolve(
         budget: Cell::new(budget),
         their_tags: RefCell::new(BTreeMap::new()),
         their_variants: RefCell::new(BTreeMap::new()),
+        dyn_tags: DynTags::default(),
     };
     let resolver = Resolver {
         writer,
@@ -63,7 +64,7 @@ pub(super) fn resolve(
         next: 0,
     };
     ids.walk(&mut out)?;
-    Ok(out)
+    Ok((out, state.budget.get()))
 }
 
 /// The writer's shared values by id (walked with a heap stack).
@@ -176,6 +177,7 @@ struct State {
     budget: Cell<usize>,
     their_tags: RefCell<BTreeMap<*const FieldDef, BTreeMap<u32, usize>>>,
     their_variants: RefCell<BTreeMap<*const crate::schema::VariantDef, BTreeMap<String, usize>>>,
+    dyn_tags: DynTags,
 }
 
 #[cold]
@@ -195,6 +197,10 @@ impl Walk for Resolver<'_, '_> {
             reader: &NO_TYPES,
             ..*self
         }
+    }
+
+    fn dyn_tags(&self) -> &DynTags {
+        &self.state.dyn_tags
     }
 
     /// Each value built is charged to the budget, and deep ones walk on

@@ -13,7 +13,7 @@ use alloc::format;
 use alloc::string::ToString;
 use alloc::vec::Vec;
 
-use super::builtin::{dyn_entry, shape, Node, Shape};
+use super::builtin::{shape, DynTags, Node, Shape};
 use super::scalar::{convert, mismatch, Lenience, Scalar};
 use super::Value;
 use crate::schema::{Schema, TypeDef, TypeRef};
@@ -30,6 +30,9 @@ pub(super) trait Walk: Sized {
 
     /// The same reader over a built-in's own nodes (no derived types).
     fn builtin(&self) -> Self;
+
+    /// The walk's index of trait-object tags.
+    fn dyn_tags(&self) -> &DynTags;
 
     /// `v` as the type `node`: [`walk`](Walk::walk), with whatever the
     /// reader does around each value (charging a budget, growing the
@@ -151,11 +154,10 @@ pub(super) trait Walk: Sized {
                 // The tag names a registered type; its value is read as
                 // that type like any other.
                 let (tag, inner) = self.variant(v)?;
-                let entry = tag.parse::<u32>().ok().and_then(|t| {
-                    (0..args.len() / 2)
-                        .filter_map(|i| dyn_entry(args, i))
-                        .find(|(x, _)| *x == t)
-                });
+                let entry = tag
+                    .parse::<u32>()
+                    .ok()
+                    .and_then(|t| self.dyn_tags().find(args, t));
                 let Some((tag, ty)) = entry else {
                     return Err(Error::new(
                         ErrorKind::UnknownVariant,

@@ -145,9 +145,14 @@ fn bytes_fields_share_the_input_buffer() {
     let range = wire.as_ptr_range();
     let back: Message = binform::from_bytes(wire.clone()).unwrap();
     assert_eq!(back, message);
-    for part in std::iter::once(&back.body).chain(&back.tail) {
-        let inside = range.start <= part.as_ptr() && part.as_ptr_range().end <= range.end;
-        assert!(inside, "a Bytes field points into the input");
+    let inside =
+        |part: &Bytes| range.start <= part.as_ptr() && part.as_ptr_range().end <= range.end;
+    assert!(inside(&back.body), "a Bytes field points into the input");
+    // Fields under `SHARE_BYTES_FROM` bytes are copies: kept, they would
+    // hold the whole buffer.
+    assert!(b"one".len() < binform::SHARE_BYTES_FROM);
+    for part in &back.tail {
+        assert!(!inside(part), "a short Bytes field is copied");
     }
     // from_slice copies: the same fields point elsewhere.
     let copied: Message = binform::from_slice(&wire).unwrap();

@@ -1,0 +1,438 @@
+//! Hardening round 3 (issue 32): each attack the red team found, built
+//! here as a payload, must give a value or an `Err` with the heap's peak
+//! inside the memory budget (counted by the allocator below), without
+//! overflowing a small stack, in linear time.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::collections::{HashMap, LinkedList};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use binform::value::{self, Value};
+use binform::{ErrorKind, Options, Packable};
+use proptest::prelude::*;
+
+// ---- A counting allocator: the heap in use, and its peak, per thread ----
+
+struct Peak;
+
+thread_local! {
+    static IN_USE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn moved(delta: isize) {
+    // `try_with`: a thread's locals may be gone while it frees its last.
+    let _ = IN_USE.try_with(|n| {
+        let now = n.get() + delta;
+        n.set(now);
+        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+    });
+}
+
+// SAFETY: every call goes to the system allocator unchanged; the counters
+// are thread-local `Cell`s that allocate nothing.
+unsafe impl GlobalAlloc for Peak {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        moved(layout.size() as isize);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        moved(-(layout.size() as isize));
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        moved(new_size as isize - layout.size() as isize);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Peak = Peak;
+
+/// `f`'s result, and the most heap it held at once beyond what was in use
+/// when it started.
+fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let start = IN_USE.with(Cell::get);
+    PEAK.with(|p| p.set(start));
+    let out = f();
+    (out, (PEAK.with(Cell::get) - start).max(0) as usize)
+}
+
+/// The default memory budget for `input` bytes.
+fn budget(input: usize) -> usize {
+    Options::new().memory_limit(input)
+}
+
+/// What a call may hold besides what it builds from the input: the
+/// error, the reader's tables, a document's copy of its schema.
+const BOOKKEEPING: usize = 8 << 10;
+
+/// `f` (a decode of `input` bytes) holds at most the default budget (and
+/// [`BOOKKEEPING`]); its result is returned.
+fn within<T>(what: &str, input: usize, f: impl FnOnce() -> T) -> T {
+    let (out, peak) = peak_of(f);
+    assert!(
+        peak <= budget(input) + BOOKKEEPING,
+        "{what}: peak heap {peak} is over the budget {}",
+        budget(input)
+    );
+    out
+}
+
+fn len_prefix(n: usize) -> Vec<u8> {
+    binform::to_vec(&n).unwrap()
+}
+
+fn kind<T>(r: binform::Result<T>) -> Option<ErrorKind> {
+    r.err().map(|e| e.kind())
+}
+
+/// Runs `f` on a thread with `stack` bytes of stack.
+fn on_stack<T: Send + 'static>(stack: usize, f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(stack)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .expect("no overflow")
+}
+
+// ---- Class 1: memory past the budget -----------------------------------
+
+#[derive(Packable, Debug, Default, Clone, PartialEq)]
+struct Skipped {
+    #[binform(skip)]
+    wide: [u64; 8],
+}
+
+#[test]
+fn a_vector_grows_toward_its_charge_not_past_it() {
+    // 3 bytes: 2^15 structs of 64 bytes that take no input (2 MiB, over
+    // the 1 MiB budget), then 2^14 (1 MiB, inside it).
+    for (n, fits) in [(1usize << 15, false), (1 << 14, true)] {
+        let bytes = len_prefix(n);
+        let out = within("Vec<Skipped>", bytes.len(), || {
+            binform::from_slice::<Vec<Skipped>>(&bytes)
+        });
+        match out {
+            Ok(v) => assert!(fits && v.len() == n),
+            Err(e) => assert!(!fits && e.kind() == ErrorKind::LimitExceeded, "{e}"),
+        }
+    }
+    // Under a larger budget, the vector outgrows its cautious
+    // preallocation and must still stop at what it was charged (it
+    // doubled to twice that, 128 MiB, before).
+    let n = 1usize << 20;
+    let bytes = len_prefix(n);
+    let limit = 80 << 20;
+    let (v, peak) = peak_of(|| {
+        Options::new()
+            .max_memory(limit)
+            .from_slice::<Vec<Skipped>>(&bytes)
+            .unwrap()
+    });
+    assert_eq!(v.len(), n);
+    assert!(peak <= limit, "{peak}");
+    assert!(v.capacity() <= n);
+    // Boxes of nothing, too.
+    let out = within("Vec<Box<()>>", 5, || {
+        binform::from_slice::<Vec<Box<()>>>(&[0xF7, 0xFF, 0xFF, 0xFF, 0x07])
+    });
+    assert_eq!(kind(out), Some(ErrorKind::LimitExceeded));
+}
+
+/// serde's collections preallocated from each level's lying length before
+/// anything was charged: 126 levels built 224 MiB from 20 KB.
+#[test]
+fn the_serde_bridge_preallocates_nothing_uncharged() {
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(transparent)]
+    #[allow(dead_code)]
+    struct Nest(HashMap<u8, Nest>);
+    let mut bytes = Vec::new();
+    for level in 0..126u8 {
+        bytes.extend(len_prefix(1 << 20));
+        bytes.push(level);
+    }
+    bytes.extend(vec![0u8; 20_000]);
+    let out = within("serde Nest", bytes.len(), || {
+        binform::serde::from_slice::<Nest>(&bytes)
+    });
+    assert!(out.is_err());
+    // A sequence of lying lengths, each holding the next.
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Node {
+        children: Vec<Node>,
+        pad: Vec<u64>,
+    }
+    let mut bytes = Vec::new();
+    for _ in 0..60 {
+        bytes.extend(len_prefix(1 << 20));
+    }
+    bytes.extend(vec![0u8; 40_000]);
+    let out = within("serde Node", bytes.len(), || {
+        binform::serde::from_slice::<Node>(&bytes)
+    });
+    assert!(out.is_err());
+}
+
+#[test]
+fn value_documents_charge_what_they_build() {
+    // 3 bytes read as `seq<range<unit>>`: 2^20 records from no input.
+    let schema = binform::schema::parse("root seq<range<unit>>\n").unwrap();
+    let bytes = len_prefix(1 << 20);
+    let out = within("seq<range<unit>>", bytes.len(), || {
+        value::from_slice_with(&schema, &bytes)
+    });
+    assert_eq!(kind(out), Some(ErrorKind::LimitExceeded));
+    // Trait objects of an empty type: a byte each, a variant, a pair and
+    // three names each in memory.
+    let schema = binform::schema::parse("root seq<dyn<1,Empty>>\nstruct Empty compact\n").unwrap();
+    let n = 200_000;
+    let mut bytes = len_prefix(n);
+    bytes.extend(vec![1u8; n]);
+    let out = within("seq<dyn<1,Empty>>", bytes.len(), || {
+        value::from_slice_with(&schema, &bytes)
+    });
+    if let Ok(doc) = &out {
+        let Value::Seq(items) = doc.root() else {
+            panic!()
+        };
+        assert_eq!(items.len(), n);
+    }
+}
+
+#[test]
+fn from_slice_as_shares_one_budget_across_its_phases() {
+    // A self-describing `Vec<()>` of 2^18 read as `Vec<Option<()>>`: the
+    // document, what it resolves to, the plain payload and the result.
+    for n in [1usize << 10, 1 << 18] {
+        let bytes = Options::new()
+            .self_describing(true)
+            .to_vec(&vec![(); n])
+            .unwrap();
+        let out = within("from_slice_as", bytes.len(), || {
+            value::from_slice_as::<Vec<Option<()>>>(&bytes)
+        });
+        match out {
+            Ok(v) => assert_eq!(v, vec![Some(()); n]),
+            Err(e) => assert_eq!(e.kind(), ErrorKind::LimitExceeded, "{e}"),
+        }
+    }
+}
+
+#[test]
+fn lists_maps_and_shared_values_are_charged_as_they_are() {
+    let list: LinkedList<u16> = (0..50_000).collect();
+    let bytes = binform::to_vec(&list).unwrap();
+    let back = within("LinkedList", bytes.len(), || {
+        binform::from_slice::<LinkedList<u16>>(&bytes).unwrap()
+    });
+    assert_eq!(back, list);
+
+    let map: HashMap<u32, u32> = (0..50_000).map(|i| (i, i)).collect();
+    let bytes = binform::to_vec(&map).unwrap();
+    let back = within("HashMap", bytes.len(), || {
+        binform::from_slice::<HashMap<u32, u32>>(&bytes).unwrap()
+    });
+    assert_eq!(back, map);
+
+    let shared: Vec<Arc<Mutex<()>>> = (0..100_000).map(|_| Arc::new(Mutex::new(()))).collect();
+    let bytes = binform::to_vec(&shared).unwrap();
+    let back = within("Vec<Arc<Mutex<()>>>", bytes.len(), || {
+        binform::from_slice::<Vec<Arc<Mutex<()>>>>(&bytes)
+    });
+    if let Ok(back) = back {
+        assert_eq!(back.len(), shared.len());
+    }
+}
+
+/// Small inputs cost little: 3 bytes can no longer claim 128 MiB.
+#[test]
+fn three_bytes_cost_at_most_the_base() {
+    for bytes in [len_prefix(1 << 20), vec![0xFF, 0xFF, 0x7F]] {
+        let (_, peak) = peak_of(|| binform::from_slice::<Vec<Skipped>>(&bytes));
+        assert!(peak <= binform::DEFAULT_MEMORY_BASE + 256, "{peak}");
+        let (_, peak) = peak_of(|| binform::from_slice::<Vec<Vec<u8>>>(&bytes));
+        assert!(peak <= binform::DEFAULT_MEMORY_BASE + 256, "{peak}");
+    }
+}
+
+/// A kept `Bytes` field holds its frame only if it is large.
+#[test]
+fn small_bytes_fields_do_not_hold_their_frame() {
+    #[derive(Packable)]
+    struct Frame {
+        id: bytes::Bytes,
+        payload: Vec<u8>,
+    }
+    let wire = bytes::Bytes::from(
+        binform::to_vec(&Frame {
+            id: bytes::Bytes::from_static(b"x"),
+            payload: vec![0; 1 << 20],
+        })
+        .unwrap(),
+    );
+    let frame: Frame = binform::from_bytes(wire.clone()).unwrap();
+    let range = wire.as_ptr_range();
+    drop(wire);
+    assert!(
+        !range.contains(&frame.id.as_ptr()),
+        "a 1-byte field is a copy"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever the bytes, every entry point's peak heap stays inside the
+    /// budget (`scripts/fuzz.sh` runs the fuzz targets for long runs).
+    #[test]
+    fn any_bytes_stay_inside_the_budget(
+        bytes in proptest::collection::vec(any::<u8>(), 0..64),
+        seed in any::<u8>(),
+    ) {
+        let mut input = bytes.clone();
+        // Lengths that lie, in front of the random part.
+        input.splice(0..0, len_prefix((1usize << 20) + usize::from(seed)));
+        let n = input.len();
+        within("Vec<Vec<Skipped>>", n, || drop(binform::from_slice::<Vec<Vec<Skipped>>>(&input)));
+        within("LinkedList<u16>", n, || drop(binform::from_slice::<LinkedList<u16>>(&input)));
+        within("HashMap<u8, String>", n, || drop(binform::from_slice::<HashMap<u8, String>>(&input)));
+        within("serde", n, || drop(binform::serde::from_slice::<Vec<Vec<(u8, String)>>>(&input)));
+        let schema = binform::schema::parse("root seq<option<seq<range<unit>>>>\n").unwrap();
+        within("Value", n, || drop(value::from_slice_with(&schema, &input)));
+        within("Value, self-describing", n, || drop(value::from_slice(&input)));
+        within("from_slice_as", n, || drop(value::from_slice_as::<Vec<Option<()>>>(&input)));
+        let mut framed = len_prefix(n);
+        framed.extend(&input);
+        within("frame", framed.len(), || drop(binform::io::read_frame::<Vec<Vec<u8>>>(&mut &framed[..])));
+    }
+}
+
+// ---- Class 2: stack ----------------------------------------------------
+
+/// A struct whose field is `depth` tuples around `Option<Self>`, as a
+/// schema, and a payload nesting it `levels` times.
+fn deep_document(depth: usize, levels: usize) -> (binform::Schema, Vec<u8>) {
+    let field = format!("{}option<S>{}", "tuple<".repeat(depth), ">".repeat(depth));
+    let text = format!("root S\nstruct S compact\n  field 0 a {field}\n");
+    let schema = binform::schema::parse(&text).unwrap();
+    let mut bytes = vec![1u8; levels];
+    bytes.push(0);
+    (schema, bytes)
+}
+
+#[test]
+fn deep_documents_print_clone_and_compare_on_a_small_stack() {
+    let (schema, bytes) = deep_document(125, 30);
+    let doc = value::from_slice_with(&schema, &bytes).unwrap();
+    let described = value::to_vec(&doc).unwrap();
+    on_stack(2 << 20, move || {
+        let debug = format!("{doc:?}");
+        assert!(debug.contains('…'), "deeper than 512 levels prints as …");
+        assert!(format!("{doc:#?}").len() < 64 << 20);
+        let copy = doc.clone();
+        assert!(copy == doc);
+        let _ = doc.to_string();
+    });
+    // The schema read from a payload, its fingerprint and the document,
+    // on 512 KiB.
+    on_stack(512 << 10, move || {
+        binform::schema::read_schema(&described).unwrap();
+        let doc = value::from_slice(&described).unwrap();
+        assert_eq!(value::to_vec(&doc).unwrap(), described);
+    });
+}
+
+#[derive(Packable)]
+struct Big {
+    data: [u8; 256 * 1024],
+    next: Option<Box<Big>>,
+}
+
+/// Frames larger than the red zone: each level holds 256 KiB inline.
+#[test]
+fn large_frames_grow_the_stack_by_their_size() {
+    on_stack(8 << 20, || {
+        let mut chain: Option<Box<Big>> = None;
+        for i in 0..6u8 {
+            let mut big = Box::new(Big {
+                data: [0; 256 * 1024],
+                next: chain.take(),
+            });
+            big.data[0] = i;
+            chain = Some(big);
+        }
+        let bytes = binform::to_vec(&chain).unwrap();
+        assert!(bytes.len() > 1_500_000);
+        let back: Option<Box<Big>> = binform::from_slice(&bytes).unwrap();
+        assert_eq!(back.map(|b| b.data[0]), Some(5));
+    });
+}
+
+// ---- Class 3: linear time ----------------------------------------------
+
+fn within_time<T>(what: &str, bound: Duration, f: impl FnOnce() -> T) -> T {
+    let start = Instant::now();
+    let out = f();
+    let took = start.elapsed();
+    assert!(took < bound, "{what} took {took:?}");
+    out
+}
+
+/// An error at the bottom of a document nested as deep as its decoder
+/// allows, with long names: its path is built in linear time.
+#[test]
+fn a_deep_error_path_costs_linear_time() {
+    let name = "f".repeat(6000);
+    let field = format!("{}option<S>{}", "seq<".repeat(100), ">".repeat(100));
+    let text = format!("root S\nstruct S compact\n  field 0 {name} {field}\n");
+    let schema = binform::schema::parse(&text).unwrap();
+    let mut bytes = Vec::new();
+    for _ in 0..127 {
+        for _ in 0..100 {
+            bytes.extend(len_prefix(1)); // each sequence holds one
+        }
+        bytes.push(1); // Some
+    }
+    bytes.push(9); // not an option tag
+    let err = within_time("the error path", Duration::from_secs(2), || {
+        value::from_slice_with(&schema, &bytes).unwrap_err()
+    });
+    assert!(err.path().len() > 127 * 6000, "{}", err.path().len());
+    assert!(err.path().starts_with(&format!(".{name}[0][0]")));
+}
+
+/// A document of many trait objects over a schema that registers many
+/// types: writing it back and reading it from JSON-like values look each
+/// tag up, not scan the list.
+#[test]
+fn trait_object_tags_are_looked_up_not_scanned() {
+    let tags: Vec<String> = (1..=3000).map(|t| format!("{t},u8")).collect();
+    let text = format!("root seq<dyn<{}>>\n", tags.join(","));
+    let schema = binform::schema::parse(&text).unwrap();
+    let n = 30_000;
+    let mut bytes = len_prefix(n);
+    for _ in 0..n {
+        bytes.extend(binform::to_vec(&3000u32).unwrap());
+        bytes.push(7);
+    }
+    let doc = value::from_slice_with(&schema, &bytes).unwrap();
+    let again = within_time("to_vec_with", Duration::from_secs(3), || {
+        value::to_vec_with(&schema, &doc).unwrap()
+    });
+    assert_eq!(again, bytes);
+    let loose = Value::Seq(
+        (0..n)
+            .map(|_| Value::Map(vec![(Value::String("3000".into()), Value::U64(7))]))
+            .collect(),
+    );
+    let conformed = within_time("conform", Duration::from_secs(3), || {
+        value::conform(&schema, &loose).unwrap()
+    });
+    assert_eq!(value::to_vec_with(&schema, &conformed).unwrap(), bytes);
+}

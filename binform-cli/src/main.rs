@@ -124,7 +124,8 @@ fn lock(path: &Path) -> Result<Schema, Failure> {
 
 /// The document in `file`: self-describing (in the layout its header
 /// states), or plain with `schema` (in the fixed layout if `fixed`).
-fn document(file: &Path, schema: Option<&Path>, fixed: bool) -> Result<Value, Failure> {
+/// The file's document, and how many bytes were read.
+fn document(file: &Path, schema: Option<&Path>, fixed: bool) -> Result<(Value, usize), Failure> {
     let bytes = read(file)?;
     let value = match schema {
         Some(lock_path) => {
@@ -152,7 +153,7 @@ fn document(file: &Path, schema: Option<&Path>, fixed: bool) -> Result<Value, Fa
             }
         })?,
     };
-    Ok(value)
+    Ok((value, bytes.len()))
 }
 
 /// A self-describing payload read against a lock file: the schemas must
@@ -191,9 +192,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             json,
             fixed,
         } => {
-            let doc = document(&file, schema.as_deref(), fixed)?;
+            let (doc, read) = document(&file, schema.as_deref(), fixed)?;
             if json {
-                out(pretty(&json::to_json(&doc))?)?;
+                out(json_text(&doc, read)?)?;
             } else {
                 out(&doc)?;
             }
@@ -207,8 +208,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             schema,
             fixed,
         } => {
-            let doc = document(&file, schema.as_deref(), fixed)?;
-            out(pretty(&json::to_json(&doc))?)?;
+            let (doc, read) = document(&file, schema.as_deref(), fixed)?;
+            out(json_text(&doc, read)?)?;
         }
         Command::FromJson {
             schema,
@@ -242,7 +243,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             schema,
             fixed,
         } => {
-            let doc = document(&file, Some(&schema), fixed)?;
+            let (doc, _) = document(&file, Some(&schema), fixed)?;
             let name = match doc.root() {
                 Value::Struct { name, .. } | Value::Variant { name, .. } => name.clone(),
                 _ => "value".to_string(),
@@ -257,9 +258,20 @@ fn run(cli: Cli) -> Result<(), Failure> {
     Ok(())
 }
 
-fn pretty(json: &serde_json::Value) -> Result<String, Failure> {
-    serde_json::to_string_pretty(json).map_err(|e| Failure(format!("cannot print JSON: {e}")))
+/// The document as JSON, at most [`JSON_BASE`] plus [`JSON_PER_BYTE`]
+/// bytes per byte `read`: a payload cannot make the tool print (or
+/// buffer) without bound.
+fn json_text(doc: &Value, read: usize) -> Result<String, Failure> {
+    let limit = JSON_BASE.saturating_add(read.saturating_mul(JSON_PER_BYTE));
+    let bytes = json::write(doc, limit).map_err(Failure)?;
+    String::from_utf8(bytes).map_err(|e| Failure(format!("cannot print JSON: {e}")))
 }
+
+/// JSON output may take this many bytes…
+const JSON_BASE: usize = 16 << 20;
+/// …plus this many per input byte (a byte of a byte string prints as a
+/// number on a line of its own, indented at most 64 spaces).
+const JSON_PER_BYTE: usize = 128;
 
 /// One line, whatever the message held: line breaks become spaces and
 /// other control characters are escaped (names come from payloads).

@@ -414,3 +414,56 @@ fn well_known_types_print_as_text_and_read_back_byte_exact() {
     ]);
     assert!(err.contains("ipv4") && err.contains(".v4"), "{err}");
 }
+
+/// A self-describing document of a struct whose field is `depth` tuples
+/// around `Option<Self>`, nested `levels` times, with `bools` booleans at
+/// the bottom.
+fn deep_file(dir: &std::path::Path, depth: usize, levels: usize, bools: usize) -> PathBuf {
+    let field = format!("{}option<S>{}", "tuple<".repeat(depth), ">".repeat(depth));
+    let text = format!("root S\nstruct S compact\n  field 0 a {field}\n  field 1 b seq<bool>\n");
+    let schema = binform::schema::parse(&text).unwrap();
+    let mut body = vec![1u8; levels]; // Some, at each level
+    body.push(0); // None
+    for level in 0..=levels {
+        let n = if level == 0 { bools } else { 0 };
+        body.extend(binform::to_vec(&n).unwrap());
+        body.extend(std::iter::repeat_n(1u8, n));
+    }
+    let doc = binform::value::from_slice_with(&schema, &body).unwrap();
+    let file = dir.join(format!("deep-{depth}-{levels}-{bools}.binform"));
+    std::fs::write(&file, binform::value::to_vec(&doc).unwrap()).unwrap();
+    file
+}
+
+/// Issue 32: a deep document converts without overflowing the stack, and
+/// a deep one with many values prints JSON and trees in proportion to its
+/// size (indentation stops growing): 11 KB wrote 269 MB of JSON before.
+#[test]
+fn deep_documents_convert_in_bounded_output() {
+    let dir = dir("deep");
+    let file = deep_file(&dir, 125, 30, 0);
+    // Deeper than serde_json reads by default: its brackets balance.
+    let json = ok(&["to-json", s(&file)]);
+    assert_eq!(json.matches('[').count(), json.matches(']').count());
+    assert_eq!(json.matches('{').count(), json.matches('}').count());
+    assert!(json.matches('[').count() > 30 * 125);
+    ok(&["inspect", s(&file), "--json"]);
+    ok(&["inspect", s(&file)]);
+
+    let file = deep_file(&dir, 125, 30, 10_000);
+    let size = std::fs::metadata(&file).unwrap().len() as usize;
+    assert!(size < 16_000, "{size}");
+    let json = ok(&["to-json", s(&file)]);
+    assert!(
+        json.len() < 64 * size,
+        "{} bytes of JSON from {size}",
+        json.len()
+    );
+    assert_eq!(json.matches("true").count(), 10_000);
+    let tree = ok(&["inspect", s(&file)]);
+    assert!(
+        tree.len() < 64 * size,
+        "{} bytes of tree from {size}",
+        tree.len()
+    );
+}

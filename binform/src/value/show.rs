@@ -18,8 +18,13 @@ impl fmt::Display for Value {
     }
 }
 
+/// Levels of indentation at most: deeper lines are indented as much, so
+/// that a deep document's text grows with its size, not its depth times
+/// its size.
+const MAX_INDENT: usize = 16;
+
 fn indent(f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
-    for _ in 0..depth {
+    for _ in 0..depth.min(MAX_INDENT) {
         f.write_str("  ")?;
     }
     Ok(())

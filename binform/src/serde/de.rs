@@ -293,7 +293,19 @@ struct Seq<'a, 'de, L: crate::Layout> {
     left: usize,
     /// `None` for structs and tuple structs, whose fields never pack.
     state: Option<SeqState>,
+    /// The size hint given to the visitor, which it may preallocate; the
+    /// first element pays for all of them, the rest for themselves.
+    hinted: usize,
+    /// Elements read so far.
+    read: usize,
 }
+
+/// The largest size hint a sequence gives: what serde's collections
+/// preallocate before the first element is charged (its size is known
+/// only then), so at most one level's worth is ever uncharged. Small
+/// vectors still get exactly their room; larger ones grow by doubling,
+/// each element charged for it.
+const HINT_MAX: usize = 16;
 
 impl<'a, 'de, L: crate::Layout> Seq<'a, 'de, L> {
     #[inline]
@@ -311,6 +323,8 @@ impl<'a, 'de, L: crate::Layout> Seq<'a, 'de, L> {
                     mode: Mode::Start,
                     unread: len,
                 }),
+                hinted: len.min(HINT_MAX),
+                read: 0,
             };
             let value = visitor.visit_seq(&mut seq)?;
             match seq.left {
@@ -337,6 +351,8 @@ impl<'a, 'de, L: crate::Layout> Seq<'a, 'de, L> {
                 r,
                 left: names,
                 state: None,
+                hinted: 0,
+                read: 0,
             })
         })
     }
@@ -351,10 +367,17 @@ impl<'de, L: crate::Layout> de::SeqAccess<'de> for Seq<'_, 'de, L> {
             return Ok(None);
         }
         self.left -= 1;
-        // Twice the element: serde's collections grow by doubling (the
-        // hint below gives them nothing to preallocate), so their
-        // capacity reaches up to twice their length.
-        charge(self.r, 2 * core::mem::size_of::<T::Value>())?;
+        let size = core::mem::size_of::<T::Value>();
+        if self.read == 0 && self.hinted > 0 {
+            // What the visitor may have preallocated from the hint.
+            charge(self.r, self.hinted.saturating_mul(size))?;
+        }
+        if self.read >= self.hinted {
+            // Past the hint, twice the element: serde's collections grow
+            // by doubling, to up to twice their length.
+            charge(self.r, 2 * size)?;
+        }
+        self.read += 1;
         let de = Deserializer {
             r: self.r,
             seq: self.state.as_mut(),
@@ -362,14 +385,13 @@ impl<'de, L: crate::Layout> de::SeqAccess<'de> for Seq<'_, 'de, L> {
         seed.deserialize(de).map(Some)
     }
 
-    /// None: serde's collections preallocate from a hint before the first
-    /// element is charged (the element's size is known only then), so any
-    /// hint let nested lying lengths each build up to 1 MiB unseen (224
-    /// MiB from 20 KB, past the budget). They grow as elements arrive,
-    /// each charged first.
+    /// At most [`HINT_MAX`]: serde's collections preallocate from the hint
+    /// before the first element is charged (the element's size is known
+    /// only then), so a hint of the declared length let nested lying
+    /// lengths each build up to 1 MiB unseen (224 MiB from 20 KB).
     #[inline]
     fn size_hint(&self) -> Option<usize> {
-        None
+        (self.hinted > 0).then_some(self.hinted)
     }
 }
 

@@ -31,4 +31,12 @@ for t in "${targets[@]}"; do
         status=1
     fi
 done
+# The peak-heap invariant (issue 32): random and lying inputs through every
+# entry point, each decode's peak heap inside its memory budget, counted by
+# a global allocator (a proptest; PEAK_CASES of them, 64 in CI).
+cases="${PEAK_CASES:-$((secs * 300))}"
+echo "== peak heap, $cases cases"
+if ! PEAK_CASES="$cases" cargo test --release -q -p binform-tests --test hardening any_bytes_stay_inside_the_budget; then
+    status=1
+fi
 exit $status

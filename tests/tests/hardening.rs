@@ -285,8 +285,16 @@ fn small_bytes_fields_do_not_hold_their_frame() {
     );
 }
 
+/// 64 cases in CI; `scripts/fuzz.sh` sets `PEAK_CASES` for long runs.
+fn peak_cases() -> u32 {
+    std::env::var("PEAK_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(64)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(peak_cases()))]
 
     /// Whatever the bytes, every entry point's peak heap stays inside the
     /// budget (`scripts/fuzz.sh` runs the fuzz targets for long runs).
@@ -436,3 +444,4 @@ fn trait_object_tags_are_looked_up_not_scanned() {
     });
     assert_eq!(value::to_vec_with(&schema, &conformed).unwrap(), bytes);
 }
+

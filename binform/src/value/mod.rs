@@ -210,30 +210,6 @@ impl Value {
                 | Value::I128(0)
         )
     }
-
-    /// Moves this value's children out, leaving it childless: the step of
-    /// the iterative drop.
-    fn take_children(&mut self, into: &mut Vec<Value>) {
-        match self {
-            Value::Seq(items) => into.append(items),
-            Value::Map(entries) => {
-                for (k, v) in core::mem::take(entries) {
-                    into.push(k);
-                    into.push(v);
-                }
-            }
-            Value::Optional(Some(inner)) => {
-                into.push(core::mem::replace(&mut **inner, Value::Unit))
-            }
-            Value::Struct { fields, .. } | Value::Variant { fields, .. } => {
-                into.extend(core::mem::take(fields).into_iter().map(|(_, v)| v));
-            }
-            Value::Shared { value, .. } | Value::Document { value, .. } => {
-                into.push(core::mem::replace(&mut **value, Value::Unit));
-            }
-            _ => {}
-        }
-    }
 }
 
 /// Looks fields up by name: at their position first (a document's fields
@@ -274,13 +250,93 @@ impl<'v> ByName<'v> {
 
 /// Dropping walks the tree with a heap stack, not the call stack, so a
 /// value nested a million deep (built by hand: decoding stops at the depth
-/// limit) drops like a flat one.
+/// limit) drops like a flat one. The stack holds the child lists being
+/// emptied, not their children: a node's children are never copied out
+/// (a wide document dropped by moving its elements onto a stack of their
+/// own doubled its memory for a moment), and a list whose last child is
+/// next leaves the stack first, so chains take no room.
 impl Drop for Value {
     fn drop(&mut self) {
-        let mut pending = Vec::new();
-        self.take_children(&mut pending);
-        while let Some(mut value) = pending.pop() {
-            value.take_children(&mut pending);
+        let mut pending: Vec<Children> = Vec::new();
+        let mut next = Children::of(self);
+        loop {
+            let child = match next.as_mut().and_then(Children::next) {
+                Some(child) => child,
+                None => match pending.pop() {
+                    Some(list) => {
+                        next = Some(list);
+                        continue;
+                    }
+                    None => return,
+                },
+            };
+            let mut child = child;
+            let grandchildren = Children::of(&mut child);
+            if grandchildren.is_some() {
+                if let Some(list) = next.take().filter(|l| !l.is_empty()) {
+                    pending.push(list);
+                }
+                next = grandchildren;
+            }
+            // `child` is childless now: its own drop does not recurse.
+        }
+    }
+}
+
+/// The children of a value being dropped, moved out of it as a list.
+enum Children {
+    One(Option<Value>),
+    Values(alloc::vec::IntoIter<Value>),
+    Pairs(alloc::vec::IntoIter<(Value, Value)>, Option<Value>),
+    Fields(alloc::vec::IntoIter<(String, Value)>),
+}
+
+impl Children {
+    /// `v`'s children, leaving it childless; `None` if it has none.
+    fn of(v: &mut Value) -> Option<Self> {
+        let list = match v {
+            Value::Seq(items) if !items.is_empty() => {
+                Children::Values(core::mem::take(items).into_iter())
+            }
+            Value::Map(entries) if !entries.is_empty() => {
+                Children::Pairs(core::mem::take(entries).into_iter(), None)
+            }
+            Value::Struct { fields, .. } | Value::Variant { fields, .. } if !fields.is_empty() => {
+                Children::Fields(core::mem::take(fields).into_iter())
+            }
+            Value::Optional(Some(inner)) => {
+                Children::One(Some(core::mem::replace(&mut **inner, Value::Unit)))
+            }
+            Value::Shared { value, .. } | Value::Document { value, .. } => {
+                Children::One(Some(core::mem::replace(&mut **value, Value::Unit)))
+            }
+            _ => return None,
+        };
+        Some(list)
+    }
+
+    fn next(&mut self) -> Option<Value> {
+        match self {
+            Children::One(only) => only.take(),
+            Children::Values(items) => items.next(),
+            Children::Pairs(entries, value) => match value.take() {
+                Some(v) => Some(v),
+                None => {
+                    let (k, v) = entries.next()?;
+                    *value = Some(v);
+                    Some(k)
+                }
+            },
+            Children::Fields(fields) => fields.next().map(|(_, v)| v),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        match self {
+            Children::One(only) => only.is_none(),
+            Children::Values(items) => items.len() == 0,
+            Children::Pairs(entries, value) => value.is_none() && entries.len() == 0,
+            Children::Fields(fields) => fields.len() == 0,
         }
     }
 }

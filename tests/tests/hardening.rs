@@ -444,4 +444,3 @@ fn trait_object_tags_are_looked_up_not_scanned() {
     });
     assert_eq!(value::to_vec_with(&schema, &conformed).unwrap(), bytes);
 }
-

@@ -163,6 +163,9 @@ mod api;
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub mod attributes;
+#[cfg(feature = "axum")]
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+pub mod axum;
 #[cfg(feature = "bitflags")]
 #[cfg_attr(docsrs, doc(cfg(feature = "bitflags")))]
 pub mod bitflags;
@@ -193,6 +196,9 @@ mod scratch;
 pub mod serde;
 mod stack;
 mod tolerant;
+#[cfg(feature = "tonic")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tonic")))]
+pub mod tonic;
 pub mod value;
 pub mod varint;
 mod write;

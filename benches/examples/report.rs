@@ -478,6 +478,13 @@ fn markdown(times: &Times, sizes: &Sizes, checks: &[Check]) -> String {
         let _ = writeln!(md);
     }
 
+    // The services benchmark (its own bench target) writes its table.
+    if let Ok(section) = std::fs::read_to_string(binform_benches::report_dir().join("services.md"))
+    {
+        let _ = writeln!(md, "{}", section.trim_end());
+        let _ = writeln!(md);
+    }
+
     for (workload, t) in times {
         let _ = writeln!(md, "## `{workload}`\n");
         let _ = writeln!(

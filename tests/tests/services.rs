@@ -124,12 +124,9 @@ impl Server {
         let task = tokio::spawn(async move {
             tonic::transport::Server::builder()
                 .add_service(service)
-                .serve_with_incoming_shutdown(
-                    tokio_stream::wrappers::TcpListenerStream::new(listener),
-                    async {
-                        let _ = stopped.await;
-                    },
-                )
+                .serve_with_incoming_shutdown(service::incoming(listener), async {
+                    let _ = stopped.await;
+                })
                 .await
                 .unwrap();
         });

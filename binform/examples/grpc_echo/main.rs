@@ -30,12 +30,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = tokio::spawn(
         tonic::transport::Server::builder()
             .add_service(service::EchoServer::<Greeting>::new())
-            .serve_with_incoming_shutdown(
-                tokio_stream::wrappers::TcpListenerStream::new(listener),
-                async {
-                    let _ = stopped.await;
-                },
-            ),
+            .serve_with_incoming_shutdown(service::incoming(listener), async {
+                let _ = stopped.await;
+            }),
     );
 
     let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))?

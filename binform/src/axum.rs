@@ -6,11 +6,12 @@
 //! | request | status |
 //! |---|---|
 //! | no `Content-Type`, or another one | 415 Unsupported Media Type |
-//! | a body over the limit (by its `Content-Length`, before any of it is read; else as soon as it passes the limit) | 413 Payload Too Large |
+//! | a body over the limit (by its `Content-Length`, before any of it is read; without one, as soon as it passes the limit) | 413 Payload Too Large |
 //! | a body that does not decode | 400 Bad Request, with binform's message: what, at which byte, and the field path |
 //!
 //! The body limit is axum's (2 MB, or what a `DefaultBodyLimit` layer
-//! sets) unless a [`PackedConfig`] says otherwise. The same
+//! sets) unless a [`PackedConfig`] says otherwise (its limit then wins
+//! over axum's). The same
 //! `PackedConfig`, added to the router as an extension, gives the
 //! extractor its [`Options`]: memory budget, depth, fingerprints,
 //! self-describing headers, and the fixed-width layout. A response
@@ -87,9 +88,10 @@ impl PackedConfig {
         }
     }
 
-    /// The largest body read, in bytes: a longer one is 413, refused by
-    /// its `Content-Length` before any of it is read, or as soon as it
-    /// passes the limit (at most `limit` bytes are ever buffered).
+    /// The largest body read, in bytes, instead of axum's: a longer one
+    /// is 413, refused by its `Content-Length` before any of it is read,
+    /// or, without one, as soon as it passes the limit (what was buffered
+    /// until then is about the limit).
     #[must_use]
     pub fn body_limit(mut self, limit: usize) -> Self {
         self.body_limit = Some(limit);
@@ -106,6 +108,7 @@ impl Default for PackedConfig {
 /// Why a [`Packed`] extractor refused a request; as a response, its
 /// status and a one-line message.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum PackedRejection {
     /// No `Content-Type`, or not [`CONTENT_TYPE`] (415).
     UnsupportedMediaType,
@@ -183,22 +186,25 @@ fn over_limit(e: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
-/// The body of `req`, at most `limit` bytes (axum's when `None`).
+/// The body of `req`, at most `limit` bytes (axum's when `None`). A body
+/// whose `Content-Length` is over the limit is refused before any of it
+/// is read: the limited body's size hint says so, whichever limit it has.
 async fn read_body(req: Request, limit: Option<usize>) -> Result<Bytes, PackedRejection> {
-    if let Some(limit) = limit {
-        let declared = req
-            .headers()
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<u64>().ok());
-        if declared.is_some_and(|n| n > limit as u64) {
-            return Err(PackedRejection::TooLarge { limit: Some(limit) });
-        }
-    }
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
     let body = match limit {
         Some(limit) => Body::new(http_body_util::Limited::new(req.into_body(), limit)),
         None => req.into_limited_body(),
     };
+    let room = http_body::Body::size_hint(&body).upper();
+    if let (Some(declared), Some(room)) = (declared, room) {
+        if declared > room {
+            return Err(PackedRejection::TooLarge { limit });
+        }
+    }
     match body.collect().await {
         Ok(collected) => Ok(collected.to_bytes()),
         Err(e) => {

@@ -4,14 +4,15 @@
 //!
 //! `PackCodec<E, D>` encodes `E` and decodes `D`, as tonic's own
 //! `ProstCodec` does: a client of a method from `Req` to `Resp` uses
-//! `PackCodec<Req, Resp>`, its server `PackCodec<Resp, Req>`. A message
+//! `PackCodec<Req, Resp>`, its server `PackCodec<Resp, Req>` (the server
+//! encodes the response); `PackCodec::default()` lets tonic infer both. A message
 //! that does not decode is [`tonic::Code::InvalidArgument`] with binform's
 //! message (what, where, and the field path). tonic frames each message
 //! and limits its size (4 MiB by default); every [`Options`] limit applies
 //! inside it, and [`PackCodec::with_options`] sets them, the fixed-width
 //! layout, fingerprints or self-describing headers.
 //!
-//! `examples/grpc_echo.rs` is a whole service written by hand (no code
+//! `examples/grpc_echo/` is a whole service written by hand (no code
 //! generation), and `docs/services.md` the guide.
 //!
 //! ```

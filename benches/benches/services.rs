@@ -6,7 +6,6 @@
 //!
 //! `cargo bench -p binform-benches --bench services`
 
-use std::convert::Infallible;
 use std::hint::black_box;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -71,29 +70,6 @@ async fn serve_axum() -> SocketAddr {
     addr
 }
 
-async fn serve_tonic<S>(service: S) -> SocketAddr
-where
-    S: tower_service::Service<
-            http::Request<tonic::body::Body>,
-            Response = http::Response<tonic::body::Body>,
-            Error = Infallible,
-        > + tonic::server::NamedService
-        + Clone
-        + Send
-        + Sync
-        + 'static,
-    S::Future: Send + 'static,
-{
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(
-        tonic::transport::Server::builder()
-            .add_service(service)
-            .serve_with_incoming(service::incoming(listener)),
-    );
-    addr
-}
-
 async fn post_body(
     client: &Client<HttpConnector, Full<Bytes>>,
     uri: &str,
@@ -155,11 +131,26 @@ fn main() {
     });
     g.finish();
 
-    let pack_addr = rt.block_on(serve_tonic(service::EchoServer::<Vec<Person>>::new()));
-    let prost_addr = rt.block_on(serve_tonic(service::EchoServer::<
-        PeoplePb,
-        tonic_prost::ProstCodec<PeoplePb, PeoplePb>,
-    >::new()));
+    let listen = || {
+        let listener = rt
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        (listener, addr)
+    };
+    let (listener, pack_addr) = listen();
+    let forever = std::future::pending::<()>;
+    rt.spawn(service::serve(
+        listener,
+        service::EchoServer::<Vec<Person>>::new(),
+        forever(),
+    ));
+    let (listener, prost_addr) = listen();
+    rt.spawn(service::serve(
+        listener,
+        service::EchoServer::<PeoplePb, tonic_prost::ProstCodec<PeoplePb, PeoplePb>>::new(),
+        forever(),
+    ));
     let connect = |addr: SocketAddr| {
         rt.block_on(
             tonic::transport::Endpoint::from_shared(format!("http://{addr}"))

@@ -14,6 +14,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use binform::Packable;
 
 pub mod fuzz;
+pub mod heap;
 pub use binform_fixtures::seed::{kate, ten_people, CardHolder, CreditCard, Person};
 
 /// An enum with every variant shape.

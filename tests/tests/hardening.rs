@@ -3,8 +3,6 @@
 //! inside the memory budget (counted by the allocator below), without
 //! overflowing a small stack, in linear time.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::{HashMap, LinkedList};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -13,52 +11,10 @@ use binform::value::{self, Value};
 use binform::{ErrorKind, Options, Packable};
 use proptest::prelude::*;
 
-// ---- A counting allocator: the heap in use, and its peak, per thread ----
-
-struct Peak;
-
-thread_local! {
-    static IN_USE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn moved(delta: isize) {
-    // `try_with`: a thread's locals may be gone while it frees its last.
-    let _ = IN_USE.try_with(|n| {
-        let now = n.get() + delta;
-        n.set(now);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
-    });
-}
-
-// SAFETY: every call goes to the system allocator unchanged; the counters
-// are thread-local `Cell`s that allocate nothing.
-unsafe impl GlobalAlloc for Peak {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        moved(layout.size() as isize);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        moved(-(layout.size() as isize));
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        moved(new_size as isize - layout.size() as isize);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Peak = Peak;
+static HEAP: binform_tests::heap::Counting = binform_tests::heap::Counting;
 
-/// `f`'s result, and the most heap it held at once beyond what was in use
-/// when it started.
-fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = IN_USE.with(Cell::get);
-    PEAK.with(|p| p.set(start));
-    let out = f();
-    (out, (PEAK.with(Cell::get) - start).max(0) as usize)
-}
+use binform_tests::heap::peak_of;
 
 /// The default memory budget for `input` bytes.
 fn budget(input: usize) -> usize {

@@ -4,7 +4,6 @@
 //! time and stops its server; the heap is counted process-wide, for the
 //! oversized-body and leak checks.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -27,49 +26,13 @@ use hyper_util::rt::TokioExecutor;
 #[allow(dead_code)]
 mod service;
 
-// ---- The heap in use, on the test's thread -----------------------------
 // Each test runs its server and client on one current-thread runtime, so
-// the thread's allocations are the request's (other tests' threads do not
+// the thread's allocations are the requests' (other tests' threads do not
 // count).
-
-struct Counting;
-
-thread_local! {
-    static IN_USE_HERE: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
-    static PEAK_HERE: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
-}
-
-fn moved(delta: isize) {
-    let _ = IN_USE_HERE.try_with(|n| {
-        let now = n.get() + delta;
-        n.set(now);
-        let _ = PEAK_HERE.try_with(|p| p.set(p.get().max(now)));
-    });
-}
-
-fn in_use() -> isize {
-    IN_USE_HERE.with(std::cell::Cell::get)
-}
-
-// SAFETY: every call goes to the system allocator unchanged; the counters
-// are thread-local `Cell`s that allocate nothing.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        moved(layout.size() as isize);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        moved(-(layout.size() as isize));
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        moved(new_size as isize - layout.size() as isize);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static HEAP: binform_tests::heap::Counting = binform_tests::heap::Counting;
+
+use binform_tests::heap::{in_use, peak_since, reset_peak};
 
 /// Runs `test` on a current-thread runtime within `bound`.
 fn run<F: Future<Output = ()>>(bound: Duration, test: F) {
@@ -94,18 +57,18 @@ struct Server {
 }
 
 impl Server {
-    async fn axum(app: Router) -> Server {
+    /// Binds a port and spawns `serve` on it with a shutdown signal.
+    async fn spawn<F>(serve: impl FnOnce(tokio::net::TcpListener, StopSignal) -> F) -> Server
+    where
+        F: Future<Output = ()> + Send + 'static,
+    {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    let _ = stopped.await;
-                })
-                .await
-                .unwrap();
-        });
+        let signal = async {
+            let _ = stopped.await;
+        };
+        let task = tokio::spawn(serve(listener, Box::pin(signal)));
         Server {
             addr,
             stop: Some(stop),
@@ -113,36 +76,26 @@ impl Server {
         }
     }
 
-    async fn tonic<S>(service: S) -> Server
-    where
-        S: tower_service::Service<
-                http::Request<tonic::body::Body>,
-                Response = http::Response<tonic::body::Body>,
-                Error = Infallible,
-            > + tonic::server::NamedService
-            + Clone
-            + Send
-            + Sync
-            + 'static,
-        S::Future: Send + 'static,
-    {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            tonic::transport::Server::builder()
-                .add_service(service)
-                .serve_with_incoming_shutdown(service::incoming(listener), async {
-                    let _ = stopped.await;
-                })
+    async fn axum(app: Router) -> Server {
+        Server::spawn(|listener, stopped| async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(stopped)
                 .await
                 .unwrap();
-        });
-        Server {
-            addr,
-            stop: Some(stop),
-            task,
-        }
+        })
+        .await
+    }
+
+    async fn tonic<M>() -> Server
+    where
+        M: binform::Pack + binform::UnpackOwned + Send + 'static,
+    {
+        Server::spawn(|listener, stopped| async move {
+            service::serve(listener, service::EchoServer::<M>::new(), stopped)
+                .await
+                .unwrap();
+        })
+        .await
     }
 
     async fn stop(mut self) {
@@ -155,6 +108,9 @@ impl Server {
             .unwrap();
     }
 }
+
+/// What stops a server.
+type StopSignal = std::pin::Pin<Box<dyn Future<Output = ()> + Send>>;
 
 type Body = BoxBody<Bytes, Infallible>;
 
@@ -318,8 +274,7 @@ fn an_oversized_body_is_refused_without_buffering_it() {
         // connection while the client still sends; the answer is then
         // lost, not the bound.)
         let client = self::client();
-        let before = in_use();
-        PEAK_HERE.with(|p| p.set(before));
+        let before = reset_peak();
         let request = Request::post(format!("http://{}/people", server.addr))
             .header(http::header::CONTENT_TYPE, CONTENT_TYPE)
             .body(streamed(64 << 20))
@@ -329,7 +284,7 @@ fn an_oversized_body_is_refused_without_buffering_it() {
             let text = response.into_body().collect().await.unwrap().to_bytes();
             assert!(String::from_utf8_lossy(&text).contains(&limit.to_string()));
         }
-        let peak = PEAK_HERE.with(std::cell::Cell::get) - before;
+        let peak = peak_since(before);
         assert!(
             peak < 2 * limit as isize,
             "peak {peak} for a limit of {limit}"
@@ -438,7 +393,7 @@ async fn channel(server: &Server) -> tonic::transport::Channel {
 #[test]
 fn tonic_round_trips_and_a_bad_message_is_invalid_argument() {
     run(Duration::from_secs(60), async {
-        let server = Server::tonic(service::EchoServer::<Vec<Person>>::new()).await;
+        let server = Server::tonic::<Vec<Person>>().await;
         let channel = channel(&server).await;
         let people = ten_people();
         let back = service::echo(channel.clone(), people.clone())
@@ -480,7 +435,7 @@ fn tonic_round_trips_and_a_bad_message_is_invalid_argument() {
 #[test]
 fn a_thousand_tonic_calls_leak_nothing() {
     run(Duration::from_secs(120), async {
-        let server = Server::tonic(service::EchoServer::<Vec<Person>>::new()).await;
+        let server = Server::tonic::<Vec<Person>>().await;
         let channel = channel(&server).await;
         let people = ten_people();
         let grown = leaks_over(1000, || {

@@ -27,13 +27,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(
-        tonic::transport::Server::builder()
-            .add_service(service::EchoServer::<Greeting>::new())
-            .serve_with_incoming_shutdown(service::incoming(listener), async {
-                let _ = stopped.await;
-            }),
-    );
+    let server = tokio::spawn(service::serve(
+        listener,
+        service::EchoServer::<Greeting>::new(),
+        async {
+            let _ = stopped.await;
+        },
+    ));
 
     let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))?
         .connect()

@@ -119,3 +119,27 @@ pub fn incoming(
         Ok(tcp)
     })
 }
+
+/// Serves `service` on `listener` (Nagle off) until `shutdown` completes.
+pub async fn serve<S>(
+    listener: tokio::net::TcpListener,
+    service: S,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), tonic::transport::Error>
+where
+    S: tower_service::Service<
+            http::Request<Body>,
+            Response = http::Response<Body>,
+            Error = Infallible,
+        > + tonic::server::NamedService
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+{
+    tonic::transport::Server::builder()
+        .add_service(service)
+        .serve_with_incoming_shutdown(incoming(listener), shutdown)
+        .await
+}

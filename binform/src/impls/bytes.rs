@@ -46,6 +46,7 @@ impl<'de> Unpack<'de> for Bytes {
                 return Ok(shared);
             }
         }
+        r.charge_copy(bytes.len())?;
         Ok(Bytes::copy_from_slice(bytes))
     }
 }
@@ -72,6 +73,7 @@ impl<'de> Unpack<'de> for BytesMut {
     #[inline]
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let bytes: &[u8] = Unpack::unpack(r)?;
+        r.charge_copy(bytes.len())?;
         Ok(BytesMut::from(bytes))
     }
 }

@@ -49,23 +49,37 @@ pub(super) fn pack_set<'a, T: Pack + 'a, L: crate::Layout>(
     w.nested(|w| items.into_iter().try_for_each(|item| item.pack(w)))
 }
 
-/// The memory one entry takes in a map or set: a hash table holds up to
-/// 2.3 slots an entry (8/7 of the entries, rounded up to a power of two)
-/// and a control byte a slot; a B-tree node up to two entries' room an
-/// entry, and its edges. A pointer's worth more covers indexmap's index.
-const fn entry_size<E>() -> usize {
-    (core::mem::size_of::<E>() + 1) * 7 / 3 + core::mem::size_of::<usize>()
+/// How a map or set stores its entries, for what it is charged.
+#[derive(Clone, Copy)]
+pub(crate) enum Table {
+    /// A B-tree: leaves of eleven entries, between 5/11 and full (up to
+    /// 2.2 slots an entry), and edges; a non-empty tree allocates a whole
+    /// leaf.
+    Tree,
+    /// A hash table (std's, hashbrown's): up to 2.3 slots an entry (8/7 of
+    /// the entries, rounded up to a power of two) and a control byte a
+    /// slot; at least four slots.
+    Hash,
+    /// indexmap's: its entries with their hashes in a vector (up to twice
+    /// the entries, from doubling), and a hash table of indexes.
+    Index,
 }
 
-/// What a map or set of `len` entries `E` is charged: each entry, and
-/// for a non-empty one the smallest table or node it allocates (four
-/// slots, or a B-tree leaf of eleven entries).
-fn table_size<E>(len: usize) -> usize {
-    if len == 0 {
-        return 0;
+impl Table {
+    /// What `len` entries `E` are charged.
+    fn size<E>(self, len: usize) -> usize {
+        if len == 0 {
+            return 0;
+        }
+        let e = core::mem::size_of::<E>();
+        let word = core::mem::size_of::<usize>();
+        let (per_entry, first) = match self {
+            Table::Tree => ((e + 1) * 7 / 3 + word, 11 * e + 8 * word),
+            Table::Hash => ((e + 1) * 7 / 3, 4 * (e + 1) + 16),
+            Table::Index => (2 * (e + word) + 3 * word, 4 * (e + word) + 16),
+        };
+        len.saturating_mul(per_entry).saturating_add(first)
     }
-    len.saturating_mul(entry_size::<E>())
-        .saturating_add(11 * core::mem::size_of::<E>() + 64)
 }
 
 /// Decodes map entries into an empty map through `insert`, which must
@@ -74,13 +88,15 @@ fn table_size<E>(len: usize) -> usize {
 #[inline]
 pub(super) fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M, L: crate::Layout>(
     r: &mut Reader<'de, L>,
+    table: Table,
     make: impl FnOnce(usize) -> Option<M>,
     mut insert: impl FnMut(&mut M, K, V) -> bool,
 ) -> Result<M> {
     let len = r.read_len_for::<(K, V)>()?;
-    r.charge_memory(table_size::<(K, V)>(len))?;
+    r.charge_memory(table.size::<(K, V)>(len))?;
     let capacity = r.cautious_capacity::<(K, V)>(len);
-    r.nested(|r| {
+    // The stack each level gets follows the entry its frames hold.
+    r.nested_holding::<(K, V), _>(|r| {
         let mut map = make(capacity).ok_or_else(|| r.alloc_error(len))?;
         for i in 0..len {
             let at = r.position();
@@ -100,13 +116,14 @@ pub(super) fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M, L: crate::Layou
 #[inline]
 pub(super) fn unpack_set<'de, T: Unpack<'de>, S, L: crate::Layout>(
     r: &mut Reader<'de, L>,
+    table: Table,
     make: impl FnOnce(usize) -> Option<S>,
     mut insert: impl FnMut(&mut S, T) -> bool,
 ) -> Result<S> {
     let len = r.read_len_for::<T>()?;
-    r.charge_memory(table_size::<T>(len))?;
+    r.charge_memory(table.size::<T>(len))?;
     let capacity = r.cautious_capacity::<T>(len);
-    r.nested(|r| {
+    r.nested_holding::<T, _>(|r| {
         let mut set = make(capacity).ok_or_else(|| r.alloc_error(len))?;
         for i in 0..len {
             let at = r.position();
@@ -142,6 +159,7 @@ impl<'de, K: Unpack<'de> + Ord, V: Unpack<'de>> Unpack<'de> for BTreeMap<K, V> {
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         unpack_map(
             r,
+            Table::Tree,
             |_| Some(BTreeMap::new()),
             |m, k, v| m.insert(k, v).is_none(),
         )
@@ -167,7 +185,12 @@ impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BTreeSet<T> {
     const MIN_SIZE: usize = 1;
 
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
-        unpack_set(r, |_| Some(BTreeSet::new()), |s, t| s.insert(t))
+        unpack_set(
+            r,
+            Table::Tree,
+            |_| Some(BTreeSet::new()),
+            |s, t| s.insert(t),
+        )
     }
 }
 
@@ -179,7 +202,7 @@ impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BTreeSet<T> {
 /// `hashbrown` and `indexmap` features, so a build with none is unused.
 #[allow(unused_macros)]
 macro_rules! hashed_collections {
-    ($map:ident, $set:ident) => {
+    ($map:ident, $set:ident, $table:expr) => {
         use core::hash::{BuildHasher, Hash};
 
         use crate::impls::collections::{pack_map, pack_set, unpack_map, unpack_set};
@@ -211,6 +234,7 @@ macro_rules! hashed_collections {
             fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                 unpack_map(
                     r,
+                    $table,
                     |n| {
                         let mut map = $map::with_hasher(S::default());
                         map.try_reserve(n).ok()?;
@@ -246,6 +270,7 @@ macro_rules! hashed_collections {
             fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                 unpack_set(
                     r,
+                    $table,
                     |n| {
                         let mut set = $set::with_hasher(S::default());
                         set.try_reserve(n).ok()?;
@@ -265,5 +290,5 @@ pub(crate) use hashed_collections;
 mod hashed {
     use std::collections::{HashMap, HashSet};
 
-    hashed_collections!(HashMap, HashSet);
+    hashed_collections!(HashMap, HashSet, crate::impls::collections::Table::Hash);
 }

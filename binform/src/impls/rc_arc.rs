@@ -90,7 +90,7 @@ macro_rules! build_sized {
             let for_cleanup = handle.clone();
             $r.add_cleanup(Box::new(move || {
                 <$t as Unpack<'de>>::shared_clear(&for_cleanup)
-            }));
+            }))?;
             // Called on the pointee: `Rc`/`Arc` have their own (default) hooks.
             $r.nested_holding::<$t, _>(|r| <$t as Unpack<'de>>::shared_fill(&handle, r))?;
             Ok(handle)
@@ -153,11 +153,15 @@ impl<'de, T: Unpack<'de> + 'static> SharedUnpack<'de> for T {
 
 impl<'de> SharedUnpack<'de> for str {
     fn build_rc<L: crate::Layout>(r: &mut Reader<'de, L>, _: usize) -> Result<Rc<Self>> {
-        read_str(r).map(Rc::from)
+        let s = read_str(r)?;
+        r.charge_copy(s.len())?;
+        Ok(Rc::from(s))
     }
 
     fn build_arc<L: crate::Layout>(r: &mut Reader<'de, L>, _: usize) -> Result<Arc<Self>> {
-        read_str(r).map(Arc::from)
+        let s = read_str(r)?;
+        r.charge_copy(s.len())?;
+        Ok(Arc::from(s))
     }
 
     fn placeholder_rc(_: &mut u32) -> Option<Rc<Self>> {

@@ -165,10 +165,10 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
                 .nested(|r| T::unpack_vec(r, len))
                 .map(LinkedList::from_iter);
         }
-        r.nested(|r| {
+        r.nested_holding::<T, _>(|r| {
             let mut out = LinkedList::new();
-            for _ in 0..len {
-                out.push_back(T::unpack(r)?);
+            for i in 0..len {
+                out.push_back(crate::error::in_element(T::unpack(r), "", i)?);
             }
             Ok(out)
         })

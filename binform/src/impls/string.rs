@@ -169,11 +169,9 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a str {
 
 /// A large string's copy, through the fallible allocation (its length was
 /// declared by the input).
-/// Charged to the memory budget: the copies of small strings (at most
-/// the input's length in all) are left to the budget's allowance per
-/// input byte, which keeps the per-field path free of a charge.
+/// Charged to the memory budget (`Reader::charge_copy`).
 fn owned<L: crate::Layout>(r: &mut Reader<'_, L>, s: &str) -> Result<String> {
-    r.charge_memory(s.len())?;
+    r.charge_copy(s.len())?;
     let mut out = String::new();
     out.try_reserve_exact(s.len())
         .map_err(|_| r.alloc_error(s.len()))?;

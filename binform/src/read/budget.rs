@@ -37,6 +37,19 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         }
     }
 
+    /// Charges a copy of `len` input bytes (a string, a byte buffer)
+    /// about to be made, if it is large: copies up to
+    /// [`SMALL_ALLOCATION`] bytes are left to the budget's allowance per
+    /// input byte (all of them together are at most the input's length),
+    /// which keeps the charge off the path of every short field.
+    #[inline]
+    pub(crate) fn charge_copy(&mut self, len: usize) -> Result<()> {
+        if len > SMALL_ALLOCATION {
+            self.charge_memory(len)?;
+        }
+        Ok(())
+    }
+
     /// What the memory budget has left: for a call of several phases that
     /// shares one budget (`value::from_slice_as`).
     pub(crate) fn memory_left(&self) -> usize {
@@ -238,6 +251,23 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
     /// `push` would, but never past `len`, so that its capacity stays
     /// within what the memory budget was charged; a failed allocation is
     /// an error, not an abort.
+    /// Room for one more element in `v`, which is being filled toward
+    /// `len` without having been charged for it: each growth (doubling,
+    /// at least 4, never past `len`) is charged for its new capacity
+    /// before it is allocated. For vectors built from elements that take
+    /// no input (a `Value`'s), where charging the declared length up
+    /// front would refuse honest data the budget cannot see yet.
+    #[inline]
+    pub(crate) fn room_for_one<T>(&mut self, v: &mut Vec<T>, len: usize) -> Result<()> {
+        if v.len() < v.capacity() {
+            return Ok(());
+        }
+        let cap = v.capacity();
+        let want = cap.saturating_mul(2).max(4).min(len).max(cap + 1);
+        self.charge_memory((want - cap).saturating_mul(core::mem::size_of::<T>().max(1)))?;
+        self.grow_toward(v, want, want)
+    }
+
     #[cold]
     #[inline(never)]
     pub(crate) fn grow_toward<T>(&self, v: &mut Vec<T>, need: usize, len: usize) -> Result<()> {

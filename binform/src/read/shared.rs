@@ -119,9 +119,12 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         self.refs_mut().set(id, slot);
     }
 
-    /// Registers a cleanup that breaks cycles through a shared value.
-    pub(crate) fn add_cleanup(&mut self, cleanup: Box<dyn Fn()>) {
+    /// Registers a cleanup that breaks cycles through a shared value,
+    /// charging its slot (in a list grown by doubling) and its box.
+    pub(crate) fn add_cleanup(&mut self, cleanup: Box<dyn Fn()>) -> Result<()> {
+        self.charge_memory(4 * core::mem::size_of::<usize>())?;
         self.refs_mut().add_cleanup(cleanup);
+        Ok(())
     }
 
     /// Reads a reference tag; returns it with its offset. Ids are checked

@@ -98,14 +98,23 @@ pub(crate) fn body_for<L: crate::Layout>(bytes: &[u8], ours: u64) -> Result<&[u8
 /// [`split`]) under `options`' limits, and checks that it hashes to the
 /// fingerprint the header states.
 pub(crate) fn decode_schema(parts: &Parts<'_>, options: &Options) -> Result<Schema> {
+    decode_schema_within(parts, options).map(|(schema, _)| schema)
+}
+
+/// [`decode_schema`], and what its memory budget has left, for a caller
+/// whose next phase (the body) shares the budget.
+pub(crate) fn decode_schema_within(
+    parts: &Parts<'_>,
+    options: &Options,
+) -> Result<(Schema, usize)> {
     let at = parts.schema_at;
     // The schema's bytes are a plain payload: no header of their own.
-    let schema: Schema = options
-        .self_describing(false)
-        .fingerprint(false)
-        .max_depth(options.depth_limit().min(MODEL_DEPTH) as usize)
-        .from_slice(parts.schema)
+    let limits = options.max_depth(options.depth_limit().min(MODEL_DEPTH) as usize);
+    let mut r = crate::Reader::new(parts.schema, &limits);
+    let schema = <Schema as crate::Unpack>::unpack(&mut r)
+        .and_then(|schema| r.finish().map(|()| schema))
         .map_err(|e| e.shifted(at))?;
+    let left = r.memory_left();
     if let Err(problem) = schema.validate() {
         return Err(Error::new(ErrorKind::InvalidValue, problem).at(at));
     }
@@ -133,7 +142,7 @@ pub(crate) fn decode_schema(parts: &Parts<'_>, options: &Options) -> Result<Sche
         )
         .at(4));
     }
-    Ok(schema)
+    Ok((schema, left))
 }
 
 /// Reads the schema a self-describing payload

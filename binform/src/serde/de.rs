@@ -323,7 +323,8 @@ impl<'a, 'de, L: crate::Layout> Seq<'a, 'de, L> {
                     mode: Mode::Start,
                     unread: len,
                 }),
-                hinted: len.min(HINT_MAX),
+                // Only collections (whose elements may pack) preallocate.
+                hinted: if packs { len.min(HINT_MAX) } else { 0 },
                 read: 0,
             };
             let value = visitor.visit_seq(&mut seq)?;
@@ -368,11 +369,14 @@ impl<'de, L: crate::Layout> de::SeqAccess<'de> for Seq<'_, 'de, L> {
         }
         self.left -= 1;
         let size = core::mem::size_of::<T::Value>();
-        if self.read == 0 && self.hinted > 0 {
-            // What the visitor may have preallocated from the hint.
+        if self.state.is_none() {
+            // A tuple's or struct's field: stored inline, charged once.
+            charge(self.r, size)?;
+        } else if self.read == 0 && self.hinted > 0 {
+            // A collection's first element pays for what the visitor may
+            // have preallocated from the hint.
             charge(self.r, self.hinted.saturating_mul(size))?;
-        }
-        if self.read >= self.hinted {
+        } else if self.read >= self.hinted {
             // Past the hint, twice the element: serde's collections grow
             // by doubling, to up to twice their length.
             charge(self.r, 2 * size)?;
@@ -382,7 +386,8 @@ impl<'de, L: crate::Layout> de::SeqAccess<'de> for Seq<'_, 'de, L> {
             r: self.r,
             seq: self.state.as_mut(),
         };
-        seed.deserialize(de).map(Some)
+        // The next level's stack follows the element's size.
+        crate::stack::grow_for(size, || seed.deserialize(de)).map(Some)
     }
 
     /// At most [`HINT_MAX`]: serde's collections preallocate from the hint
@@ -417,13 +422,17 @@ impl<'de, L: crate::Layout> de::MapAccess<'de> for Map<'_, 'de, L> {
             self.r,
             3 * core::mem::size_of::<K::Value>() + core::mem::size_of::<usize>(),
         )?;
-        seed.deserialize(Deserializer::new(self.r)).map(Some)
+        let size = core::mem::size_of::<K::Value>();
+        let de = Deserializer::new(self.r);
+        crate::stack::grow_for(size, || seed.deserialize(de)).map(Some)
     }
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        charge(self.r, 3 * core::mem::size_of::<V::Value>())?;
-        seed.deserialize(Deserializer::new(self.r))
+        let size = core::mem::size_of::<V::Value>();
+        charge(self.r, 3 * size)?;
+        let de = Deserializer::new(self.r);
+        crate::stack::grow_for(size, || seed.deserialize(de))
     }
 
     /// None, as for sequences: nothing preallocated before it is charged.

@@ -268,7 +268,7 @@ impl DynTags {
 
 /// Each tag of `dyn<t1,T1,…>` to its pair's position (the first, if a
 /// hostile schema repeats one).
-pub(super) fn dyn_index(args: &[TypeRef]) -> alloc::collections::BTreeMap<u32, usize> {
+fn dyn_index(args: &[TypeRef]) -> alloc::collections::BTreeMap<u32, usize> {
     let mut index = alloc::collections::BTreeMap::new();
     for i in 0..args.len() / 2 {
         if let Some((tag, _)) = dyn_entry(args, i) {
@@ -279,7 +279,7 @@ pub(super) fn dyn_index(args: &[TypeRef]) -> alloc::collections::BTreeMap<u32, u
 }
 
 /// The tag of `dyn<t1,T1,…>`'s pair `i`, and its type.
-pub(super) fn dyn_entry(args: &[TypeRef], i: usize) -> Option<(u32, &TypeRef)> {
+fn dyn_entry(args: &[TypeRef], i: usize) -> Option<(u32, &TypeRef)> {
     let tag = match args.get(2 * i)? {
         TypeRef::Builtin { name, .. } => name.parse().ok()?,
         TypeRef::Named(_) => return None,

@@ -9,15 +9,15 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{dyn_entry, dyn_index, shape, wire_of, Node, Shape, NO_TYPES};
+use super::builtin::{shape, wire_of, DynTags, Node, Shape, NO_TYPES};
 use super::scalar::Scalar;
 use super::Value;
-use crate::schema::embedded::{decode_schema, split};
+use crate::schema::embedded::{decode_schema_within, split};
 use crate::schema::{Body, FieldDef, Schema, TypeRef};
 use crate::tolerant::wire::Wire;
 use crate::{Error, ErrorKind, Options, Reader, Result, Unpack};
 
-use super::VALUE_SIZE;
+use super::{PAIR_SIZE, VALUE_SIZE};
 use crate::refs::{TAG_ID_BASE, TAG_NEW, TAG_NULL};
 
 /// A self-describing payload as a document.
@@ -34,7 +34,10 @@ pub(super) fn document_within<L: crate::Layout>(
 ) -> Result<(Value, usize)> {
     check_size(bytes, options)?;
     let parts = split(bytes)?;
-    let schema = decode_schema(&parts, &options.in_layout())?;
+    // One budget for the schema and the body, whose document holds both.
+    let options = options.max_memory(options.memory_limit(bytes.len()));
+    let (schema, left) = decode_schema_within(&parts, &options.in_layout())?;
+    let options = options.max_memory(left);
     let body_at = bytes.len() - parts.body.len();
     let value = if parts.fixed {
         body(&schema, parts.body, &options.fixed_width())
@@ -95,30 +98,12 @@ fn body<L: crate::Layout>(
         shared: Vec::new(),
         hashes: BTreeMap::new(),
         tags: BTreeMap::new(),
+        dyn_tags: DynTags::default(),
         others: BTreeMap::new(),
     };
     let value = d.value(&mut r, &schema.root)?;
     r.finish()?;
     Ok((value, r.memory_left()))
-}
-
-/// What a field of a record, struct or variant costs besides its name:
-/// the `(String, Value)` pair.
-const PAIR_SIZE: usize = core::mem::size_of::<(String, Value)>();
-
-/// Room for one more of `len` items in `out`: its capacity doubles up to
-/// `len`, each growth charged to the budget before it is allocated (a
-/// vector grown by `push` reached twice what its elements were charged),
-/// and an allocation that fails is an error.
-fn room<T, L: crate::Layout>(r: &mut Reader<'_, L>, out: &mut Vec<T>, len: usize) -> Result<()> {
-    if out.len() < out.capacity() {
-        return Ok(());
-    }
-    let cap = out.capacity();
-    let want = cap.saturating_mul(2).max(4).min(len).max(cap + 1);
-    r.charge_memory((want - cap).saturating_mul(core::mem::size_of::<T>().max(1)))?;
-    out.try_reserve_exact(want - out.len())
-        .map_err(|_| r.alloc_error(len))
 }
 
 struct Decoder<'s> {
@@ -132,6 +117,7 @@ struct Decoder<'s> {
     /// tags, a tolerant field list's tags.
     hashes: BTreeMap<*const TypeRef, u64>,
     tags: BTreeMap<*const (), BTreeMap<u32, usize>>,
+    dyn_tags: DynTags,
     /// Each tolerant enum's `other` variant.
     others: BTreeMap<*const crate::schema::VariantDef, Option<usize>>,
 }
@@ -184,7 +170,7 @@ impl<'s> Decoder<'s> {
                 deeper(r, |r| {
                     let mut entries = Vec::new();
                     for i in 0..len {
-                        room(r, &mut entries, len)?;
+                        r.room_for_one(&mut entries, len)?;
                         let key = self
                             .value(r, k)
                             .map_err(|e| e.in_field(&format!("[key {i}]")))?;
@@ -245,9 +231,10 @@ impl<'s> Decoder<'s> {
                 let Some((variant, node)) = variants.get(usize::from(tag)) else {
                     return Err(bad_tag(r, at, tag, name));
                 };
+                r.charge_memory(name.len() + variant.len())?;
                 let fields = match node {
                     Some(node) => {
-                        r.charge_memory(PAIR_SIZE + 1 + name.len() + variant.len())?;
+                        r.charge_memory(PAIR_SIZE + 1)?;
                         let v = deeper(r, |r| self.node(r, node))?;
                         alloc::vec![("0".to_string(), v)]
                     }
@@ -263,8 +250,8 @@ impl<'s> Decoder<'s> {
                 let at = r.position();
                 let tag = r.read_tag()?;
                 let ty = self
-                    .tag_index(args.as_ptr().cast(), tag, || dyn_index(args))
-                    .and_then(|i| dyn_entry(args, i))
+                    .dyn_tags
+                    .find(args, tag)
                     .map(|(_, ty)| ty)
                     .ok_or_else(|| {
                         r.error_at(
@@ -412,11 +399,13 @@ impl<'s> Decoder<'s> {
                 r.skip_field(wire)?;
                 continue;
             };
-            r.charge_memory(VALUE_SIZE)?;
+            // The pair's slot (by capacity) and the name it copies.
+            let most = defs.len().max(out.len() + 1);
+            r.room_for_one(&mut out, most)?;
+            r.charge_memory(def.name.len())?;
             let v = self
                 .tolerant_value(r, &def.schema, wire)
                 .map_err(|e| e.in_field(&format!(".{}", def.name)))?;
-            r.charge_memory(def.name.len())?;
             out.push((def.name.clone(), v));
         }
         Ok(out)
@@ -474,9 +463,10 @@ impl<'s> Decoder<'s> {
         r: &mut Reader<'_, L>,
         fields: &'s [FieldDef],
     ) -> Result<Vec<(String, Value)>> {
-        let mut out = Vec::with_capacity(fields.len().min(64));
+        let mut out = Vec::new();
         for f in fields {
-            r.charge_memory(PAIR_SIZE + f.name.len())?;
+            r.room_for_one(&mut out, fields.len())?;
+            r.charge_memory(f.name.len())?;
             let v = self
                 .value(r, &f.schema)
                 .map_err(|e| e.in_field(&format!(".{}", f.name)))?;
@@ -496,7 +486,7 @@ impl<'s> Decoder<'s> {
         deeper(r, |r| {
             let mut out = Vec::new();
             for i in 0..len {
-                room(r, &mut out, len)?;
+                r.room_for_one(&mut out, len)?;
                 out.push(each(self, r).map_err(|e| e.in_field(&format!("[{i}]")))?);
             }
             Ok(out)
@@ -591,6 +581,7 @@ fn builtin<L: crate::Layout>(r: &mut Reader<'_, L>, node: &TypeRef) -> Result<Va
         shared: Vec::new(),
         hashes: BTreeMap::new(),
         tags: BTreeMap::new(),
+        dyn_tags: DynTags::default(),
         others: BTreeMap::new(),
     }
     .value(r, node)

@@ -61,6 +61,10 @@ use crate::{Layout, Options, Result};
 /// (decoded, or resolved against another schema).
 pub(crate) const VALUE_SIZE: usize = core::mem::size_of::<Value>();
 
+/// What a field of a record, struct or variant costs besides its name:
+/// the `(String, Value)` pair.
+pub(crate) const PAIR_SIZE: usize = core::mem::size_of::<(String, Value)>();
+
 /// A binform value without its Rust type: what a schema says the bytes
 /// hold. Integers keep their width (`u64` also stands for `usize`, `i64`
 /// for `isize`, as the format does not tell them apart).
@@ -304,10 +308,13 @@ impl Children {
             Value::Struct { fields, .. } | Value::Variant { fields, .. } if !fields.is_empty() => {
                 Children::Fields(core::mem::take(fields).into_iter())
             }
-            Value::Optional(Some(inner)) => {
+            // (A box already emptied holds `Unit`: nothing to take.)
+            Value::Optional(Some(inner)) if !matches!(**inner, Value::Unit) => {
                 Children::One(Some(core::mem::replace(&mut **inner, Value::Unit)))
             }
-            Value::Shared { value, .. } | Value::Document { value, .. } => {
+            Value::Shared { value, .. } | Value::Document { value, .. }
+                if !matches!(**value, Value::Unit) =>
+            {
                 Children::One(Some(core::mem::replace(&mut **value, Value::Unit)))
             }
             _ => return None,

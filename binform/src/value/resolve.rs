@@ -15,7 +15,7 @@
 //!   widen, `T` becomes `Option<T>` (as `Some`); anything else that cannot
 //!   be lossless is an error naming the field path.
 
-use super::VALUE_SIZE;
+use super::{PAIR_SIZE, VALUE_SIZE};
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -67,27 +67,58 @@ pub(super) fn resolve(
     Ok((out, state.budget.get()))
 }
 
-/// The writer's shared values by id (walked with a heap stack).
+/// The writer's shared values by id. The walk keeps a stack of child
+/// lists being read, one a level, not of the children themselves (a
+/// stack of every element of a wide document cost a pointer an element,
+/// uncharged).
 fn index_shared<'v>(root: &'v Value, into: &mut BTreeMap<u64, &'v Value>) {
-    let mut stack = alloc::vec![root];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Shared { id, value } => {
-                into.insert(*id, value);
-                stack.push(value);
+    let mut stack: Vec<Kids<'v>> = alloc::vec![Kids::One(Some(root))];
+    while let Some(top) = stack.last_mut() {
+        let Some(v) = top.next() else {
+            stack.pop();
+            continue;
+        };
+        if let Value::Shared { id, value } = v {
+            into.insert(*id, value);
+        }
+        if let Some(kids) = Kids::of(v) {
+            stack.push(kids);
+        }
+    }
+}
+
+/// The children of a value being walked, as a list.
+enum Kids<'v> {
+    One(Option<&'v Value>),
+    Values(core::slice::Iter<'v, Value>),
+    Pairs(core::slice::Iter<'v, (Value, Value)>, Option<&'v Value>),
+    Fields(core::slice::Iter<'v, (String, Value)>),
+}
+
+impl<'v> Kids<'v> {
+    fn of(v: &'v Value) -> Option<Self> {
+        Some(match v {
+            Value::Shared { value, .. } | Value::Document { value, .. } => Kids::One(Some(value)),
+            Value::Optional(Some(x)) => Kids::One(Some(x)),
+            Value::Seq(items) if !items.is_empty() => Kids::Values(items.iter()),
+            Value::Map(entries) if !entries.is_empty() => Kids::Pairs(entries.iter(), None),
+            Value::Struct { fields, .. } | Value::Variant { fields, .. } if !fields.is_empty() => {
+                Kids::Fields(fields.iter())
             }
-            Value::Seq(items) => stack.extend(items),
-            Value::Map(entries) => {
-                for (k, x) in entries {
-                    stack.push(k);
-                    stack.push(x);
-                }
-            }
-            Value::Optional(Some(x)) | Value::Document { value: x, .. } => stack.push(x),
-            Value::Struct { fields, .. } | Value::Variant { fields, .. } => {
-                stack.extend(fields.iter().map(|(_, x)| x));
-            }
-            _ => {}
+            _ => return None,
+        })
+    }
+
+    fn next(&mut self) -> Option<&'v Value> {
+        match self {
+            Kids::One(only) => only.take(),
+            Kids::Values(items) => items.next(),
+            Kids::Pairs(entries, value) => value.take().or_else(|| {
+                let (k, v) = entries.next()?;
+                *value = Some(v);
+                Some(k)
+            }),
+            Kids::Fields(fields) => fields.next().map(|(_, v)| v),
         }
     }
 }
@@ -203,10 +234,19 @@ impl Walk for Resolver<'_, '_> {
         &self.state.dyn_tags
     }
 
+    fn charge_bytes(&self, n: usize) -> Result<()> {
+        self.charge_built(n)
+    }
+
     /// Each value built is charged to the budget, and deep ones walk on
     /// grown stacks.
     fn value(&self, node: &TypeRef, v: &Value) -> Result<Value> {
         self.charge()?;
+        crate::stack::grow(|| self.walk(node, v))
+    }
+
+    /// A value whose slot was charged with its vector.
+    fn value_in_slot(&self, node: &TypeRef, v: &Value) -> Result<Value> {
         crate::stack::grow(|| self.walk(node, v))
     }
 
@@ -264,7 +304,12 @@ impl Walk for Resolver<'_, '_> {
 impl<'s> Resolver<'s, '_> {
     /// Charges one value built to the budget.
     fn charge(&self) -> Result<()> {
-        match self.state.budget.get().checked_sub(VALUE_SIZE) {
+        self.charge_built(VALUE_SIZE)
+    }
+
+    /// Charges `n` bytes built to the budget.
+    fn charge_built(&self, n: usize) -> Result<()> {
+        match self.state.budget.get().checked_sub(n) {
             Some(left) => {
                 self.state.budget.set(left);
                 Ok(())
@@ -285,6 +330,8 @@ impl<'s> Resolver<'s, '_> {
     }
 
     fn named_type(&self, def: &TypeDef, v: &Value) -> Result<Value> {
+        // The type's name (a variant's name is charged where it is chosen).
+        self.charge_built(def.name.len())?;
         let theirs = self.writer_def(v);
         let by_tag = def.tolerant && theirs.is_some_and(|t| t.tolerant);
         match (&def.body, v) {
@@ -326,6 +373,7 @@ impl<'s> Resolver<'s, '_> {
                     // A variant this reader does not know: its catch-all,
                     // as a typed tolerant reader would choose.
                     if let Some(other) = variants.iter().find(|x| x.other) {
+                        self.charge_built(other.name.len())?;
                         return Ok(Value::Variant {
                             name: def.name.clone(),
                             variant: other.name.clone(),
@@ -341,6 +389,7 @@ impl<'s> Resolver<'s, '_> {
                         format!("the reader's `{}` has no variant `{variant}`", def.name),
                     ));
                 };
+                self.charge_built(ours.name.len())?;
                 let their_defs = their_variant.map(|t| t.fields.as_slice()).unwrap_or(&[]);
                 let fields = self
                     .fields(def.tolerant, by_tag, &ours.fields, their_defs, fields)
@@ -366,7 +415,11 @@ impl<'s> Resolver<'s, '_> {
         theirs: &[FieldDef],
         values: &[(String, Value)],
     ) -> Result<Vec<(String, Value)>> {
-        let mut out = Vec::new();
+        // The pairs and their names, at most one a field; each value pays
+        // for itself.
+        let names: usize = ours.iter().map(|d| d.name.len()).sum();
+        self.charge_built(ours.len().saturating_mul(PAIR_SIZE).saturating_add(names))?;
+        let mut out = Vec::with_capacity(ours.len());
         let mut by_name = super::ByName::new(values);
         for (i, def) in ours.iter().enumerate() {
             let their_name = if by_tag {
@@ -385,7 +438,7 @@ impl<'s> Resolver<'s, '_> {
             match found {
                 Some(x) => {
                     let x = self
-                        .value(&def.schema, x)
+                        .value_in_slot(&def.schema, x)
                         .map_err(|e| e.in_field(&format!(".{}", def.name)))?;
                     out.push((def.name.clone(), x));
                 }

@@ -26,6 +26,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
+use core::fmt::Write;
 use core::net::{Ipv4Addr, Ipv6Addr, SocketAddrV4, SocketAddrV6};
 
 use super::Value;
@@ -160,13 +161,7 @@ pub(super) fn parse(name: &str, text: &str) -> Option<Value> {
         }
         _ => return None,
     };
-    Some(Value::Struct {
-        name: name.to_string(),
-        fields: fields
-            .into_iter()
-            .map(|(n, v)| (n.to_string(), v))
-            .collect(),
-    })
+    Some(record_of(name, fields))
 }
 
 /// `parsed` (what [`parse`] gives) as the loose value a reader of JSON
@@ -212,7 +207,10 @@ fn record(name: &str, fields: &[(String, Value)]) -> Option<String> {
     Some(match name {
         "uuid" => {
             let b = bytes("bytes", 16)?;
-            let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+            let mut hex = String::with_capacity(32);
+            for x in b {
+                let _ = write!(hex, "{x:02x}");
+            }
             format!(
                 "{}-{}-{}-{}-{}",
                 &hex[..8],
@@ -229,10 +227,13 @@ fn record(name: &str, fields: &[(String, Value)]) -> Option<String> {
         "ipv4" => Ipv4Addr::from(<[u8; 4]>::try_from(bytes("octets", 4)?).ok()?).to_string(),
         "ipv6" => Ipv6Addr::from(<[u8; 16]>::try_from(bytes("octets", 16)?).ok()?).to_string(),
         "socket_v4" | "socket_v6" => {
-            let Value::Struct { name: ip, fields } = get("ip")? else {
-                return None;
+            // Only the matching address record: a hand-built value nesting
+            // sockets in sockets must not make this recurse.
+            let want = if name == "socket_v4" { "ipv4" } else { "ipv6" };
+            let ip = match get("ip")? {
+                Value::Struct { name: ip, fields } if ip == want => record(ip, fields)?,
+                _ => return None,
             };
-            let ip = record(ip, fields)?;
             let port = int("port")?;
             if name == "socket_v4" {
                 format!("{ip}:{port}")
@@ -337,11 +338,11 @@ fn show_time(secs: i64, nanos: i64) -> Option<String> {
 
 /// `+HH:MM` of seconds east of UTC, in whole minutes under a day.
 fn show_offset(offset: i64) -> Option<String> {
-    if offset % 60 != 0 || offset.abs() >= DAY {
+    if offset % 60 != 0 || offset.unsigned_abs() >= DAY as u64 {
         return None;
     }
     let sign = if offset < 0 { '-' } else { '+' };
-    let minutes = offset.abs() / 60;
+    let minutes = offset.unsigned_abs() / 60;
     Some(format!("{sign}{:02}:{:02}", minutes / 60, minutes % 60))
 }
 
@@ -458,12 +459,18 @@ fn decimal(text: &str) -> Option<(i128, u8)> {
         return None;
     }
     let scale = u8::try_from(fraction.len()).ok()?;
-    let mut mantissa: i128 = 0;
+    let mut magnitude: u128 = 0;
     for c in whole.bytes().chain(fraction.bytes()) {
-        let d = i128::from(digit(c)?);
-        mantissa = mantissa.checked_mul(10)?.checked_add(d)?;
+        let d = u128::from(digit(c)?);
+        magnitude = magnitude.checked_mul(10)?.checked_add(d)?;
     }
-    Some((if negative { -mantissa } else { mantissa }, scale))
+    // Through the magnitude, so that `i128::MIN` reads too.
+    let mantissa = if negative {
+        0i128.checked_sub_unsigned(magnitude)?
+    } else {
+        i128::try_from(magnitude).ok()?
+    };
+    Some((mantissa, scale))
 }
 
 fn digit(c: u8) -> Option<u8> {
@@ -481,16 +488,12 @@ fn number(text: &str, n: usize) -> Option<(i64, &str)> {
     Some((x, &text[n..]))
 }
 
-fn expect(text: &str, c: char) -> Option<&str> {
-    text.strip_prefix(c)
-}
-
 /// Days since 1970-01-01 of `YYYY-MM-DD` at the front of `text`, and what
 /// follows.
 fn date(text: &str) -> Option<(i64, &str)> {
     let (y, rest) = number(text, 4)?;
-    let (m, rest) = number(expect(rest, '-')?, 2)?;
-    let (d, rest) = number(expect(rest, '-')?, 2)?;
+    let (m, rest) = number(rest.strip_prefix('-')?, 2)?;
+    let (d, rest) = number(rest.strip_prefix('-')?, 2)?;
     if !(1..=12).contains(&m) || d < 1 || d > month_length(y, m) {
         return None;
     }
@@ -517,8 +520,8 @@ fn month_length(y: i64, m: i64) -> i64 {
 /// of `text`, and what follows.
 fn time_of_day(text: &str) -> Option<(i64, u64, &str)> {
     let (h, rest) = number(text, 2)?;
-    let (m, rest) = number(expect(rest, ':')?, 2)?;
-    let (s, mut rest) = number(expect(rest, ':')?, 2)?;
+    let (m, rest) = number(rest.strip_prefix(':')?, 2)?;
+    let (s, mut rest) = number(rest.strip_prefix(':')?, 2)?;
     if h > 23 || m > 59 || s > 59 {
         return None;
     }
@@ -539,7 +542,7 @@ fn time_of_day(text: &str) -> Option<(i64, u64, &str)> {
 /// nanoseconds, and what follows.
 fn stamp(text: &str) -> Option<(i64, u64, &str)> {
     let (days, rest) = date(text)?;
-    let (secs, nanos, rest) = time_of_day(expect(rest, 'T')?)?;
+    let (secs, nanos, rest) = time_of_day(rest.strip_prefix('T')?)?;
     Some((days * DAY + secs, nanos, rest))
 }
 
@@ -556,7 +559,7 @@ fn zoned(text: &str) -> Option<(i64, u64, i64)> {
                 _ => return None,
             };
             let (h, after) = number(&rest[1..], 2)?;
-            let (m, after) = number(expect(after, ':')?, 2)?;
+            let (m, after) = number(after.strip_prefix(':')?, 2)?;
             if !after.is_empty() || h > 23 || m > 59 {
                 return None;
             }

@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 
 use super::builtin::{shape, DynTags, Node, Shape};
 use super::scalar::{convert, mismatch, Lenience, Scalar};
-use super::Value;
+use super::{Value, PAIR_SIZE, VALUE_SIZE};
 use crate::schema::{Schema, TypeDef, TypeRef};
 use crate::{Error, ErrorKind, Result};
 
@@ -33,6 +33,14 @@ pub(super) trait Walk: Sized {
 
     /// The walk's index of trait-object tags.
     fn dyn_tags(&self) -> &DynTags;
+
+    /// Charges `n` bytes about to be built besides the values
+    /// [`value`](Walk::value) pays for: copied strings and bytes, integers
+    /// of packed sequences, field pairs and names (a reader with a memory
+    /// budget overrides it).
+    fn charge_bytes(&self, _n: usize) -> Result<()> {
+        Ok(())
+    }
 
     /// `v` as the type `node`: [`walk`](Walk::walk), with whatever the
     /// reader does around each value (charging a budget, growing the
@@ -69,13 +77,23 @@ pub(super) trait Walk: Sized {
         mismatch(Self::HOW, what, got)
     }
 
+    /// [`value`](Walk::value) for a value whose slot was paid for with
+    /// [`charge_bytes`](Walk::charge_bytes) before its vector was
+    /// allocated (a reader that charges each value overrides it).
+    fn value_in_slot(&self, node: &TypeRef, v: &Value) -> Result<Value> {
+        self.value(node, v)
+    }
+
     /// `v` in the shape of `node`.
     fn walk(&self, node: &TypeRef, v: &Value) -> Result<Value> {
         Ok(match shape(node, self.schema())? {
             Shape::Scalar(s) => convert(s, v, Self::HOW)?,
             Shape::NonZero(s) => nonzero(self, s, v)?,
             Shape::String => match v {
-                Value::String(s) => Value::String(s.clone()),
+                Value::String(s) => {
+                    self.charge_bytes(s.len())?;
+                    Value::String(s.clone())
+                }
                 _ => return Err(self.wrong("a string", v)),
             },
             Shape::Bytes => bytes(self, v, None)?,
@@ -92,13 +110,15 @@ pub(super) trait Walk: Sized {
             Shape::Tuple(types) => Value::Seq(self.items(v, Some(types.len()), |i| &types[i])?),
             Shape::Map(k, val) => {
                 let entries = entries(self, v)?;
-                let mut out = Vec::new();
+                // The entries' slots, before they are allocated.
+                self.charge_bytes(entries.len().saturating_mul(2 * VALUE_SIZE))?;
+                let mut out = Vec::with_capacity(entries.len());
                 for (i, (key, value)) in entries.into_iter().enumerate() {
                     let key = self
-                        .value(k, key)
+                        .value_in_slot(k, key)
                         .map_err(|e| e.in_field(&format!("[key {i}]")))?;
                     let value = self
-                        .value(val, value)
+                        .value_in_slot(val, value)
                         .map_err(|e| e.in_field(&format!("[{i}]")))?;
                     out.push((key, value));
                 }
@@ -110,7 +130,14 @@ pub(super) trait Walk: Sized {
                 if let Some(parsed) = self.text(name, v)? {
                     return Ok(parsed);
                 }
-                let mut out = Vec::new();
+                let names: usize = fields.iter().map(|(f, _)| f.len()).sum();
+                self.charge_bytes(
+                    fields
+                        .len()
+                        .saturating_mul(PAIR_SIZE - VALUE_SIZE)
+                        .saturating_add(names + name.len()),
+                )?;
+                let mut out = Vec::with_capacity(fields.len());
                 for (field, node) in &fields {
                     let x = self
                         .member(v, field)
@@ -185,37 +212,45 @@ pub(super) trait Walk: Sized {
     }
 
     /// The items of the sequence `v` as the types `ty` gives by position,
-    /// exactly `n` of them when `n` is given.
+    /// exactly `n` of them when `n` is given. The vector is allocated
+    /// once, at its length, its slots charged first (collecting through
+    /// `Result` grew it by doubling past what was charged, and allocating
+    /// before charging let a long sequence claim its slots unpaid).
     fn items<'t>(
         &self,
         v: &Value,
         n: Option<usize>,
         ty: impl Fn(usize) -> &'t TypeRef,
     ) -> Result<Vec<Value>> {
-        sequence(self, v, n)?
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                self.value(ty(i), item)
-                    .map_err(|e| e.in_field(&format!("[{i}]")))
-            })
-            .collect()
+        let items = sequence(self, v, n)?;
+        self.charge_bytes(items.len().saturating_mul(VALUE_SIZE))?;
+        let mut out = Vec::with_capacity(items.len());
+        for i in 0..items.len() {
+            let item = items.get(i);
+            out.push(
+                self.value_in_slot(ty(i), &item)
+                    .map_err(|e| e.in_field(&format!("[{i}]")))?,
+            );
+        }
+        Ok(out)
     }
 
-    /// The items of `v` as integers `s` (none of them zero if `nonzero`).
+    /// The items of `v` as integers `s` (none of them zero if `nonzero`),
+    /// charged as values before they are built.
     fn ints(&self, s: Scalar, nonzero: bool, v: &Value, n: Option<usize>) -> Result<Vec<Value>> {
-        sequence(self, v, n)?
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                let at = |e: Error| e.in_field(&format!("[{i}]"));
-                let x = convert(s, item, Self::HOW).map_err(at)?;
-                if nonzero && x.is_zero_integer() {
-                    return Err(at(self.wrong("a non-zero integer", item)));
-                }
-                Ok(x)
-            })
-            .collect()
+        let items = sequence(self, v, n)?;
+        self.charge_bytes(items.len().saturating_mul(VALUE_SIZE))?;
+        let mut out = Vec::with_capacity(items.len());
+        for i in 0..items.len() {
+            let item = items.get(i);
+            let at = |e: Error| e.in_field(&format!("[{i}]"));
+            let x = convert(s, &item, Self::HOW).map_err(at)?;
+            if nonzero && x.is_zero_integer() {
+                return Err(at(self.wrong("a non-zero integer", &item)));
+            }
+            out.push(x);
+        }
+        Ok(out)
     }
 }
 
@@ -228,12 +263,37 @@ fn nonzero<W: Walk>(w: &W, s: Scalar, v: &Value) -> Result<Value> {
     Ok(x)
 }
 
+/// The items of a sequence value: its values, or a byte string's bytes
+/// as `u8` values made one at a time (a copy of them all as values cost
+/// the size of a value per input byte, uncharged).
+enum Items<'v> {
+    Values(&'v [Value]),
+    Bytes(&'v [u8]),
+}
+
+impl Items<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Items::Values(v) => v.len(),
+            Items::Bytes(b) => b.len(),
+        }
+    }
+
+    /// Item `i` (< `len()`).
+    fn get(&self, i: usize) -> Cow<'_, Value> {
+        match self {
+            Items::Values(v) => v.get(i).map_or(Cow::Owned(Value::Unit), Cow::Borrowed),
+            Items::Bytes(b) => Cow::Owned(Value::U8(b.get(i).copied().unwrap_or_default())),
+        }
+    }
+}
+
 /// The items of a sequence (a byte string's are its bytes), exactly `n` of
 /// them when `n` is given.
-fn sequence<'v, W: Walk>(w: &W, v: &'v Value, n: Option<usize>) -> Result<Cow<'v, [Value]>> {
+fn sequence<'v, W: Walk>(w: &W, v: &'v Value, n: Option<usize>) -> Result<Items<'v>> {
     let items = match v {
-        Value::Seq(items) => Cow::Borrowed(items.as_slice()),
-        Value::Bytes(b) => Cow::Owned(b.iter().map(|&x| Value::U8(x)).collect()),
+        Value::Seq(items) => Items::Values(items),
+        Value::Bytes(b) => Items::Bytes(b),
         _ => return Err(w.wrong("a sequence", v)),
     };
     match n {
@@ -244,6 +304,11 @@ fn sequence<'v, W: Walk>(w: &W, v: &'v Value, n: Option<usize>) -> Result<Cow<'v
 
 /// A byte string (or a sequence of bytes), exactly `n` bytes when given.
 fn bytes<W: Walk>(w: &W, v: &Value, n: Option<usize>) -> Result<Value> {
+    match v {
+        Value::Bytes(b) => w.charge_bytes(b.len())?,
+        Value::Seq(items) => w.charge_bytes(items.len())?,
+        _ => {}
+    }
     let out: Vec<u8> = match v {
         Value::Bytes(b) => b.clone(),
         Value::Seq(items) => items

@@ -51,14 +51,19 @@ impl<'de, T: Unpack<'de>, const CAP: usize> Unpack<'de> for ArrayVec<T, CAP> {
             // Packed integers read their blocks through the vector path.
             return Ok(T::unpack_vec(r, len)?.into_iter().collect());
         }
-        // Anything else straight into the array: no heap vector.
-        r.nested(|r| {
+        // Anything else straight into the array: no heap vector. Integers
+        // and plain data nest no level, as their encoder counts none.
+        let each = |r: &mut Reader<'de, L>| {
             let mut out = ArrayVec::new();
-            for _ in 0..len {
-                out.push(T::unpack(r)?);
+            for i in 0..len {
+                out.push(crate::error::in_element(T::unpack(r), "", i)?);
             }
             Ok(out)
-        })
+        };
+        if T::PACKED || T::PLAIN.in_layout::<L>() {
+            return each(r);
+        }
+        r.nested_holding::<T, _>(each)
     }
 }
 

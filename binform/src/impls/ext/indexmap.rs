@@ -2,4 +2,8 @@
 //! are: their iteration order is their order, so a round trip keeps it.
 
 use indexmap::{IndexMap, IndexSet};
-crate::impls::collections::hashed_collections!(IndexMap, IndexSet);
+crate::impls::collections::hashed_collections!(
+    IndexMap,
+    IndexSet,
+    crate::impls::collections::Table::Index
+);

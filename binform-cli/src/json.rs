@@ -22,11 +22,12 @@ pub fn write(v: &Value, limit: usize) -> Result<Vec<u8>, String> {
     let mut out = Capped {
         out: Vec::new(),
         limit,
+        hit: false,
     };
     let mut ser = serde_json::Serializer::with_formatter(&mut out, Indent::default());
     match Json(v).serialize(&mut ser) {
         Ok(()) => Ok(out.out),
-        Err(_) if out.out.len() >= limit => Err(format!(
+        Err(_) if out.hit => Err(format!(
             "the JSON would be over {limit} bytes; the document is too large or too deep to print"
         )),
         Err(e) => Err(format!("cannot print JSON: {e}")),
@@ -37,7 +38,7 @@ pub fn write(v: &Value, limit: usize) -> Result<Vec<u8>, String> {
 pub const MAX_INDENT: usize = 16;
 
 /// The stack left below which a level moves to a new segment, and the
-/// segment's size (as binform's own decoders do).
+/// segment's size (a level here is a few small frames).
 const RED_ZONE: usize = 256 * 1024;
 const SEGMENT: usize = 2 * 1024 * 1024;
 
@@ -45,12 +46,14 @@ const SEGMENT: usize = 2 * 1024 * 1024;
 struct Capped {
     out: Vec<u8>,
     limit: usize,
+    /// Whether a write was refused for the limit.
+    hit: bool,
 }
 
 impl std::io::Write for Capped {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if self.out.len() + buf.len() > self.limit {
-            self.out.resize(self.limit, 0);
+            self.hit = true;
             return Err(std::io::Error::other("output limit"));
         }
         self.out.extend_from_slice(buf);
@@ -194,7 +197,7 @@ fn json<S: Serializer>(v: &Value, s: S) -> Result<S::Ok, S::Error> {
             Value::Optional(_) | Value::Unit => s.collect_map([("Some", Json(inner))]),
             _ => json(inner, s),
         },
-        Value::Struct { fields, .. } => s.collect_map(fields.iter().map(|(n, v)| (n, Json(v)))),
+        Value::Struct { fields, .. } => Fields(fields).serialize(s),
         Value::Variant {
             variant, fields, ..
         } => match fields.as_slice() {
@@ -244,18 +247,14 @@ impl Serialize for Either<'_> {
 /// order; else `None` (it prints as `[key, value]` pairs).
 fn object_keys(entries: &[(Value, Value)]) -> Option<Vec<String>> {
     let mut keys = Vec::with_capacity(entries.len());
-    let mut seen = std::collections::HashSet::with_capacity(entries.len());
     for (k, _) in entries {
-        let key = match k {
+        keys.push(match k {
             Value::String(s) => s.clone(),
             other => other.text()?,
-        };
-        if !seen.insert(key.clone()) {
-            return None;
-        }
-        keys.push(key);
+        });
     }
-    Some(keys)
+    let mut seen = std::collections::HashSet::with_capacity(keys.len());
+    keys.iter().all(|k| seen.insert(k.as_str())).then_some(keys)
 }
 
 fn float(x: f64) -> JsonValue {

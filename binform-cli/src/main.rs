@@ -123,8 +123,8 @@ fn lock(path: &Path) -> Result<Schema, Failure> {
 }
 
 /// The document in `file`: self-describing (in the layout its header
-/// states), or plain with `schema` (in the fixed layout if `fixed`).
-/// The file's document, and how many bytes were read.
+/// states), or plain with `schema` (in the fixed layout if `fixed`); and
+/// how many bytes were read.
 fn document(file: &Path, schema: Option<&Path>, fixed: bool) -> Result<(Value, usize), Failure> {
     let bytes = read(file)?;
     let value = match schema {
@@ -270,7 +270,7 @@ fn json_text(doc: &Value, read: usize) -> Result<String, Failure> {
 /// JSON output may take this many bytes…
 const JSON_BASE: usize = 16 << 20;
 /// …plus this many per input byte (a byte of a byte string prints as a
-/// number on a line of its own, indented at most 64 spaces).
+/// number on a line of its own, indented at most 32 spaces).
 const JSON_PER_BYTE: usize = 128;
 
 /// One line, whatever the message held: line breaks become spaces and

@@ -154,7 +154,22 @@ for m in $modes; do printf ' | %7.2f s' "${best[none/$m]}"; done
 echo " | (the crate without a derive, total)"
 }
 
+# binform's ratio in each mode against its bar: "check 0.59 (over 0.5), ...".
+bars() {
+    out=""
+    for m in $modes; do
+        case $m in check) bar=0.5 ;; debug) bar=1.0 ;; *) bar=1.5 ;; esac
+        added=$(echo "${best[binform/$m]} - ${best[none/$m]}" | bc)
+        serde=$(echo "${best[serde/$m]} - ${best[none/$m]}" | bc)
+        r=$(printf '%.2f' "$(echo "scale=3; $added / $serde" | bc)")
+        if [ "$(echo "$r <= $bar" | bc)" = 1 ]; then v="met"; else v="over $bar"; fi
+        out="$out${out:+, }$m $r ($v)"
+    done
+    echo "$out."
+}
+
 table
+echo "Against the bar: $(bars)"
 if [ "$modes" = "check debug release" ]; then
     {
         echo "## Compile time of the derive"
@@ -171,6 +186,8 @@ if [ "$modes" = "check debug release" ]; then
         echo '```text'
         table
         echo '```'
+        echo
+        echo "Against the bar: $(bars)"
     } > "$root/docs/compile-time.md"
     echo "wrote docs/compile-time.md"
 fi

@@ -70,6 +70,20 @@ fn nested<'de, R, L: crate::Layout>(
     r.nested(visit).map_err(|e| e.at(r.position()))
 }
 
+/// Runs `f`, which builds a value of `size` bytes, with room on the stack
+/// for its level's frames: each compound already runs on a grown stack
+/// with the usual red zone (`nested`), so only values too large for it
+/// check again, with a red zone that follows their size (the test folds
+/// away for all others).
+#[inline(always)]
+fn deeper<R>(size: usize, f: impl FnOnce() -> R) -> R {
+    if size > 16 * 1024 {
+        crate::stack::grow_for(size, f)
+    } else {
+        f()
+    }
+}
+
 #[cold]
 fn refused(what: &str, why: &str) -> Error {
     Error::new(
@@ -386,8 +400,7 @@ impl<'de, L: crate::Layout> de::SeqAccess<'de> for Seq<'_, 'de, L> {
             r: self.r,
             seq: self.state.as_mut(),
         };
-        // The next level's stack follows the element's size.
-        crate::stack::grow_for(size, || seed.deserialize(de)).map(Some)
+        deeper(size, || seed.deserialize(de)).map(Some)
     }
 
     /// At most [`HINT_MAX`]: serde's collections preallocate from the hint
@@ -422,9 +435,8 @@ impl<'de, L: crate::Layout> de::MapAccess<'de> for Map<'_, 'de, L> {
             self.r,
             3 * core::mem::size_of::<K::Value>() + core::mem::size_of::<usize>(),
         )?;
-        let size = core::mem::size_of::<K::Value>();
         let de = Deserializer::new(self.r);
-        crate::stack::grow_for(size, || seed.deserialize(de)).map(Some)
+        deeper(core::mem::size_of::<K::Value>(), || seed.deserialize(de)).map(Some)
     }
 
     #[inline]
@@ -432,7 +444,7 @@ impl<'de, L: crate::Layout> de::MapAccess<'de> for Map<'_, 'de, L> {
         let size = core::mem::size_of::<V::Value>();
         charge(self.r, 3 * size)?;
         let de = Deserializer::new(self.r);
-        crate::stack::grow_for(size, || seed.deserialize(de))
+        deeper(size, || seed.deserialize(de))
     }
 
     /// None, as for sequences: nothing preallocated before it is charged.

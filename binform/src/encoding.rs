@@ -184,11 +184,7 @@ pub fn schema_of<T: Encoding + ?Sized>() -> Schema {
 /// layout [`Encoding::FIXED_WIRE`]. Known at compile time.
 #[inline(always)]
 pub(crate) const fn wire_in<T: Encoding + ?Sized, L: crate::Layout>() -> Wire {
-    if L::FIXED {
-        T::FIXED_WIRE
-    } else {
-        T::WIRE
-    }
+    crate::__private::pick_wire::<L>(T::WIRE, T::FIXED_WIRE)
 }
 
 /// Whether sequences of `T` are packed integer blocks in the layout `L`:

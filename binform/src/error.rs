@@ -151,7 +151,8 @@ impl FrontPath {
         if segment.len() > self.start {
             let used = self.buf.len() - self.start;
             let room = (used + segment.len()).max(16);
-            let mut grown = alloc::vec![0u8; room];
+            let mut grown = Vec::with_capacity(room + used);
+            grown.resize(room, 0);
             grown.extend_from_slice(&self.buf[self.start..]);
             self.buf = grown;
             self.start = room;

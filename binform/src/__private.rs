@@ -451,11 +451,7 @@ pub const fn pick_wire<L: crate::Layout>(
     compact: crate::tolerant::wire::Wire,
     fixed: crate::tolerant::wire::Wire,
 ) -> crate::tolerant::wire::Wire {
-    if L::FIXED {
-        fixed
-    } else {
-        compact
-    }
+    crate::encoding::pick_wire::<L>(compact, fixed)
 }
 
 pub use crate::error::{in_element, in_field};

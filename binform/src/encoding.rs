@@ -184,7 +184,17 @@ pub fn schema_of<T: Encoding + ?Sized>() -> Schema {
 /// layout [`Encoding::FIXED_WIRE`]. Known at compile time.
 #[inline(always)]
 pub(crate) const fn wire_in<T: Encoding + ?Sized, L: crate::Layout>() -> Wire {
-    crate::__private::pick_wire::<L>(T::WIRE, T::FIXED_WIRE)
+    pick_wire::<L>(T::WIRE, T::FIXED_WIRE)
+}
+
+/// The wire type of layout `L` of the two: `compact`'s or `fixed`'s.
+#[inline(always)]
+pub(crate) const fn pick_wire<L: crate::Layout>(compact: Wire, fixed: Wire) -> Wire {
+    if L::FIXED {
+        fixed
+    } else {
+        compact
+    }
 }
 
 /// Whether sequences of `T` are packed integer blocks in the layout `L`:

@@ -62,6 +62,7 @@ pub(crate) enum Table {
     Hash,
     /// indexmap's: its entries with their hashes in a vector (up to twice
     /// the entries, from doubling), and a hash table of indexes.
+    #[cfg(feature = "indexmap")]
     Index,
 }
 
@@ -76,6 +77,7 @@ impl Table {
         let (per_entry, first) = match self {
             Table::Tree => ((e + 1) * 7 / 3 + word, 11 * e + 8 * word),
             Table::Hash => ((e + 1) * 7 / 3, 4 * (e + 1) + 16),
+            #[cfg(feature = "indexmap")]
             Table::Index => (2 * (e + word) + 3 * word, 4 * (e + word) + 16),
         };
         len.saturating_mul(per_entry).saturating_add(first)

@@ -264,9 +264,11 @@ impl Layout for Compact {
                 quote!(),
             ),
         };
+        let columns = crate::columns::pack_items(krate, &gen.cont.body);
         quote! {
             const MAX_SIZE: ::core::primitive::usize = #max_size;
             #reserved
+            #columns
 
             #inline
             fn pack_cursor<__L: #krate::Layout>(
@@ -288,6 +290,7 @@ impl Layout for Compact {
             Body::Struct(style, fields) => unpack_struct(krate, de, *style, fields),
             Body::Enum(variants) => unpack_enum(krate, de, gen.name, variants),
         };
+        let columns = crate::columns::unpack_items(krate, de, gen.name, &gen.cont.body);
         quote! {
             #inline
             fn unpack_cursor<__L: #krate::Layout>(
@@ -295,6 +298,8 @@ impl Layout for Compact {
             ) -> ::core::result::Result<Self, #krate::Error> {
                 #body
             }
+
+            #columns
         }
     }
 

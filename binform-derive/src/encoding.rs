@@ -53,8 +53,17 @@ pub fn items(cont: &Container, krate: &TokenStream) -> TokenStream {
     let describe = describe_body(cont, krate);
     // Computed here: a literal costs the compiler nothing to evaluate.
     let shape = binform_schema::hash::reference_value(&name);
+    // A compact type's sequences are columns (§27); a tolerant type's
+    // stay rows, each value framed field by field.
+    let columns = match cont.is_tolerant() {
+        true => quote!(),
+        false => quote!(
+            const COLUMNS: ::core::primitive::bool = true;
+        ),
+    };
     quote! {
         #plain
+        #columns
         const SHAPE: ::core::primitive::u64 = #shape;
 
         fn describe(__b: &mut #krate::schema::Builder) -> #krate::schema::TypeRef {

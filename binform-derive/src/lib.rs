@@ -12,6 +12,7 @@ mod ast;
 mod attr;
 mod bound;
 mod check;
+mod columns;
 mod compact;
 mod ctxt;
 mod encoding;

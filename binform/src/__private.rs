@@ -7,7 +7,7 @@ pub use alloc::rc::Rc;
 pub use alloc::string::String;
 pub use alloc::sync::Arc;
 pub use alloc::vec;
-use alloc::vec::Vec;
+pub use alloc::vec::Vec;
 pub use core;
 
 pub use crate::impls::SharedUnpack;
@@ -307,6 +307,20 @@ pub unsafe trait Field: Sized {
     ) -> crate::Result<Self>;
     /// [`Unpack::placeholder`](crate::Unpack::placeholder).
     fn placeholder(work: &mut u32) -> Option<Self>;
+    /// [`Unpack::COLUMN_MIN`](crate::Unpack::COLUMN_MIN).
+    const COLUMN_MIN: usize;
+    /// [`Pack::pack_all`](crate::Pack::pack_all): one field's column.
+    fn pack_column<'a, L: crate::Layout>(
+        items: impl Iterator<Item = &'a Self> + Clone,
+        w: &mut crate::Writer<'_, L>,
+    ) -> crate::Result<()>
+    where
+        Self: 'a;
+    /// [`column`]: one field's column of `n` values, `n` checked first.
+    fn unpack_column<L: crate::Layout>(
+        r: &mut crate::Reader<'_, L>,
+        n: usize,
+    ) -> crate::Result<Vec<Self>>;
 }
 
 /// Every encodable type is a [`Field`]. Not recommended in errors, so that
@@ -375,6 +389,166 @@ unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     fn placeholder(work: &mut u32) -> Option<Self> {
         <T as crate::Unpack<'static>>::placeholder(work)
     }
+    const COLUMN_MIN: usize = <T as crate::Unpack<'static>>::COLUMN_MIN;
+    #[inline(always)]
+    fn pack_column<'a, L: crate::Layout>(
+        items: impl Iterator<Item = &'a Self> + Clone,
+        w: &mut crate::Writer<'_, L>,
+    ) -> crate::Result<()>
+    where
+        Self: 'a,
+    {
+        pack_column(items, w)
+    }
+    #[inline(always)]
+    fn unpack_column<L: crate::Layout>(
+        r: &mut crate::Reader<'_, L>,
+        n: usize,
+    ) -> crate::Result<Vec<Self>> {
+        column(r, n)
+    }
+}
+
+/// Writes one field's column (§27): `T::pack_all`, one nesting level
+/// down when `T`'s column is rows, whose decoder (`Unpack::unpack_vec`'s
+/// default) counts that level.
+#[inline(always)]
+pub fn pack_column<'a, T: crate::Pack + 'a, L: crate::Layout>(
+    items: impl Iterator<Item = &'a T> + Clone,
+    w: &mut crate::Writer<'_, L>,
+) -> crate::Result<()> {
+    if T::PACKED || T::COLUMNS || T::PLAIN.in_layout::<L>() {
+        return T::pack_all(items, w);
+    }
+    w.nested(|w| T::pack_all(items, w))
+}
+
+/// A column of `n` values of `T` (§27): `n` checked against the input
+/// (a variant's share of an enum column, say), then `T::unpack_vec`.
+#[inline(always)]
+pub fn column<'de, T: crate::Unpack<'de>, L: crate::Layout>(
+    r: &mut crate::Reader<'de, L>,
+    n: usize,
+) -> crate::Result<Vec<T>> {
+    r.check_column::<T>(n, r.position())?;
+    T::unpack_vec(r, n)
+}
+
+/// A column of `n` values read one at a time by `read` (a `with`
+/// field's module, which has no columns of its own).
+pub fn rows_with<'de, T, L: crate::Layout>(
+    r: &mut crate::Reader<'de, L>,
+    n: usize,
+    mut read: impl FnMut(&mut crate::Reader<'de, L>) -> crate::Result<T>,
+) -> crate::Result<Vec<T>> {
+    build(r, n, |r, _| read(r))
+}
+
+/// Writes a column of values one at a time with `write` (a `with`
+/// field's module).
+pub fn pack_rows_with<'a, S: 'a, L: crate::Layout>(
+    items: impl Iterator<Item = &'a S>,
+    w: &mut crate::Writer<'_, L>,
+    mut write: impl FnMut(&'a S, &mut crate::Writer<'_, L>) -> crate::Result<()>,
+) -> crate::Result<()> {
+    for item in items {
+        write(item, w)?;
+    }
+    Ok(())
+}
+
+/// `n` values, the `i`-th made by `make(r, i)`, into a vector charged
+/// to the budget and grown toward `n` (the elements of a derived type's
+/// column, from its fields' columns).
+#[inline(always)]
+pub fn build<'de, T, L: crate::Layout>(
+    r: &mut crate::Reader<'de, L>,
+    n: usize,
+    mut make: impl FnMut(&mut crate::Reader<'de, L>, usize) -> crate::Result<T>,
+) -> crate::Result<Vec<T>> {
+    let mut out = r.vec_with_capacity::<T>(n)?;
+    for i in 0..n {
+        let v = make(r, i)?;
+        if out.len() == out.capacity() {
+            r.grow_toward(&mut out, i + 1, n)?;
+        }
+        out.push(v);
+    }
+    Ok(out)
+}
+
+/// The next value of a field's decoded column.
+#[inline(always)]
+pub fn next<T, L: crate::Layout>(
+    r: &crate::Reader<'_, L>,
+    column: &mut alloc::vec::IntoIter<T>,
+) -> crate::Result<T> {
+    crate::columns::next(r, column)
+}
+
+/// Writes an enum column's variant indexes as packed `u32` blocks (§22).
+#[inline]
+pub fn pack_tags<L: crate::Layout>(
+    tags: impl Iterator<Item = u32>,
+    w: &mut crate::Writer<'_, L>,
+) -> crate::Result<()> {
+    crate::packed::pack_iter(tags, w)
+}
+
+/// Reads an enum column's `n` variant indexes (`n` checked by the
+/// caller), each below `K` (else `UnknownVariant`, naming `name`), and how
+/// many elements each variant has.
+pub fn unpack_tags<const K: usize, L: crate::Layout>(
+    r: &mut crate::Reader<'_, L>,
+    n: usize,
+    name: &str,
+) -> crate::Result<(Vec<u32>, [usize; K])> {
+    let tags: Vec<u32> = crate::packed::unpack_vec(r, n)?;
+    let mut counts = [0usize; K];
+    for (i, &tag) in tags.iter().enumerate() {
+        match counts.get_mut(tag as usize) {
+            Some(c) => *c += 1,
+            None => {
+                return Err(r
+                    .unknown_variant(tag, name)
+                    .in_field(&alloc::format!("[{i}]")))
+            }
+        }
+    }
+    Ok((tags, counts))
+}
+
+/// A derived type's `COLUMN_MIN`: its fields' sum.
+pub const fn column_min_sum(fields: &[usize]) -> usize {
+    let mut sum = 0usize;
+    let mut i = 0;
+    while i < fields.len() {
+        sum = sum.saturating_add(fields[i]);
+        i += 1;
+    }
+    sum
+}
+
+/// A derived type's [`Pack::pack_all`](crate::Pack::pack_all): its
+/// columns (§27) in the compact layout, gathered once; rows in the fixed.
+#[inline(always)]
+pub fn pack_all<'a, T: crate::Pack + 'a, L: crate::Layout>(
+    items: impl Iterator<Item = &'a T>,
+    w: &mut crate::Writer<'_, L>,
+) -> crate::Result<()> {
+    if L::FIXED {
+        return crate::write::pack_each_of(items, w);
+    }
+    crate::write::pack_columns_of(items, w)
+}
+
+/// [`Unpack::unpack_vec`](crate::Unpack::unpack_vec)'s rows.
+#[inline(always)]
+pub fn unpack_rows<'de, T: crate::Unpack<'de>, L: crate::Layout>(
+    r: &mut crate::Reader<'de, L>,
+    n: usize,
+) -> crate::Result<Vec<T>> {
+    crate::read::unpack_each(r, n)
 }
 
 /// The largest encoding a derived type counts as bounded: above it, room
@@ -454,4 +628,5 @@ pub const fn pick_wire<L: crate::Layout>(
     crate::encoding::pick_wire::<L>(compact, fixed)
 }
 
+pub use crate::columns::short_column;
 pub use crate::error::{in_element, in_field};

@@ -70,6 +70,14 @@ pub trait Encoding {
     #[doc(hidden)]
     const PACKED: bool = false;
 
+    /// Whether sequences of this type are columns in the compact layout
+    /// (`docs/format.md` §27): a string's lengths then its bytes, an
+    /// option's presence bits then its values, a derived type's fields
+    /// each in a column of its own. Decided by the type's schema, so a
+    /// wrapper encoded as its contents says what its contents say.
+    #[doc(hidden)]
+    const COLUMNS: bool = false;
+
     /// How a field of this type is delimited in a version-tolerant type
     /// (`docs/format.md` §12). `Framed` is always correct; a
     /// self-delimiting encoding may name its shorter form.
@@ -204,6 +212,13 @@ pub(crate) const fn packed_in<T: Encoding + ?Sized, L: crate::Layout>() -> bool 
     T::PACKED && !L::FIXED
 }
 
+/// Whether sequences of `T` are columns in the layout `L` (§27): only in
+/// the compact one (the fixed layout writes them row by row).
+#[inline(always)]
+pub(crate) const fn columns_in<T: Encoding + ?Sized, L: crate::Layout>() -> bool {
+    T::COLUMNS && !L::FIXED
+}
+
 /// The schema name of a sequence of `T`: `packed` for packed integers,
 /// `seq` for everything else.
 pub(crate) const fn seq_name<T: Encoding + ?Sized>() -> &'static str {
@@ -266,12 +281,57 @@ macro_rules! encoding_array {
 /// everything is the contents'.
 macro_rules! encoding_transparent {
     ($inner:ty) => {
+        const PACKED: bool = <$inner as crate::Encoding>::PACKED;
+        const COLUMNS: bool = <$inner as crate::Encoding>::COLUMNS;
         const WIRE: crate::tolerant::wire::Wire = <$inner as crate::Encoding>::WIRE;
         const FIXED_WIRE: crate::tolerant::wire::Wire = <$inner as crate::Encoding>::FIXED_WIRE;
         const SHAPE: u64 = <$inner as crate::Encoding>::SHAPE;
 
         fn describe(b: &mut crate::schema::Builder) -> crate::schema::TypeRef {
             b.describe::<$inner>()
+        }
+    };
+}
+
+/// The `Pack` hooks of a wrapper encoded as its contents (`$get` borrows
+/// them): its slices and sequences are its contents' (§22, §27), so that
+/// what the schema shows, the contents' type, is what is written.
+macro_rules! forward_columns {
+    ($inner:ty, $get:expr) => {
+        #[inline]
+        fn pack_slice<L: crate::Layout>(
+            items: &[Self],
+            w: &mut crate::Writer<'_, L>,
+        ) -> crate::Result<()> {
+            Self::pack_all(items.iter(), w)
+        }
+
+        #[inline]
+        fn pack_all<'a, L: crate::Layout>(
+            items: impl Iterator<Item = &'a Self> + Clone,
+            w: &mut crate::Writer<'_, L>,
+        ) -> crate::Result<()>
+        where
+            Self: 'a,
+        {
+            <$inner as crate::Pack>::pack_all(items.map($get), w)
+        }
+    };
+}
+
+/// The `Unpack` hooks of a wrapper encoded as its contents (`$new` wraps
+/// one): its sequences decode as its contents' (§22, §27), then wrapped.
+macro_rules! forward_unpack_columns {
+    ($new:expr) => {
+        const COLUMN_MIN: usize = T::COLUMN_MIN;
+
+        #[inline]
+        fn unpack_vec<L: crate::Layout>(
+            r: &mut crate::Reader<'de, L>,
+            len: usize,
+        ) -> crate::Result<alloc::vec::Vec<Self>> {
+            let values = T::unpack_vec(r, len)?;
+            crate::columns::map_column(r, values, $new)
         }
     };
 }

@@ -173,6 +173,7 @@ mod builtins;
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;
+mod columns;
 mod error;
 pub mod fixed;
 mod header;

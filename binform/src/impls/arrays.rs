@@ -32,7 +32,9 @@ impl<T: Pack, const N: usize> Pack for [T; N] {
             c.write_bytes(bytes);
             return Ok(());
         }
-        if crate::encoding::packed_in::<T, L>() && N >= crate::packed::layout::SHORT {
+        if crate::encoding::packed_in::<T, L>() && N >= crate::packed::layout::SHORT
+            || crate::encoding::columns_in::<T, L>()
+        {
             return c.writer(|w| T::pack_slice(self, w));
         }
         for item in self {
@@ -45,6 +47,10 @@ impl<T: Pack, const N: usize> Pack for [T; N] {
 impl<'de, T: Unpack<'de>, const N: usize> Unpack<'de> for [T; N] {
     const MIN_SIZE: usize = if T::PACKED {
         crate::packed::layout::min_size(N)
+    } else if T::COLUMNS {
+        // Columns (§27) in the compact layout; rows, which take more, in
+        // the fixed one.
+        T::COLUMN_MIN.saturating_mul(N) / 256
     } else {
         T::MIN_SIZE.saturating_mul(N)
     };

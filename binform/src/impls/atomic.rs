@@ -21,6 +21,24 @@ macro_rules! atomic {
             fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                 self.load(atomic::Ordering::SeqCst).pack(w)
             }
+
+            #[inline]
+            fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()> {
+                Self::pack_all(items.iter(), w)
+            }
+
+            /// The integers' sequence (§22), from the values loaded.
+            fn pack_all<'a, L: crate::Layout>(
+                items: impl Iterator<Item = &'a Self> + Clone,
+                w: &mut Writer<'_, L>,
+            ) -> Result<()>
+            where
+                Self: 'a,
+            {
+                let values: alloc::vec::Vec<$ty> =
+                    items.map(|a| a.load(atomic::Ordering::SeqCst)).collect();
+                <$ty>::pack_all(values.iter(), w)
+            }
         }
 
         #[cfg(target_has_atomic = $cfg)]
@@ -35,6 +53,17 @@ macro_rules! atomic {
             #[inline]
             fn placeholder(work: &mut u32) -> Option<Self> {
                 <$ty>::placeholder(work).map(Self::new)
+            }
+
+            const COLUMN_MIN: usize = <$ty as Unpack<'de>>::COLUMN_MIN;
+
+            #[inline]
+            fn unpack_vec<L: crate::Layout>(
+                r: &mut Reader<'de, L>,
+                len: usize,
+            ) -> Result<alloc::vec::Vec<Self>> {
+                let values = <$ty>::unpack_vec(r, len)?;
+                crate::columns::map_column(r, values, Self::new)
             }
         }
     )*};

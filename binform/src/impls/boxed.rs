@@ -16,6 +16,8 @@ impl<T: Pack + ?Sized> Pack for Box<T> {
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.nested(|w| (**self).pack(w))
     }
+
+    forward_columns!(T, |b: &Self| &**b);
 }
 
 // No `MIN_SIZE` from `T`: a type that holds itself through a box would make
@@ -32,6 +34,17 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         r.charge_memory(core::mem::size_of::<T>())?;
         r.nested_holding::<T, _>(|r| T::unpack(r).map(Box::new))
+    }
+
+    const COLUMN_MIN: usize = T::COLUMN_MIN;
+
+    /// The contents' column (packed integers, strings, a derived type's
+    /// columns, or rows), then each value boxed.
+    fn unpack_vec<L: crate::Layout>(r: &mut Reader<'de, L>, len: usize) -> Result<Vec<Self>> {
+        let values = T::unpack_vec(r, len)?;
+        // Each value moves into a box of its own.
+        r.charge_memory(values.len().saturating_mul(core::mem::size_of::<T>()))?;
+        crate::columns::map_column(r, values, Box::new)
     }
 }
 
@@ -59,6 +72,8 @@ impl<T: Pack + ?Sized> Pack for &T {
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.through_reference(|w| (**self).pack(w))
     }
+
+    forward_columns!(T, |b: &Self| &**b);
 }
 
 impl<T: Encoding + ?Sized> Encoding for &mut T {
@@ -70,4 +85,6 @@ impl<T: Pack + ?Sized> Pack for &mut T {
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.through_reference(|w| (**self).pack(w))
     }
+
+    forward_columns!(T, |b: &Self| &**b);
 }

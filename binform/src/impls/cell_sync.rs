@@ -16,6 +16,23 @@ impl<T: Pack + Copy> Pack for Cell<T> {
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.get().pack(w)
     }
+
+    #[inline]
+    fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()> {
+        Self::pack_all(items.iter(), w)
+    }
+
+    /// The contents' sequence (§22, §27), from a copy of the values.
+    fn pack_all<'a, L: crate::Layout>(
+        items: impl Iterator<Item = &'a Self> + Clone,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()>
+    where
+        Self: 'a,
+    {
+        let values: alloc::vec::Vec<T> = items.map(Cell::get).collect();
+        T::pack_all(values.iter(), w)
+    }
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Cell<T> {
@@ -30,6 +47,8 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Cell<T> {
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         T::unpack(r).map(Cell::new)
     }
+
+    forward_unpack_columns!(Cell::new);
 }
 
 impl<T: Encoding + ?Sized> Encoding for RefCell<T> {
@@ -40,12 +59,39 @@ impl<T: Pack + ?Sized> Pack for RefCell<T> {
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         match self.try_borrow() {
             Ok(value) => value.pack(w),
-            Err(_) => Err(Error::new(
-                ErrorKind::AlreadyBorrowed,
-                "a RefCell was mutably borrowed while being encoded",
-            )),
+            Err(_) => Err(already_borrowed()),
         }
     }
+
+    #[inline]
+    fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()>
+    where
+        Self: Sized,
+    {
+        Self::pack_all(items.iter(), w)
+    }
+
+    /// The contents' sequence (§22, §27), every cell borrowed at once.
+    fn pack_all<'a, L: crate::Layout>(
+        items: impl Iterator<Item = &'a Self> + Clone,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()>
+    where
+        Self: 'a,
+    {
+        let guards = items
+            .map(|c| c.try_borrow().map_err(|_| already_borrowed()))
+            .collect::<Result<alloc::vec::Vec<_>>>()?;
+        T::pack_all(guards.iter().map(|g| &**g), w)
+    }
+}
+
+#[cold]
+fn already_borrowed() -> Error {
+    Error::new(
+        ErrorKind::AlreadyBorrowed,
+        "a RefCell was mutably borrowed while being encoded",
+    )
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for RefCell<T> {
@@ -55,6 +101,8 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for RefCell<T> {
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         T::unpack(r).map(RefCell::new)
     }
+
+    forward_unpack_columns!(RefCell::new);
 
     #[inline]
     fn placeholder(work: &mut u32) -> Option<Self> {
@@ -98,6 +146,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for RefCell<T> {
 #[cfg(feature = "std")]
 mod locks {
     use std::sync::{Mutex, RwLock};
+    use std::vec::Vec;
 
     use crate::{Encoding, Error, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
@@ -117,6 +166,41 @@ mod locks {
                         Err(_) => Err(poisoned(stringify!($lock))),
                     }
                 }
+
+                #[inline]
+                fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()>
+                where
+                    Self: Sized,
+                {
+                    Self::pack_all(items.iter(), w)
+                }
+
+                /// The contents' sequence (§22, §27), every lock held at
+                /// once; a lock reached twice (through references) is an
+                /// error, where locking it again would deadlock.
+                fn pack_all<'a, L: crate::Layout>(
+                    items: impl Iterator<Item = &'a Self> + Clone,
+                    w: &mut Writer<'_, L>,
+                ) -> Result<()>
+                where
+                    Self: 'a,
+                {
+                    let mut at: Vec<*const u8> = items
+                        .clone()
+                        .map(|l| (l as *const Self).cast::<u8>())
+                        .collect();
+                    at.sort_unstable();
+                    if at.windows(2).any(|p| p[0] == p[1]) {
+                        return Err(Error::new(
+                            ErrorKind::Custom,
+                            concat!("the same ", stringify!($lock), " twice in one sequence"),
+                        ));
+                    }
+                    let guards = items
+                        .map(|l| l.$read().map_err(|_| poisoned(stringify!($lock))))
+                        .collect::<Result<Vec<_>>>()?;
+                    T::pack_all(guards.iter().map(|g| &**g), w)
+                }
             }
 
             impl<'de, T: Unpack<'de>> Unpack<'de> for $lock<T> {
@@ -125,6 +209,8 @@ mod locks {
                 fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
                     T::unpack(r).map($lock::new)
                 }
+
+                forward_unpack_columns!($lock::new);
 
                 #[inline]
                 fn placeholder(work: &mut u32) -> Option<Self> {

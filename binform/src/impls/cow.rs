@@ -16,6 +16,8 @@ impl<T: Pack + ToOwned + ?Sized> Pack for Cow<'_, T> {
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.through_reference(|w| (**self).pack(w))
     }
+
+    forward_columns!(T, |c: &Self| &**c);
 }
 
 impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
@@ -30,6 +32,8 @@ impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         read_str(r).map(Cow::Borrowed)
     }
+
+    crate::impls::string::str_column_unpack!(|_, s| Ok(Cow::Borrowed(s)));
 }
 
 impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {
@@ -58,4 +62,6 @@ impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, T> {
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         T::unpack(r).map(Cow::Owned)
     }
+
+    forward_unpack_columns!(Cow::Owned);
 }

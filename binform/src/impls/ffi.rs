@@ -72,6 +72,7 @@ mod os {
     use std::path::{Path, PathBuf};
 
     use alloc::string::String;
+    use alloc::vec::Vec;
 
     use super::utf8;
     use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
@@ -88,6 +89,19 @@ mod os {
                 fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                     utf8(self.$to_str(), $what)?.pack(w)
                 }
+
+                fn pack_all<'a, L: crate::Layout>(
+                    items: impl Iterator<Item = &'a Self> + Clone,
+                    w: &mut Writer<'_, L>,
+                ) -> Result<()>
+                where
+                    Self: 'a,
+                {
+                    let texts = items
+                        .map(|x| utf8(x.$to_str(), $what))
+                        .collect::<Result<Vec<&str>>>()?;
+                    str::pack_all(texts.iter().copied(), w)
+                }
             }
 
             impl Encoding for $owned {
@@ -99,6 +113,8 @@ mod os {
                 fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                     utf8(self.$to_str(), $what)?.pack(w)
                 }
+
+                forward_columns!($borrowed, |x: &Self| x.as_ref());
             }
 
             impl<'de> Unpack<'de> for $owned {
@@ -113,6 +129,10 @@ mod os {
                 fn placeholder(_: &mut u32) -> Option<Self> {
                     Some(<$owned>::new())
                 }
+
+                crate::impls::string::str_column_unpack!(|r, s| {
+                    crate::impls::string::string_of(r, s).map(<$owned>::from)
+                });
             }
         )*};
     }

@@ -43,6 +43,8 @@ macro_rules! transparent {
             fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
                 self.0.pack(w)
             }
+
+            forward_columns!(T, |x: &Self| &x.0);
         }
 
         impl<'de, T: Unpack<'de>> Unpack<'de> for $wrapper<T> {
@@ -57,6 +59,8 @@ macro_rules! transparent {
             fn placeholder(work: &mut u32) -> Option<Self> {
                 T::placeholder(work).map($wrapper)
             }
+
+            forward_unpack_columns!($wrapper);
         }
     )*};
 }

@@ -18,7 +18,7 @@ mod option_result;
 mod primitives;
 mod rc_arc;
 mod seq;
-mod string;
+pub(crate) mod string;
 mod time;
 mod tuples;
 

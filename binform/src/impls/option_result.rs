@@ -7,6 +7,7 @@ use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 
 impl<T: Encoding> Encoding for Option<T> {
     encoding_builtin!("option", T);
+    const COLUMNS: bool = true;
 }
 
 impl<T: Pack> Pack for Option<T> {
@@ -84,6 +85,27 @@ impl<T: Pack> Pack for Option<T> {
             Some(v) => v.pack_field(gap_key, w),
         }
     }
+
+    #[inline]
+    fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()> {
+        Self::pack_all(items.iter(), w)
+    }
+
+    /// A column of options (§27): a presence bit each, then the present
+    /// values as a column of their own.
+    fn pack_all<'a, L: crate::Layout>(
+        items: impl Iterator<Item = &'a Self> + Clone,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()>
+    where
+        Self: 'a,
+    {
+        if L::FIXED {
+            return crate::write::pack_each_of(items, w);
+        }
+        crate::columns::write_bits(items.clone().map(Option::is_some), w);
+        T::pack_all(items.filter_map(Option::as_ref), w)
+    }
 }
 
 #[cold]
@@ -138,6 +160,34 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
             Wire::Null => Ok(None),
             _ => T::unpack_field(r, tag, wire).map(Some),
         }
+    }
+
+    /// A presence bit for each of 256 options.
+    const COLUMN_MIN: usize = 32;
+
+    fn unpack_vec<L: crate::Layout>(
+        r: &mut Reader<'de, L>,
+        len: usize,
+    ) -> Result<alloc::vec::Vec<Self>> {
+        if L::FIXED {
+            return crate::read::unpack_each(r, len);
+        }
+        let bits = crate::columns::read_bits(r, len)?;
+        let present = bits.count();
+        r.check_column::<T>(present, r.position())?;
+        let mut values = T::unpack_vec(r, present)?.into_iter();
+        let mut out = r.vec_with_capacity(len)?;
+        for i in 0..len {
+            let v = match bits.get(i) {
+                true => Some(crate::columns::next(r, &mut values)?),
+                false => None,
+            };
+            if out.len() == out.capacity() {
+                r.grow_toward(&mut out, i + 1, len)?;
+            }
+            out.push(v);
+        }
+        Ok(out)
     }
 }
 

@@ -311,7 +311,7 @@ macro_rules! packed_hooks {
 
         #[inline]
         fn pack_all<'a, L: crate::Layout>(
-            items: impl Iterator<Item = &'a Self>,
+            items: impl Iterator<Item = &'a Self> + Clone,
             w: &mut Writer<'_, L>,
         ) -> Result<()>
         where
@@ -328,6 +328,9 @@ macro_rules! packed_hooks {
 /// The `Unpack` hooks of an integer whose sequences are packed blocks.
 macro_rules! unpacked_hooks {
     () => {
+        /// A block of 256 takes its header and base at least (§22).
+        const COLUMN_MIN: usize = 2;
+
         #[inline]
         fn unpack_vec<L: crate::Layout>(
             r: &mut Reader<'de, L>,
@@ -838,7 +841,7 @@ macro_rules! nonzero {
                 Self::pack_all(items.iter(), w)
             }
 
-            fn pack_all<'a, L: crate::Layout>(items: impl Iterator<Item = &'a Self>, w: &mut Writer<'_, L>) -> Result<()>
+            fn pack_all<'a, L: crate::Layout>(items: impl Iterator<Item = &'a Self> + Clone, w: &mut Writer<'_, L>) -> Result<()>
             where
                 Self: 'a,
             {
@@ -851,6 +854,7 @@ macro_rules! nonzero {
 
         impl<'de> Unpack<'de> for $nz {
             const MIN_SIZE: usize = <$ty as Unpack<'de>>::MIN_SIZE;
+            const COLUMN_MIN: usize = <$ty as Unpack<'de>>::COLUMN_MIN;
 
             #[inline]
             fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {

@@ -15,8 +15,12 @@ impl<T: Encoding> Encoding for [T] {
     // (`Wrapping<u32>`, `Cell<u32>`) is written one value at a time, and
     // its sequences must not look like the integer's.
     encoding_builtin!(crate::encoding::seq_name::<T>(), T);
-    const WIRE: crate::tolerant::wire::Wire =
-        crate::tolerant::wire::Wire::seq_of_packed(T::WIRE, T::PACKED);
+    // Columns (§27) are not element after element: framed.
+    const WIRE: crate::tolerant::wire::Wire = if T::COLUMNS {
+        crate::tolerant::wire::Wire::Framed
+    } else {
+        crate::tolerant::wire::Wire::seq_of_packed(T::WIRE, T::PACKED)
+    };
     // Integers are fixed-width in the fixed layout, never packed.
     const FIXED_WIRE: crate::tolerant::wire::Wire =
         crate::tolerant::wire::Wire::seq_of(T::FIXED_WIRE);
@@ -34,6 +38,12 @@ impl<T: Pack> Pack for [T] {
         }
         if T::PACKED {
             return pack_elements(self, w);
+        }
+        if crate::encoding::columns_in::<T, L>() {
+            // Columns run the whole length (§27), not chunk by chunk; a
+            // derived type's columns count their own level, as its
+            // `unpack_vec` does, and strings and options none.
+            return T::pack_slice(self, w);
         }
         w.nested(|w| pack_elements(self, w))
     }
@@ -99,8 +109,9 @@ impl<T: Pack> Pack for VecDeque<T> {
     #[inline]
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_len(self.len());
-        if crate::encoding::packed_in::<T, L>() {
-            // Blocks count from the front, across the two halves.
+        if crate::encoding::packed_in::<T, L>() || crate::encoding::columns_in::<T, L>() {
+            // Blocks and columns count from the front, across the two
+            // halves.
             return match self.as_slices() {
                 (front, []) => pack_elements(front, w),
                 _ => T::pack_all(self.iter(), w),
@@ -159,8 +170,9 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
         // padding the element's alignment puts between them).
         let node = core::mem::size_of::<(usize, usize, T)>();
         r.charge_memory(len.saturating_mul(node))?;
-        if crate::encoding::packed_in::<T, L>() {
-            // Blocks decode as a vector, then move into their nodes.
+        if crate::encoding::packed_in::<T, L>() || crate::encoding::columns_in::<T, L>() {
+            // Blocks and columns decode as a vector, then move into their
+            // nodes.
             return r
                 .nested(|r| T::unpack_vec(r, len))
                 .map(LinkedList::from_iter);

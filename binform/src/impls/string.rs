@@ -11,6 +11,7 @@ use crate::{Encoding, ErrorKind, Pack, Reader, Result, Unpack, Writer};
 impl Encoding for str {
     encoding_builtin!("string");
     const WIRE: Wire = Wire::Bytes;
+    const COLUMNS: bool = true;
 }
 
 impl Pack for str {
@@ -38,6 +39,21 @@ impl Pack for str {
         w.write_bytes(self.as_bytes());
         Ok(())
     }
+
+    /// A column of strings (§27); `str` has no slices of its own.
+    #[inline]
+    fn pack_all<'a, L: crate::Layout>(
+        items: impl Iterator<Item = &'a Self> + Clone,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()>
+    where
+        Self: 'a,
+    {
+        if L::FIXED {
+            return crate::write::pack_each_of(items, w);
+        }
+        crate::columns::pack_strs(items, w)
+    }
 }
 
 impl Encoding for String {
@@ -62,6 +78,8 @@ impl Pack for String {
     fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_str().pack_field(gap_key, w)
     }
+
+    str_column_pack!(String::as_str);
 }
 
 /// Reads a length-prefixed UTF-8 string borrowed from the input.
@@ -77,22 +95,88 @@ fn str_from<'de>(s: &mut impl Source<'de>) -> Result<&'de str> {
     let len = s.read_len()?;
     let start = s.position();
     let bytes = s.read_bytes(len)?;
+    match fast_utf8(bytes) {
+        Some(text) => Ok(text),
+        None => s.with_reader(|r| utf8(r, bytes, start)),
+    }
+}
+
+/// `bytes` as text when a fast check accepts them (ASCII, or simdutf8
+/// past [`SIMD_UTF8_FROM`]); `None` sends them to the general check,
+/// which also finds the error's offset.
+#[inline(always)]
+fn fast_utf8(bytes: &[u8]) -> Option<&str> {
     #[cfg(feature = "simdutf8")]
     if bytes.len() > SIMD_UTF8_FROM {
-        return match simdutf8::basic::from_utf8(bytes) {
-            Ok(text) => Ok(text),
-            // The error, with the offset of the first invalid byte, from
-            // the general check (simdutf8's `basic` says only "invalid").
-            Err(_) => s.with_reader(|r| utf8(r, bytes, start)),
-        };
+        // The error, with the offset of the first invalid byte, comes
+        // from the general check (simdutf8's `basic` says only "invalid").
+        return simdutf8::basic::from_utf8(bytes).ok();
     }
     if is_ascii(bytes) {
         #[allow(unsafe_code)]
         // SAFETY: every byte is below 0x80, and ASCII is valid UTF-8.
-        return Ok(unsafe { core::str::from_utf8_unchecked(bytes) });
+        return Some(unsafe { core::str::from_utf8_unchecked(bytes) });
     }
-    s.with_reader(|r| utf8(r, bytes, start))
+    None
 }
+
+/// `bytes` (read from `start`) as text, checked in one pass: a string
+/// column's bytes, all its strings at once.
+pub(crate) fn utf8_at<'de, L: crate::Layout>(
+    r: &Reader<'de, L>,
+    bytes: &'de [u8],
+    start: usize,
+) -> Result<&'de str> {
+    match fast_utf8(bytes) {
+        Some(text) => Ok(text),
+        None => utf8(r, bytes, start),
+    }
+}
+
+/// The `Pack` hooks of a string type (`$as_str` borrows its text): its
+/// sequences are string columns in the compact layout (§27).
+macro_rules! str_column_pack {
+    ($as_str:expr) => {
+        #[inline]
+        fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()> {
+            Self::pack_all(items.iter(), w)
+        }
+
+        #[inline]
+        fn pack_all<'a, L: crate::Layout>(
+            items: impl Iterator<Item = &'a Self> + Clone,
+            w: &mut Writer<'_, L>,
+        ) -> Result<()>
+        where
+            Self: 'a,
+        {
+            if L::FIXED {
+                return crate::write::pack_each_of(items, w);
+            }
+            crate::columns::pack_strs(items.map($as_str), w)
+        }
+    };
+}
+
+/// The `Unpack` hooks of a string type (`$make` makes one from the
+/// reader and a `&'de str`): a column's lengths, then its bytes.
+macro_rules! str_column_unpack {
+    ($make:expr) => {
+        const COLUMN_MIN: usize = 2;
+
+        #[inline]
+        fn unpack_vec<L: crate::Layout>(
+            r: &mut Reader<'de, L>,
+            len: usize,
+        ) -> Result<alloc::vec::Vec<Self>> {
+            if L::FIXED {
+                return crate::read::unpack_each(r, len);
+            }
+            crate::columns::unpack_strs(r, len, $make)
+        }
+    };
+}
+pub(crate) use {str_column_pack, str_column_unpack};
 
 /// The length past which the `simdutf8` feature validates a string with
 /// simdutf8. Measured on this project's AMD EPYC (Zen 1): on 1,000 bytes
@@ -165,6 +249,17 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a str {
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         read_str(r)
     }
+
+    str_column_unpack!(|_, s| Ok(s));
+}
+
+/// A string of a column as a `String`: as [`String::unpack`] makes it.
+#[inline]
+pub(crate) fn string_of<L: crate::Layout>(r: &mut Reader<'_, L>, s: &str) -> Result<String> {
+    if s.len() <= crate::read::SMALL_ALLOCATION {
+        return Ok(String::from(s));
+    }
+    owned(r, s)
 }
 
 /// A large string's copy, through the fallible allocation (its length was
@@ -208,6 +303,8 @@ impl<'de> Unpack<'de> for String {
         }
         c.reader(|r| owned(r, s))
     }
+
+    str_column_unpack!(string_of);
 }
 
 impl<'de> Unpack<'de> for Box<str> {
@@ -223,6 +320,8 @@ impl<'de> Unpack<'de> for Box<str> {
         // One level for the box, as its encoder counts.
         r.nested(|r| String::unpack(r).map(String::into_boxed_str))
     }
+
+    str_column_unpack!(|r, s| string_of(r, s).map(String::into_boxed_str));
 }
 
 #[cfg(test)]

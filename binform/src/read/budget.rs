@@ -149,16 +149,44 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
     #[doc(hidden)]
     #[inline]
     pub fn read_seq_len<T: Unpack<'de>>(&mut self) -> Result<usize> {
-        if !crate::encoding::packed_in::<T, L>() {
+        if !crate::encoding::packed_in::<T, L>() && !crate::encoding::columns_in::<T, L>() {
             return self.read_len_for::<T>();
         }
         let start = self.pos;
         let len = self.read_len()?;
-        let least = crate::packed::layout::min_size(len);
+        self.check_column::<T>(len, start)?;
+        Ok(len)
+    }
+
+    /// Checks that the remaining input can hold a column (§22, §27) of
+    /// `len` values of `T`, before anything is allocated for it: the
+    /// length a sequence declares, the values an option column says are
+    /// present, a variant's share of an enum column. `start` is where the
+    /// count was read, for the error.
+    #[doc(hidden)]
+    #[inline]
+    pub fn check_column<T: Unpack<'de>>(&mut self, len: usize, start: usize) -> Result<()> {
+        if L::FIXED {
+            return self.check_len::<T>(len, start);
+        }
+        let least = if T::PACKED {
+            crate::packed::layout::min_size(len)
+        } else if T::COLUMN_MIN == 0 {
+            if len > self.empty_budget {
+                return Err(self.empty_budget_error(len, start));
+            }
+            self.empty_budget -= len;
+            return Ok(());
+        } else {
+            // `len` and the minimum are each below `usize::MAX`: the
+            // product fits in 128 bits.
+            let least = (len as u128) * (T::COLUMN_MIN as u128) / 256;
+            usize::try_from(least).unwrap_or(usize::MAX)
+        };
         if least > self.remaining() {
             return Err(self.short_input_bytes(len, least, start));
         }
-        Ok(len)
+        Ok(())
     }
 
     #[inline(always)]

@@ -37,6 +37,17 @@ pub trait Unpack<'de>: Encoding + Sized {
     /// such elements are counted against [`Options::max_len`](crate::Options::max_len) instead.
     const MIN_SIZE: usize = 0;
 
+    /// The fewest input bytes 256 values of this type take as a column
+    /// of the compact layout (`docs/format.md` §27): a sequence's declared
+    /// length is checked against it before anything is allocated. The
+    /// default, 256 × [`MIN_SIZE`](Unpack::MIN_SIZE), is what row after
+    /// row takes; packed integers take 2 (a block's header and base),
+    /// presence bits 32, a derived type its fields' sum. `0` counts the
+    /// elements against the reader's budget of elements that take no
+    /// input, as `MIN_SIZE` 0 does.
+    #[doc(hidden)]
+    const COLUMN_MIN: usize = Self::MIN_SIZE.saturating_mul(256);
+
     /// Decodes the value of a version-tolerant type's field whose key said
     /// `wire`; `tag` is for error messages. `Option` overrides it to read
     /// `None` from the `Null` wire type.
@@ -114,6 +125,9 @@ pub trait Unpack<'de>: Encoding + Sized {
     #[doc(hidden)]
     #[inline]
     fn unpack_array<const N: usize, L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<[Self; N]> {
+        if crate::encoding::columns_in::<Self, L>() || crate::encoding::packed_in::<Self, L>() {
+            return unpack_array_of_column(r);
+        }
         unpack_each_array(r)
     }
 }
@@ -194,6 +208,19 @@ pub(crate) fn unpack_each_array<'de, T: Unpack<'de>, L: crate::Layout, const N: 
     }
     // Without a failure, `from_fn` filled every slot.
     Ok(slots.map(|slot| slot.unwrap_or_else(|| unreachable!("every slot is filled"))))
+}
+
+/// An array whose elements are a column (§27) or packed blocks (§22),
+/// from the sequence decoder: `N` is checked against the input first.
+#[inline(never)]
+fn unpack_array_of_column<'de, T: Unpack<'de>, L: crate::Layout, const N: usize>(
+    r: &mut Reader<'de, L>,
+) -> Result<[T; N]> {
+    r.check_column::<T>(N, r.position())?;
+    let values = T::unpack_vec(r, N)?;
+    values
+        .try_into()
+        .map_err(|_| crate::columns::short_column(r))
 }
 
 /// The `n` bytes at `pos`, if the input holds them: the bounds check of

@@ -326,7 +326,10 @@ pub(super) fn wire_of<L: crate::Layout>(
         Shape::Packed(s, ..) if L::FIXED => Wire::seq_of(scalar(s)),
         Shape::Packed(..) => Wire::Seq(PACKED_ELEMENT),
         Shape::Seq(elem) => match node {
-            TypeRef::Builtin { name, .. } if name == "seq" => {
+            // Columns (§27) are framed, as `[T]`'s wire type says.
+            TypeRef::Builtin { name, .. }
+                if name == "seq" && !super::decode::is_column::<L>(elem, schema) =>
+            {
                 Wire::seq_of(wire_of::<L>(elem, schema)?)
             }
             _ => Wire::Framed,

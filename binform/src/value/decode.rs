@@ -142,7 +142,11 @@ impl<'s> Decoder<'s> {
             }
             Shape::Seq(elem) => {
                 let len = r.read_len()?;
-                Value::Seq(self.elements(r, len, |d, r| d.value(r, elem))?)
+                if is_seq(node) && is_column::<L>(elem, self.schema) {
+                    Value::Seq(deeper(r, |r| self.column(r, elem, len))?)
+                } else {
+                    Value::Seq(self.elements(r, len, |d, r| d.value(r, elem))?)
+                }
             }
             Shape::Packed(s, nonzero) => {
                 let len = r.read_len()?;
@@ -153,6 +157,8 @@ impl<'s> Decoder<'s> {
                 if shape(elem, self.schema).is_ok_and(|s| matches!(s, Shape::Scalar(Scalar::U8))) {
                     r.charge_memory(n)?;
                     Value::Bytes(r.read_bytes(n)?.to_vec())
+                } else if is_column::<L>(elem, self.schema) {
+                    Value::Seq(deeper(r, |r| self.column(r, elem, n))?)
                 } else {
                     Value::Seq(self.elements(r, n, |d, r| d.value(r, elem))?)
                 }
@@ -475,6 +481,155 @@ impl<'s> Decoder<'s> {
         Ok(out)
     }
 
+    /// A column of `n` values of `node` (format.md §27), as the typed
+    /// decoders read it: packed integers, a string column, presence bits
+    /// and the present values' column, a derived type's fields' columns
+    /// (an enum's indexes first), or rows.
+    fn column<L: crate::Layout>(
+        &mut self,
+        r: &mut Reader<'_, L>,
+        node: &'s TypeRef,
+        n: usize,
+    ) -> Result<Vec<Value>> {
+        if L::FIXED {
+            return self.elements(r, n, |d, r| d.value(r, node));
+        }
+        match shape(node, self.schema)? {
+            Shape::Scalar(s) if s.packs() => packed_values(r, s, false, n),
+            Shape::NonZero(s) if s.packs() => packed_values(r, s, true, n),
+            Shape::String => {
+                r.charge_memory(n.saturating_mul(VALUE_SIZE))?;
+                crate::columns::unpack_strs(r, n, |r, s| {
+                    r.charge_memory(s.len())?;
+                    Ok(Value::String(s.to_string()))
+                })
+            }
+            Shape::Option(inner) => {
+                let bits = crate::columns::read_bits(r, n)?;
+                let present = bits.count();
+                let mut values = self.column(r, inner, present)?.into_iter();
+                let mut out = Vec::new();
+                for i in 0..n {
+                    r.room_for_one(&mut out, n)?;
+                    out.push(Value::Optional(match bits.get(i) {
+                        true => {
+                            r.charge_memory(VALUE_SIZE)?;
+                            Some(Box::new(crate::columns::next(r, &mut values)?))
+                        }
+                        false => None,
+                    }));
+                }
+                Ok(out)
+            }
+            Shape::Named(def) if !def.tolerant => r.nested(|r| match &def.body {
+                Body::Struct(fields) => {
+                    let columns = self.field_columns(r, fields, n, "")?;
+                    self.rows_of(r, n, &def.name, None, fields, columns)
+                }
+                Body::Enum(variants) => {
+                    let tags: Vec<u32> = crate::packed::unpack_vec(r, n)?;
+                    let mut counts = alloc::vec![0usize; variants.len()];
+                    for (i, &tag) in tags.iter().enumerate() {
+                        match counts.get_mut(tag as usize) {
+                            Some(c) => *c += 1,
+                            None => {
+                                return Err(r
+                                    .error(
+                                        ErrorKind::UnknownVariant,
+                                        format!("{} has no variant with tag {tag}", def.name),
+                                    )
+                                    .in_field(&format!("[{i}]")))
+                            }
+                        }
+                    }
+                    let mut each = Vec::new();
+                    for (v, count) in variants.iter().zip(&counts) {
+                        let columns =
+                            self.field_columns(r, &v.fields, *count, &format!("::{}", v.name))?;
+                        each.push(self.rows_of(
+                            r,
+                            *count,
+                            &def.name,
+                            Some(&v.name),
+                            &v.fields,
+                            columns,
+                        )?);
+                    }
+                    let mut each: Vec<_> = each.into_iter().map(Vec::into_iter).collect();
+                    let mut out = Vec::new();
+                    for &tag in &tags {
+                        r.room_for_one(&mut out, n)?;
+                        let column = each
+                            .get_mut(tag as usize)
+                            .ok_or_else(|| crate::columns::short_column(r))?;
+                        out.push(crate::columns::next(r, column)?);
+                    }
+                    Ok(out)
+                }
+            }),
+            _ => self.elements(r, n, |d, r| d.value(r, node)),
+        }
+    }
+
+    /// The columns of `fields`, `n` values each.
+    fn field_columns<L: crate::Layout>(
+        &mut self,
+        r: &mut Reader<'_, L>,
+        fields: &'s [FieldDef],
+        n: usize,
+        prefix: &str,
+    ) -> Result<Vec<Vec<Value>>> {
+        let mut columns = Vec::new();
+        for f in fields {
+            r.room_for_one(&mut columns, fields.len())?;
+            let column = self
+                .column(r, &f.schema, n)
+                .map_err(|e| e.in_field(&format!("{prefix}.{}", f.name)))?;
+            columns.push(column);
+        }
+        Ok(columns)
+    }
+
+    /// `n` structs (or variants `variant` of the enum `name`) from their
+    /// fields' columns.
+    fn rows_of<L: crate::Layout>(
+        &mut self,
+        r: &mut Reader<'_, L>,
+        n: usize,
+        name: &str,
+        variant: Option<&str>,
+        fields: &'s [FieldDef],
+        columns: Vec<Vec<Value>>,
+    ) -> Result<Vec<Value>> {
+        let mut columns: Vec<_> = columns.into_iter().map(Vec::into_iter).collect();
+        let names: usize = fields.iter().map(|f| f.name.len()).sum();
+        let each = fields
+            .len()
+            .saturating_mul(PAIR_SIZE)
+            .saturating_add(names + name.len() + variant.map_or(0, str::len));
+        let mut out = Vec::new();
+        for _ in 0..n {
+            r.room_for_one(&mut out, n)?;
+            r.charge_memory(each)?;
+            let mut values = Vec::with_capacity(fields.len());
+            for (f, column) in fields.iter().zip(columns.iter_mut()) {
+                values.push((f.name.clone(), crate::columns::next(r, column)?));
+            }
+            out.push(match variant {
+                None => Value::Struct {
+                    name: name.to_string(),
+                    fields: values,
+                },
+                Some(variant) => Value::Variant {
+                    name: name.to_string(),
+                    variant: variant.to_string(),
+                    fields: values,
+                },
+            });
+        }
+        Ok(out)
+    }
+
     /// `len` elements read by `each`, one nesting level down, each charged
     /// before it is built.
     fn elements<L: crate::Layout>(
@@ -567,6 +722,24 @@ impl<'s> Decoder<'s> {
 /// recursion happens, count toward `Options::max_depth`, so a value nests
 /// as deep as its typed decoder allows).
 #[inline]
+/// Whether a sequence node is `seq` (whose elements may be columns), not
+/// `set` (always rows, like maps).
+pub(super) fn is_seq(node: &TypeRef) -> bool {
+    matches!(node, TypeRef::Builtin { name, .. } if name == "seq")
+}
+
+/// Whether sequences of `elem` are columns in the layout `L` (§27): the
+/// schema's account of `Encoding::COLUMNS`. Wrappers encoded as their
+/// contents are transparent in schemas and forward their columns.
+pub(super) fn is_column<L: crate::Layout>(elem: &TypeRef, schema: &Schema) -> bool {
+    !L::FIXED
+        && match shape(elem, schema) {
+            Ok(Shape::String | Shape::Option(_)) => true,
+            Ok(Shape::Named(def)) => !def.tolerant,
+            _ => false,
+        }
+}
+
 fn deeper<'de, R, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     f: impl FnOnce(&mut Reader<'de, L>) -> Result<R>,
@@ -625,6 +798,16 @@ fn packed<L: crate::Layout>(
     nonzero: bool,
     len: usize,
 ) -> Result<Value> {
+    packed_values(r, s, nonzero, len).map(Value::Seq)
+}
+
+/// [`packed`]'s values.
+fn packed_values<L: crate::Layout>(
+    r: &mut Reader<'_, L>,
+    s: Scalar,
+    nonzero: bool,
+    len: usize,
+) -> Result<Vec<Value>> {
     // In the fixed layout the values take exactly their widths; packed
     // blocks (§22) take at least two bytes for each 256.
     let least = if L::FIXED {
@@ -675,5 +858,5 @@ fn packed<L: crate::Layout>(
     if nonzero && values.iter().any(Value::is_zero_integer) {
         return Err(r.error_at(at, ErrorKind::InvalidValue, "a NonZero value of zero"));
     }
-    Ok(Value::Seq(values))
+    Ok(values)
 }

@@ -105,6 +105,10 @@ impl<'s> Encoder<'s> {
                     return Err(self.mismatch(format!("a sequence of {elem}"), v));
                 };
                 w.write_len(items.len());
+                if super::decode::is_seq(node) && super::decode::is_column::<L>(elem, schema) {
+                    let items: Vec<&Value> = items.iter().collect();
+                    return deeper(w, |w| self.column(w, elem, &items));
+                }
                 self.items(w, items, |_| elem)
             }
             Shape::Packed(s, nonzero) => {
@@ -128,7 +132,13 @@ impl<'s> Encoder<'s> {
                     w.write_bytes(b);
                     Ok(())
                 }
-                Value::Seq(items) if items.len() == n => self.items(w, items, |_| elem),
+                Value::Seq(items) if items.len() == n => {
+                    if super::decode::is_column::<L>(elem, schema) {
+                        let items: Vec<&Value> = items.iter().collect();
+                        return deeper(w, |w| self.column(w, elem, &items));
+                    }
+                    self.items(w, items, |_| elem)
+                }
                 _ => Err(self.mismatch(format!("an array of {n} {elem}"), v)),
             },
             Shape::Tuple(types) => match v {
@@ -366,14 +376,10 @@ impl<'s> Encoder<'s> {
         name: &str,
         v: &Value,
     ) -> Result<&'d VariantDef> {
-        let index = self.variants.entry(variants.as_ptr()).or_insert_with(|| {
-            let mut index = BTreeMap::new();
-            for (i, v) in variants.iter().enumerate() {
-                index.entry(v.name.clone()).or_insert(i);
-            }
-            index
-        });
-        let Some(vd) = index.get(name).and_then(|&i| variants.get(i)) else {
+        let Some(vd) = self
+            .variant_index(variants, name)
+            .and_then(|i| variants.get(i))
+        else {
             return Err(self.mismatch(format!("a variant of `{enum_name}`"), v));
         };
         w.write_tag(vd.tag);
@@ -415,6 +421,136 @@ impl<'s> Encoder<'s> {
         Ok(())
     }
 
+    /// A column of `items` of `node` (format.md §27), as the typed
+    /// encoders write it (see the decoder's `column`).
+    fn column<L: crate::Layout>(
+        &mut self,
+        w: &mut Writer<'_, L>,
+        node: &TypeRef,
+        items: &[&Value],
+    ) -> Result<()> {
+        let schema = self.schema;
+        let shape = match L::FIXED {
+            true => None,
+            false => Some(shape(node, schema)?),
+        };
+        match shape {
+            Some(Shape::Scalar(s)) if s.packs() => self.packed(w, s, false, items.iter().copied()),
+            Some(Shape::NonZero(s)) if s.packs() => self.packed(w, s, true, items.iter().copied()),
+            Some(Shape::String) => {
+                let mut texts = Vec::with_capacity(items.len());
+                for v in items {
+                    match v {
+                        Value::String(s) => texts.push(s.as_str()),
+                        _ => return Err(self.mismatch("a string", v)),
+                    }
+                }
+                crate::columns::pack_strs(texts.iter().copied(), w)
+            }
+            Some(Shape::Option(inner)) => {
+                let mut present = Vec::new();
+                for v in items {
+                    match v {
+                        Value::Optional(Some(x)) => present.push(&**x),
+                        Value::Optional(None) => {}
+                        _ => return Err(self.mismatch(format!("an option of {inner}"), v)),
+                    }
+                }
+                crate::columns::write_bits(
+                    items.iter().map(|v| matches!(v, Value::Optional(Some(_)))),
+                    w,
+                );
+                self.column(w, inner, &present)
+            }
+            Some(Shape::Named(def)) if !def.tolerant => w.nested(|w| match &def.body {
+                Body::Struct(defs) => {
+                    let mut rows = Vec::with_capacity(items.len());
+                    for v in items {
+                        match v {
+                            Value::Struct { fields, .. } => rows.push((fields.as_slice(), *v)),
+                            _ => return Err(self.mismatch(format!("a `{}` struct", def.name), v)),
+                        }
+                    }
+                    self.field_columns(w, &def.name, defs, &rows, "")
+                }
+                Body::Enum(variants) => {
+                    let mut tags = Vec::with_capacity(items.len());
+                    let mut each: Vec<Vec<(&[(String, Value)], &Value)>> =
+                        variants.iter().map(|_| Vec::new()).collect();
+                    for v in items {
+                        let Value::Variant {
+                            variant, fields, ..
+                        } = v
+                        else {
+                            return Err(self.mismatch(format!("a `{}` variant", def.name), v));
+                        };
+                        let index = self.variant_index(variants, variant);
+                        let Some(rows) = index.and_then(|i| each.get_mut(i)) else {
+                            return Err(self.mismatch(format!("a variant of `{}`", def.name), v));
+                        };
+                        rows.push((fields.as_slice(), *v));
+                        tags.push(index.unwrap_or_default() as u32);
+                    }
+                    crate::packed::pack_iter(tags.iter().copied(), w)?;
+                    for (vd, rows) in variants.iter().zip(&each) {
+                        let prefix = format!("::{}", vd.name);
+                        self.field_columns(w, &def.name, &vd.fields, rows, &prefix)?;
+                    }
+                    Ok(())
+                }
+            }),
+            _ => deeper(w, |w| {
+                for (i, item) in items.iter().enumerate() {
+                    self.at(format!("[{i}]"), |e| e.value(w, node, item))?;
+                }
+                Ok(())
+            }),
+        }
+    }
+
+    /// The columns of fields `defs` of `rows` (each a value's fields and
+    /// the value, for errors).
+    fn field_columns<L: crate::Layout>(
+        &mut self,
+        w: &mut Writer<'_, L>,
+        name: &str,
+        defs: &[FieldDef],
+        rows: &[(&[(String, Value)], &Value)],
+        prefix: &str,
+    ) -> Result<()> {
+        let mut by_name: Vec<_> = rows
+            .iter()
+            .map(|(fields, whole)| (super::ByName::new(fields), *whole))
+            .collect();
+        for (i, def) in defs.iter().enumerate() {
+            let mut column = Vec::with_capacity(rows.len());
+            for (fields, whole) in &mut by_name {
+                let Some(value) = fields.get(i, &def.name) else {
+                    return Err(
+                        self.mismatch(format!("a `{name}` with field `{}`", def.name), whole)
+                    );
+                };
+                column.push(value);
+            }
+            self.at(format!("{prefix}.{}", def.name), |e| {
+                e.column(w, &def.schema, &column)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The position of the variant `name` among `variants`.
+    fn variant_index(&mut self, variants: &[VariantDef], name: &str) -> Option<usize> {
+        let index = self.variants.entry(variants.as_ptr()).or_insert_with(|| {
+            let mut index = BTreeMap::new();
+            for (i, v) in variants.iter().enumerate() {
+                index.entry(v.name.clone()).or_insert(i);
+            }
+            index
+        });
+        index.get(name).copied()
+    }
+
     /// Elements, one nesting level down; `ty(i)` is element `i`'s type.
     fn items<'t, L: crate::Layout>(
         &mut self,
@@ -430,16 +566,18 @@ impl<'s> Encoder<'s> {
         })
     }
 
-    fn packed<L: crate::Layout>(
+    fn packed<'v, L: crate::Layout>(
         &mut self,
         w: &mut Writer<'_, L>,
         s: Scalar,
         nonzero: bool,
-        items: &[Value],
+        items: impl IntoIterator<Item = &'v Value>,
     ) -> Result<()> {
+        let items: Vec<&Value> = items.into_iter().collect();
+        let items = items.as_slice();
         fn gather<T: Lane + Pack + PartialEq, L: crate::Layout>(
             e: &Encoder<'_>,
-            items: &[Value],
+            items: &[&Value],
             nonzero: bool,
             get: fn(&Value) -> Option<T>,
             w: &mut Writer<'_, L>,

@@ -127,24 +127,55 @@ pub trait Pack: Encoding {
     where
         Self: Sized,
     {
+        if crate::encoding::columns_in::<Self, L>() {
+            return pack_columns_of(items.iter(), w);
+        }
         pack_each(items, w)
     }
 
     /// Appends the elements of a sequence that is not one slice (a
-    /// `VecDeque` split in two, a `LinkedList`): the same bytes as
-    /// [`pack_slice`](Pack::pack_slice) of all of them. Packed integers
-    /// override it to gather their blocks.
+    /// `VecDeque` split in two, a `LinkedList`, one field of each element
+    /// of a column): the same bytes as [`pack_slice`](Pack::pack_slice) of
+    /// all of them. Packed integers override it to gather their blocks,
+    /// and types whose sequences are columns (§27) to write them.
     #[doc(hidden)]
     #[inline]
     fn pack_all<'a, L: crate::Layout>(
-        items: impl Iterator<Item = &'a Self>,
+        items: impl Iterator<Item = &'a Self> + Clone,
         w: &mut Writer<'_, L>,
     ) -> Result<()>
     where
-        Self: Sized + 'a,
+        Self: 'a,
     {
         pack_each_of(items, w)
     }
+
+    /// Writes the columns (§27) of the elements `items`: a derived
+    /// compact type's fields, a column each. Called by the default
+    /// [`pack_slice`](Pack::pack_slice) of a type whose
+    /// [`COLUMNS`](crate::Encoding::COLUMNS) is set, in the compact layout
+    /// only. The elements come as a slice of references: each derived type
+    /// gathers its elements once, so the iterators of a type that holds
+    /// itself (through a box or an option) do not nest without end.
+    #[doc(hidden)]
+    #[inline]
+    fn pack_columns<L: crate::Layout>(items: &[&Self], w: &mut Writer<'_, L>) -> Result<()>
+    where
+        Self: Sized,
+    {
+        pack_each_of(items.iter().copied(), w)
+    }
+}
+
+/// The elements' references gathered, then their columns: what a type
+/// with [`Encoding::COLUMNS`] and no `pack_all` of its own writes.
+#[inline(never)]
+pub(crate) fn pack_columns_of<'a, T: Pack + 'a, L: crate::Layout>(
+    items: impl Iterator<Item = &'a T>,
+    w: &mut Writer<'_, L>,
+) -> Result<()> {
+    let refs: alloc::vec::Vec<&T> = items.collect();
+    T::pack_columns(&refs, w)
 }
 
 /// [`Pack::pack_slice`]'s default: plain data in one copy, anything else
@@ -167,7 +198,7 @@ pub(crate) fn pack_each<T: Pack, L: crate::Layout>(
 /// [`Pack::pack_all`]'s default: one value at a time, a streaming encode
 /// handed the buffer between chunks.
 #[inline]
-pub(crate) fn pack_each_of<'a, T: Pack + 'a, L: crate::Layout>(
+pub(crate) fn pack_each_of<'a, T: Pack + ?Sized + 'a, L: crate::Layout>(
     items: impl Iterator<Item = &'a T>,
     w: &mut Writer<'_, L>,
 ) -> Result<()> {

@@ -47,8 +47,8 @@ impl<'de, T: Unpack<'de>, const CAP: usize> Unpack<'de> for ArrayVec<T, CAP> {
         if len > CAP {
             return Err(over_capacity(r, at, len, CAP));
         }
-        if crate::encoding::packed_in::<T, L>() {
-            // Packed integers read their blocks through the vector path.
+        if crate::encoding::packed_in::<T, L>() || crate::encoding::columns_in::<T, L>() {
+            // Packed integers and columns read through the vector path.
             return Ok(T::unpack_vec(r, len)?.into_iter().collect());
         }
         // Anything else straight into the array: no heap vector. Integers
@@ -77,6 +77,8 @@ impl<const CAP: usize> Pack for ArrayString<CAP> {
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_str().pack(w)
     }
+
+    crate::impls::string::str_column_pack!(ArrayString::as_str);
 }
 
 impl<'de, const CAP: usize> Unpack<'de> for ArrayString<CAP> {
@@ -92,4 +94,9 @@ impl<'de, const CAP: usize> Unpack<'de> for ArrayString<CAP> {
         let text = <&str>::unpack(r)?;
         ArrayString::from(text).map_err(|_| over_capacity(r, at, text.len(), CAP))
     }
+
+    crate::impls::string::str_column_unpack!(|r, text| {
+        let at = r.position();
+        ArrayString::from(text).map_err(|_| over_capacity(r, at, text.len(), CAP))
+    });
 }

@@ -1,0 +1,162 @@
+//! Columns (`docs/format.md` §27): in the compact layout a sequence of
+//! strings, options or derived types is written a column at a time, so
+//! that like values lie together and integers pack in blocks (§22).
+//!
+//! What each kind of element writes is its type's `Pack::pack_all` and
+//! reads its `Unpack::unpack_vec`; this module holds the pieces they
+//! share: presence bits, the string column, and taking the next value of
+//! a decoded column without trusting a hand-written decoder's count.
+
+use alloc::vec::Vec;
+
+use crate::{ErrorKind, Reader, Result, Writer};
+
+/// Writes flags as bits: flag `i` is bit `i % 8` of byte `i / 8`, the
+/// last byte's unused bits zero (`⌈n / 8⌉` bytes for `n` flags).
+pub(crate) fn write_bits<L: crate::Layout>(
+    flags: impl Iterator<Item = bool>,
+    w: &mut Writer<'_, L>,
+) {
+    let (mut byte, mut k) = (0u8, 0u32);
+    for flag in flags {
+        byte |= u8::from(flag) << k;
+        k += 1;
+        if k == 8 {
+            w.write_u8(byte);
+            (byte, k) = (0, 0);
+        }
+    }
+    if k > 0 {
+        w.write_u8(byte);
+    }
+}
+
+/// Reads the bytes of `n` flags written by [`write_bits`]; a set bit past
+/// the last flag is `InvalidValue` (one value, one encoding).
+pub(crate) fn read_bits<'de, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    n: usize,
+) -> Result<Bits<'de>> {
+    let bytes = r.read_bytes(n.div_ceil(8))?;
+    let used = n % 8;
+    if used != 0 && bytes.last().is_some_and(|&last| last >> used != 0) {
+        return Err(r.error_at(
+            r.position() - 1,
+            ErrorKind::InvalidValue,
+            "a bit column has bits set past its last value",
+        ));
+    }
+    Ok(Bits(bytes))
+}
+
+/// The bytes of a column of flags.
+#[derive(Clone, Copy)]
+pub(crate) struct Bits<'de>(&'de [u8]);
+
+impl Bits<'_> {
+    /// Flag `i` (false past the end).
+    #[inline(always)]
+    pub(crate) fn get(self, i: usize) -> bool {
+        self.0.get(i / 8).is_some_and(|b| b >> (i % 8) & 1 == 1)
+    }
+
+    /// How many flags are set.
+    pub(crate) fn count(self) -> usize {
+        self.0.iter().map(|b| b.count_ones() as usize).sum()
+    }
+}
+
+/// Writes a column of strings: their byte lengths as packed `u64`
+/// blocks (§22), then all their bytes, one after another.
+pub(crate) fn pack_strs<'a, L: crate::Layout>(
+    items: impl Iterator<Item = &'a str> + Clone,
+    w: &mut Writer<'_, L>,
+) -> Result<()> {
+    crate::packed::pack_iter(items.clone().map(|s| s.len() as u64), w)?;
+    for s in items {
+        w.write_bytes(s.as_bytes());
+    }
+    Ok(())
+}
+
+/// Reads a column of `n` strings (`n` checked by the caller), each made
+/// into a `T` by `make`. The bytes of all of them are checked for UTF-8
+/// in one pass, and each string's ends for character boundaries.
+pub(crate) fn unpack_strs<'de, T, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    n: usize,
+    mut make: impl FnMut(&mut Reader<'de, L>, &'de str) -> Result<T>,
+) -> Result<Vec<T>> {
+    let lens: Vec<u64> = crate::packed::unpack_vec(r, n)?;
+    let at = r.position();
+    let total = lens
+        .iter()
+        .try_fold(0u64, |sum, &len| sum.checked_add(len))
+        .and_then(|t| usize::try_from(t).ok())
+        .filter(|&t| t <= r.remaining())
+        .ok_or_else(|| {
+            r.error_at(
+                at,
+                ErrorKind::UnexpectedEnd,
+                "a string column's lengths add up to more than the input holds",
+            )
+        })?;
+    let bytes = r.read_bytes(total)?;
+    let text = crate::impls::string::utf8_at(r, bytes, at)?;
+    let mut out = r.vec_with_capacity::<T>(n)?;
+    let mut start = 0usize;
+    for (i, &len) in lens.iter().enumerate() {
+        // Each length is below the total, which fits in `usize`.
+        let end = start + len as usize;
+        let Some(s) = text.get(start..end) else {
+            return Err(r.error_at(
+                at + start,
+                ErrorKind::InvalidUtf8,
+                alloc::format!("string {i} of a column does not end on a character boundary"),
+            ));
+        };
+        if out.len() == out.capacity() {
+            r.grow_toward(&mut out, i + 1, n)?;
+        }
+        out.push(make(r, s)?);
+        start = end;
+    }
+    Ok(out)
+}
+
+/// The next value of a decoded column. A column holds exactly as many
+/// values as were asked for, unless a hand-written `unpack_vec` returned
+/// fewer: that is an error, never a panic.
+#[inline(always)]
+pub(crate) fn next<T, L: crate::Layout>(
+    r: &Reader<'_, L>,
+    column: &mut impl Iterator<Item = T>,
+) -> Result<T> {
+    match column.next() {
+        Some(v) => Ok(v),
+        None => Err(short_column(r)),
+    }
+}
+
+/// The error of a column with fewer values than its count.
+#[cold]
+#[inline(never)]
+pub fn short_column<L: crate::Layout>(r: &Reader<'_, L>) -> crate::Error {
+    r.error(
+        ErrorKind::Custom,
+        "a column decoder returned fewer values than asked for",
+    )
+}
+
+/// A decoded column's values made into a wrapper's (`Box::new`,
+/// `Cell::new`, ...): the new vector is charged first (wrappers of one
+/// layout with their contents reuse the allocation, and are charged all
+/// the same).
+pub(crate) fn map_column<T, U, L: crate::Layout>(
+    r: &mut Reader<'_, L>,
+    values: Vec<T>,
+    f: impl FnMut(T) -> U,
+) -> Result<Vec<U>> {
+    r.charge_memory(values.len().saturating_mul(core::mem::size_of::<U>()))?;
+    Ok(values.into_iter().map(f).collect())
+}

@@ -135,10 +135,8 @@ pub fn pack_items(krate: &TokenStream, body: &Body) -> TokenStream {
             __items: &[&Self],
             __w: &mut #krate::Writer<'_, __L>,
         ) -> ::core::result::Result<(), #krate::Error> {
-            __w.nested(|__w| {
-                #columns
-                ::core::result::Result::Ok(())
-            })
+            #columns
+            ::core::result::Result::Ok(())
         }
     }
 }
@@ -225,7 +223,7 @@ pub fn unpack_items(krate: &TokenStream, de: &Lifetime, name: &str, body: &Body)
             if <__L as #krate::Layout>::FIXED {
                 return #krate::__private::unpack_rows(__r, __n);
             }
-            __r.nested_holding::<Self, _>(|__r| { #columns })
+            #columns
         }
     }
 }

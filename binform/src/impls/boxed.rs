@@ -17,7 +17,25 @@ impl<T: Pack + ?Sized> Pack for Box<T> {
         w.nested(|w| (**self).pack(w))
     }
 
-    forward_columns!(T, |b: &Self| &**b);
+    #[inline]
+    fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()>
+    where
+        Self: Sized,
+    {
+        Self::pack_all(items.iter(), w)
+    }
+
+    /// The contents' column (§22, §27), one level down: boxes are how
+    /// types hold themselves, and their columns nest as their values do.
+    fn pack_all<'a, L: crate::Layout>(
+        items: impl Iterator<Item = &'a Self> + Clone,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()>
+    where
+        Self: 'a,
+    {
+        w.nested(|w| T::pack_all(items.map(|b| &**b), w))
+    }
 }
 
 // No `MIN_SIZE` from `T`: a type that holds itself through a box would make
@@ -41,7 +59,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
     /// The contents' column (packed integers, strings, a derived type's
     /// columns, or rows), then each value boxed.
     fn unpack_vec<L: crate::Layout>(r: &mut Reader<'de, L>, len: usize) -> Result<Vec<Self>> {
-        let values = T::unpack_vec(r, len)?;
+        let values = r.nested_holding::<T, _>(|r| T::unpack_vec(r, len))?;
         // Each value moves into a box of its own.
         r.charge_memory(values.len().saturating_mul(core::mem::size_of::<T>()))?;
         crate::columns::map_column(r, values, Box::new)

@@ -223,6 +223,10 @@ pub fn unpack_items(krate: &TokenStream, de: &Lifetime, name: &str, body: &Body)
             if <__L as #krate::Layout>::FIXED {
                 return #krate::__private::unpack_rows(__r, __n);
             }
+            // No elements, no columns (nor a recursion through them).
+            if __n == 0 {
+                return ::core::result::Result::Ok(#krate::__private::Vec::new());
+            }
             #columns
         }
     }

@@ -314,7 +314,9 @@ macro_rules! forward_columns {
         where
             Self: 'a,
         {
-            <$inner as crate::Pack>::pack_all(items.map($get), w)
+            // As a reference: a shared value inside may be met again
+            // through another (`Writer::owns_path`).
+            w.through_reference(|w| <$inner as crate::Pack>::pack_all(items.map($get), w))
         }
     };
 }

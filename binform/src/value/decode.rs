@@ -494,6 +494,10 @@ impl<'s> Decoder<'s> {
         if L::FIXED {
             return self.elements(r, n, |d, r| d.value(r, node));
         }
+        if n == 0 {
+            // No values, no bytes: nor a recursion through empty columns.
+            return Ok(Vec::new());
+        }
         match shape(node, self.schema)? {
             Shape::Scalar(s) if s.packs() => packed_values(r, s, false, n),
             Shape::NonZero(s) if s.packs() => packed_values(r, s, true, n),
@@ -521,7 +525,9 @@ impl<'s> Decoder<'s> {
                 }
                 Ok(out)
             }
-            Shape::Named(def) if !def.tolerant => r.nested(|r| match &def.body {
+            // A derived type's columns count no level (the typed decoder's
+            // do not): the rows inside them do, as a sequence's.
+            Shape::Named(def) if !def.tolerant => match &def.body {
                 Body::Struct(fields) => {
                     let columns = self.field_columns(r, fields, n, "")?;
                     self.rows_of(r, n, &def.name, None, fields, columns)
@@ -566,7 +572,7 @@ impl<'s> Decoder<'s> {
                     }
                     Ok(out)
                 }
-            }),
+            },
             _ => self.elements(r, n, |d, r| d.value(r, node)),
         }
     }

@@ -430,6 +430,10 @@ impl<'s> Encoder<'s> {
         items: &[&Value],
     ) -> Result<()> {
         let schema = self.schema;
+        if items.is_empty() {
+            // No values, no bytes: nor a recursion through empty columns.
+            return Ok(());
+        }
         let shape = match L::FIXED {
             true => None,
             false => Some(shape(node, schema)?),
@@ -462,7 +466,7 @@ impl<'s> Encoder<'s> {
                 );
                 self.column(w, inner, &present)
             }
-            Some(Shape::Named(def)) if !def.tolerant => w.nested(|w| match &def.body {
+            Some(Shape::Named(def)) if !def.tolerant => match &def.body {
                 Body::Struct(defs) => {
                     let mut rows = Vec::with_capacity(items.len());
                     for v in items {
@@ -498,7 +502,7 @@ impl<'s> Encoder<'s> {
                     }
                     Ok(())
                 }
-            }),
+            },
             _ => deeper(w, |w| {
                 for (i, item) in items.iter().enumerate() {
                     self.at(format!("[{i}]"), |e| e.value(w, node, item))?;

@@ -175,6 +175,12 @@ pub(crate) fn pack_columns_of<'a, T: Pack + 'a, L: crate::Layout>(
     w: &mut Writer<'_, L>,
 ) -> Result<()> {
     let refs: alloc::vec::Vec<&T> = items.collect();
+    // No elements, no columns: a type that holds itself (through a box
+    // or an option) would otherwise recurse through its empty columns
+    // without end.
+    if refs.is_empty() {
+        return Ok(());
+    }
     T::pack_columns(&refs, w)
 }
 

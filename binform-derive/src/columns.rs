@@ -132,7 +132,7 @@ pub fn pack_items(krate: &TokenStream, body: &Body) -> TokenStream {
         }
 
         fn pack_columns<__L: #krate::Layout>(
-            __items: &[&Self],
+            __items: #krate::__private::Rows<'_, Self>,
             __w: &mut #krate::Writer<'_, __L>,
         ) -> ::core::result::Result<(), #krate::Error> {
             #columns
@@ -145,7 +145,7 @@ pub fn pack_items(krate: &TokenStream, body: &Body) -> TokenStream {
 fn struct_columns(krate: &TokenStream, fields: &[Field]) -> TokenStream {
     let stmts = crate::ast::wire_order(fields).into_iter().map(|(_, f)| {
         let member = &f.member;
-        let items = quote!(__items.iter().map(|__x: &&Self| &__x.#member));
+        let items = quote!(__items.iter().map(|__x: &Self| &__x.#member));
         pack_field(krate, f, items)
     });
     quote!(#(#stmts)*)
@@ -173,7 +173,7 @@ fn enum_columns(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
             .map(move |(_, f)| {
                 let member = &f.member;
                 let items = quote! {
-                    __items.iter().filter_map(|__x: &&Self| match *__x {
+                    __items.iter().filter_map(|__x: &Self| match __x {
                         Self::#ident { #member: __v, .. } => ::core::option::Option::Some(__v),
                         #[allow(unreachable_patterns)]
                         _ => ::core::option::Option::None,
@@ -184,7 +184,7 @@ fn enum_columns(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
     });
     quote! {
         #krate::__private::pack_tags(
-            __items.iter().map(|__x: &&Self| match *__x { #(#tag_arms)* }),
+            __items.iter().map(|__x: &Self| match __x { #(#tag_arms)* }),
             __w,
         )?;
         #(#columns)*

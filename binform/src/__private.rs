@@ -16,7 +16,7 @@ pub use crate::read::ReadCursor;
 pub use crate::schema::hash::{builtin_value, number_value, reference_value};
 pub use crate::tolerant::wire::Wire;
 pub use crate::tolerant::Fields;
-pub use crate::write::{Cursor, Kept, RESERVE_SLACK};
+pub use crate::write::{Cursor, Kept, Rows, RESERVE_SLACK};
 
 /// The position (in tag order) of the variant of the enum `T` whose
 /// placeholder costs least: where a derived enum's placeholder starts.

@@ -3,9 +3,10 @@
 //! that like values lie together and integers pack in blocks (§22).
 //!
 //! What each kind of element writes is its type's `Pack::pack_all` and
-//! reads its `Unpack::unpack_vec`; this module holds the pieces they
-//! share: presence bits, the string column, and taking the next value of
-//! a decoded column without trusting a hand-written decoder's count.
+//! reads its `Unpack::unpack_vec` (the string column is with the strings,
+//! `impls::string`); this module holds the pieces they share: presence
+//! bits, and taking the next value of a decoded column without trusting a
+//! hand-written decoder's count.
 
 use alloc::vec::Vec;
 
@@ -64,64 +65,6 @@ impl Bits<'_> {
     pub(crate) fn count(self) -> usize {
         self.0.iter().map(|b| b.count_ones() as usize).sum()
     }
-}
-
-/// Writes a column of strings: their byte lengths as packed `u64`
-/// blocks (§22), then all their bytes, one after another.
-pub(crate) fn pack_strs<'a, L: crate::Layout>(
-    items: impl Iterator<Item = &'a str> + Clone,
-    w: &mut Writer<'_, L>,
-) -> Result<()> {
-    crate::packed::pack_iter(items.clone().map(|s| s.len() as u64), w)?;
-    for s in items {
-        w.write_bytes(s.as_bytes());
-    }
-    Ok(())
-}
-
-/// Reads a column of `n` strings (`n` checked by the caller), each made
-/// into a `T` by `make`. The bytes of all of them are checked for UTF-8
-/// in one pass, and each string's ends for character boundaries.
-pub(crate) fn unpack_strs<'de, T, L: crate::Layout>(
-    r: &mut Reader<'de, L>,
-    n: usize,
-    mut make: impl FnMut(&mut Reader<'de, L>, &'de str) -> Result<T>,
-) -> Result<Vec<T>> {
-    let lens: Vec<u64> = crate::packed::unpack_vec(r, n)?;
-    let at = r.position();
-    let total = lens
-        .iter()
-        .try_fold(0u64, |sum, &len| sum.checked_add(len))
-        .and_then(|t| usize::try_from(t).ok())
-        .filter(|&t| t <= r.remaining())
-        .ok_or_else(|| {
-            r.error_at(
-                at,
-                ErrorKind::UnexpectedEnd,
-                "a string column's lengths add up to more than the input holds",
-            )
-        })?;
-    let bytes = r.read_bytes(total)?;
-    let text = crate::impls::string::utf8_at(r, bytes, at)?;
-    let mut out = r.vec_with_capacity::<T>(n)?;
-    let mut start = 0usize;
-    for (i, &len) in lens.iter().enumerate() {
-        // Each length is below the total, which fits in `usize`.
-        let end = start + len as usize;
-        let Some(s) = text.get(start..end) else {
-            return Err(r.error_at(
-                at + start,
-                ErrorKind::InvalidUtf8,
-                alloc::format!("string {i} of a column does not end on a character boundary"),
-            ));
-        };
-        if out.len() == out.capacity() {
-            r.grow_toward(&mut out, i + 1, n)?;
-        }
-        out.push(make(r, s)?);
-        start = end;
-    }
-    Ok(out)
 }
 
 /// The next value of a decoded column. A column holds exactly as many

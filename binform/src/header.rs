@@ -6,11 +6,12 @@ use alloc::format;
 use crate::{Error, ErrorKind, Result};
 
 /// The format version both headers carry in their fourth byte
-/// (`docs/format.md` §13): 2 since integer sequences are packed blocks,
-/// with [`FIXED_LAYOUT_BIT`] set in the fixed layout. A reader refuses any
+/// (`docs/format.md` §13): 3 since sequences of strings, options and
+/// derived types are columns (§27; 2 packed integer sequences, §22), with
+/// [`FIXED_LAYOUT_BIT`] set in the fixed layout. A reader refuses any
 /// other version with a clear error instead of misreading, and the other
 /// layout's with `SchemaMismatch`.
-pub const FORMAT_VERSION: u8 = 2;
+pub const FORMAT_VERSION: u8 = 3;
 
 /// The fingerprint header's first 4 bytes ([`Options::fingerprint`](crate::Options::fingerprint)):
 /// `BFM` and [`FORMAT_VERSION`]; the root type's fingerprint follows.
@@ -23,7 +24,7 @@ pub const SELF_DESCRIBING_MAGIC: [u8; 4] = [b'B', b'F', b'S', FORMAT_VERSION];
 
 /// The bit of the version byte that says the payload is in the fixed
 /// layout ([`Options::fixed_width`](crate::Options::fixed_width)): its
-/// version byte is `FORMAT_VERSION | FIXED_LAYOUT_BIT` (`0x82`).
+/// version byte is `FORMAT_VERSION | FIXED_LAYOUT_BIT` (`0x83`).
 pub const FIXED_LAYOUT_BIT: u8 = 0x80;
 
 /// The bytes both headers start with: the magic and the fingerprint.

@@ -128,7 +128,7 @@ impl<L: Layout> Options<L> {
     }
 
     /// Writes (and, when decoding, requires) a 12-byte header: the magic
-    /// `BFM` and format version 2 (`0x82` in the fixed layout, which a
+    /// `BFM` and format version 3 (`0x83` in the fixed layout, which a
     /// reader in the other layout refuses), then the type's 64-bit schema
     /// fingerprint, little-endian. A reader whose type definition differs
     /// from the writer's fails at once with [`ErrorKind::SchemaMismatch`](crate::ErrorKind::SchemaMismatch),

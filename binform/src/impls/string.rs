@@ -52,7 +52,7 @@ impl Pack for str {
         if L::FIXED {
             return crate::write::pack_each_of(items, w);
         }
-        crate::columns::pack_strs(items, w)
+        crate::impls::string::pack_strs(items, w)
     }
 }
 
@@ -133,6 +133,64 @@ pub(crate) fn utf8_at<'de, L: crate::Layout>(
     }
 }
 
+/// Writes a column of strings: their byte lengths as packed `u64`
+/// blocks (§22), then all their bytes, one after another.
+pub(crate) fn pack_strs<'a, L: crate::Layout>(
+    items: impl Iterator<Item = &'a str> + Clone,
+    w: &mut Writer<'_, L>,
+) -> Result<()> {
+    crate::packed::pack_iter(items.clone().map(|s| s.len() as u64), w)?;
+    for s in items {
+        w.write_bytes(s.as_bytes());
+    }
+    Ok(())
+}
+
+/// Reads a column of `n` strings (`n` checked by the caller), each made
+/// into a `T` by `make`. The bytes of all of them are checked for UTF-8
+/// in one pass, and each string's ends for character boundaries.
+pub(crate) fn unpack_strs<'de, T, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    n: usize,
+    mut make: impl FnMut(&mut Reader<'de, L>, &'de str) -> Result<T>,
+) -> Result<alloc::vec::Vec<T>> {
+    let lens: alloc::vec::Vec<u64> = crate::packed::unpack_vec(r, n)?;
+    let at = r.position();
+    let total = lens
+        .iter()
+        .try_fold(0u64, |sum, &len| sum.checked_add(len))
+        .and_then(|t| usize::try_from(t).ok())
+        .filter(|&t| t <= r.remaining())
+        .ok_or_else(|| {
+            r.error_at(
+                at,
+                ErrorKind::UnexpectedEnd,
+                "a string column's lengths add up to more than the input holds",
+            )
+        })?;
+    let bytes = r.read_bytes(total)?;
+    let text = utf8_at(r, bytes, at)?;
+    let mut out = r.vec_with_capacity::<T>(n)?;
+    let mut start = 0usize;
+    for (i, &len) in lens.iter().enumerate() {
+        // Each length is below the total, which fits in `usize`.
+        let end = start + len as usize;
+        let Some(s) = text.get(start..end) else {
+            return Err(r.error_at(
+                at + start,
+                ErrorKind::InvalidUtf8,
+                alloc::format!("string {i} of a column does not end on a character boundary"),
+            ));
+        };
+        if out.len() == out.capacity() {
+            r.grow_toward(&mut out, i + 1, n)?;
+        }
+        out.push(make(r, s)?);
+        start = end;
+    }
+    Ok(out)
+}
+
 /// The `Pack` hooks of a string type (`$as_str` borrows its text): its
 /// sequences are string columns in the compact layout (§27).
 macro_rules! str_column_pack {
@@ -153,7 +211,7 @@ macro_rules! str_column_pack {
             if L::FIXED {
                 return crate::write::pack_each_of(items, w);
             }
-            crate::columns::pack_strs(items.map($as_str), w)
+            crate::impls::string::pack_strs(items.map($as_str), w)
         }
     };
 }
@@ -172,7 +230,7 @@ macro_rules! str_column_unpack {
             if L::FIXED {
                 return crate::read::unpack_each(r, len);
             }
-            crate::columns::unpack_strs(r, len, $make)
+            crate::impls::string::unpack_strs(r, len, $make)
         }
     };
 }

@@ -45,11 +45,21 @@
 //! byte, §8 and §17), a struct or tuple its fields in order with no
 //! names, a sequence its count and elements, a map its count and entries.
 //! Integer elements wider than a byte of a sequence go in packed blocks
-//! (§22), exactly as the derive writes `Vec<i32>`. So a type that derives both
-//! `Packable` and serde's traits gets the same bytes from either path, and
-//! either can read what the other wrote. Where serde's data model does not
-//! carry what the derive writes, the bytes differ:
+//! (§22), exactly as the derive writes `Vec<i32>`. So a value of a type that
+//! derives both `Packable` and serde's traits gets the same bytes from either
+//! path, and either can read what the other wrote, unless it holds one of
+//! the following. Where serde's data model does not carry what the derive
+//! writes, the bytes differ:
 //!
+//! - **Sequences of strings, options and derived types.** The derive
+//!   writes them a column at a time (`docs/format.md` §27): all the
+//!   lengths, then all the bytes; all the presence bits, then the values;
+//!   each field of every element, then the next field. serde hands a
+//!   sequence over one element at a time, and reading columns back needs
+//!   every field's type before the first element, which serde's
+//!   `Deserialize` does not give, so the bridge writes and reads them row
+//!   by row. `Vec<Person>`, `Vec<String>` and `Vec<Option<u32>>` differ;
+//!   a single `Person`, `Option<String>` and `Vec<u32>` agree.
 //! - **Shared references.** serde writes an `Rc`/`Arc` as its contents
 //!   (each time it is reached), with no identity; the derive writes a
 //!   reference tag and keeps sharing and cycles. `Weak` has no serde form.
@@ -63,10 +73,6 @@
 //!   its integers one varint each; the derive packs `[u32; 16]` like a
 //!   sequence. Arrays under 8 elements agree (a block that short has no
 //!   header).
-//! - **Transparent wrappers.** `Wrapping<i32>`, `Saturating<i32>`,
-//!   `Reverse<i32>`, `Cell`, `RefCell`, `Mutex`, `RwLock` and the atomics
-//!   are integers to serde, so their sequences are packed; the derive
-//!   writes them one varint each.
 //! - **Types whose serde form is not the derive's form**: `Bound` (serde
 //!   numbers its variants Unbounded, Included, Excluded; binform Included,
 //!   Excluded, Unbounded), `SystemTime`

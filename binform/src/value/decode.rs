@@ -503,7 +503,7 @@ impl<'s> Decoder<'s> {
             Shape::NonZero(s) if s.packs() => packed_values(r, s, true, n),
             Shape::String => {
                 r.charge_memory(n.saturating_mul(VALUE_SIZE))?;
-                crate::columns::unpack_strs(r, n, |r, s| {
+                crate::impls::string::unpack_strs(r, n, |r, s| {
                     r.charge_memory(s.len())?;
                     Ok(Value::String(s.to_string()))
                 })

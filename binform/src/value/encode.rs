@@ -449,7 +449,7 @@ impl<'s> Encoder<'s> {
                         _ => return Err(self.mismatch("a string", v)),
                     }
                 }
-                crate::columns::pack_strs(texts.iter().copied(), w)
+                crate::impls::string::pack_strs(texts.iter().copied(), w)
             }
             Some(Shape::Option(inner)) => {
                 let mut present = Vec::new();

@@ -128,7 +128,10 @@ pub trait Pack: Encoding {
         Self: Sized,
     {
         if crate::encoding::columns_in::<Self, L>() {
-            return pack_columns_of(items.iter(), w);
+            if items.is_empty() {
+                return Ok(());
+            }
+            return Self::pack_columns(Rows::Slice(items), w);
         }
         pack_each(items, w)
     }
@@ -150,20 +153,89 @@ pub trait Pack: Encoding {
         pack_each_of(items, w)
     }
 
-    /// Writes the columns (§27) of the elements `items`: a derived
-    /// compact type's fields, a column each. Called by the default
+    /// Writes the columns (§27) of the elements `items` (at least one): a
+    /// derived compact type's fields, a column each. Called by the default
     /// [`pack_slice`](Pack::pack_slice) of a type whose
     /// [`COLUMNS`](crate::Encoding::COLUMNS) is set, in the compact layout
-    /// only. The elements come as a slice of references: each derived type
-    /// gathers its elements once, so the iterators of a type that holds
-    /// itself (through a box or an option) do not nest without end.
+    /// only. The elements come as one type, [`Rows`], whatever iterator
+    /// reached them, so that the iterators of a type that holds itself
+    /// (through a box or an option) do not nest without end.
     #[doc(hidden)]
     #[inline]
-    fn pack_columns<L: crate::Layout>(items: &[&Self], w: &mut Writer<'_, L>) -> Result<()>
+    fn pack_columns<L: crate::Layout>(items: Rows<'_, Self>, w: &mut Writer<'_, L>) -> Result<()>
     where
         Self: Sized,
     {
-        pack_each_of(items.iter().copied(), w)
+        pack_each_of(items.iter(), w)
+    }
+}
+
+/// The elements of a column set (§27): a slice of them (a sequence's,
+/// which needs no copy), or references gathered from an iterator (a
+/// field's values, an option's present values).
+#[doc(hidden)]
+pub enum Rows<'a, T> {
+    /// The elements of a slice.
+    Slice(&'a [T]),
+    /// References to the elements.
+    Refs(&'a [&'a T]),
+}
+
+// By hand: a derive would ask `T: Copy`.
+impl<T> Clone for Rows<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Rows<'_, T> {}
+
+impl<'a, T> Rows<'a, T> {
+    /// The elements, in order.
+    #[inline(always)]
+    pub fn iter(self) -> RowsIter<'a, T> {
+        match self {
+            Rows::Slice(items) => RowsIter::Slice(items.iter()),
+            Rows::Refs(items) => RowsIter::Refs(items.iter()),
+        }
+    }
+}
+
+/// [`Rows::iter`]'s iterator.
+#[doc(hidden)]
+pub enum RowsIter<'a, T> {
+    /// Over a slice.
+    Slice(core::slice::Iter<'a, T>),
+    /// Over references.
+    Refs(core::slice::Iter<'a, &'a T>),
+}
+
+impl<T> Clone for RowsIter<'_, T> {
+    fn clone(&self) -> Self {
+        match self {
+            RowsIter::Slice(items) => RowsIter::Slice(items.clone()),
+            RowsIter::Refs(items) => RowsIter::Refs(items.clone()),
+        }
+    }
+}
+
+impl<'a, T> Iterator for RowsIter<'a, T> {
+    type Item = &'a T;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<&'a T> {
+        match self {
+            RowsIter::Slice(items) => items.next(),
+            RowsIter::Refs(items) => items.next().copied(),
+        }
+    }
+
+    #[inline(always)]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            RowsIter::Slice(items) => items.size_hint(),
+            RowsIter::Refs(items) => items.size_hint(),
+        }
     }
 }
 
@@ -181,7 +253,7 @@ pub(crate) fn pack_columns_of<'a, T: Pack + 'a, L: crate::Layout>(
     if refs.is_empty() {
         return Ok(());
     }
-    T::pack_columns(&refs, w)
+    T::pack_columns(Rows::Refs(&refs), w)
 }
 
 /// [`Pack::pack_slice`]'s default: plain data in one copy, anything else

@@ -127,7 +127,7 @@ fn derived_generic_recursive_and_graph_types_carry_their_schema() {
 fn golden_header_of_a_small_struct() {
     let bytes = opts().to_vec(&Point { x: 1, y: -1 }).unwrap();
     let fp = binform::schema::fingerprint_of::<Point>().to_le_bytes();
-    assert_eq!(&bytes[..4], b"BFS\x02");
+    assert_eq!(&bytes[..4], b"BFS\x03");
     assert_eq!(&bytes[4..12], &fp);
     // The schema: a length, then the model (format.md §25), then the body.
     let schema = binform::to_vec(&binform::schema_of::<Point>()).unwrap();

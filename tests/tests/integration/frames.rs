@@ -30,7 +30,7 @@ fn frames_match_the_specification() {
     let mut out = Vec::new();
     opts.write_frame(&mut out, &1u8).unwrap();
     assert_eq!(out[0], 13 << 1);
-    assert_eq!(&out[1..5], b"BFM\x02");
+    assert_eq!(&out[1..5], b"BFM\x03");
     assert_eq!(opts.read_frame::<u8>(&mut &out[..]).unwrap(), Some(1));
 }
 

@@ -282,6 +282,72 @@ fn section_derived() {
     );
 }
 
+#[derive(Packable, Debug, PartialEq, Clone)]
+struct Point {
+    x: i32,
+    y: i32,
+}
+
+#[derive(Packable, Debug, PartialEq, Clone)]
+enum Shape {
+    Empty,
+    Circle(u32),
+}
+
+#[derive(Packable, Debug, PartialEq, Clone)]
+struct Person {
+    name: String,
+    age: u8,
+    tags: Vec<String>,
+}
+
+#[test]
+fn section_columns() {
+    let s = |t: &str| t.to_string();
+    // Lengths (a short packed block), then the bytes.
+    row(vec![s("ab"), s("c")], &[0x04, 0x04, 0x02, b'a', b'b', b'c']);
+    // Presence bits 0b101, then the present values' column.
+    row(vec![Some(5u32), None, Some(7)], &[0x06, 0x05, 0x0A, 0x0E]);
+    row(vec![Some(s("a")), None], &[0x04, 0x01, 0x02, b'a']);
+    // x's column (1, 2), then y's (−1, −2).
+    row(
+        vec![Point { x: 1, y: -1 }, Point { x: 2, y: -2 }],
+        &[0x04, 0x04, 0x08, 0x02, 0x06],
+    );
+    // The indexes (1, 0, 1), then Circle's field over its two elements.
+    row(
+        vec![Shape::Circle(3), Shape::Empty, Shape::Circle(4)],
+        &[0x06, 0x02, 0x00, 0x02, 0x06, 0x08],
+    );
+    // A string column, a `u8` column (rows), then a column of sequences
+    // (rows: each its length and its own string column).
+    row(
+        vec![
+            Person {
+                name: s("a"),
+                age: 30,
+                tags: vec![s("x"), s("y")],
+            },
+            Person {
+                name: s("bc"),
+                age: 40,
+                tags: vec![],
+            },
+        ],
+        &[
+            0x04, 0x02, 0x04, b'a', b'b', b'c', 0x1E, 0x28, 0x04, 0x02, 0x02, b'x', b'y', 0x00,
+        ],
+    );
+    // No elements, no columns.
+    row(Vec::<Point>::new(), &[0x00]);
+    // An array: no length, the same columns.
+    row([Point { x: 1, y: -1 }], &[0x02, 0x02]);
+    // Tuples are rows; wrappers take their contents' sequences.
+    row(vec![(1u8, 2u8)], &[0x02, 0x01, 0x02]);
+    row(vec![std::num::Wrapping(300u16)], &[0x02, 0xB1, 0x04]);
+    row(vec![Box::new(s("z"))], &[0x02, 0x02, b'z']);
+}
+
 /// A row of §26: the value's bytes in the fixed layout, and back.
 fn fixed_row<T: Pack + UnpackOwned + PartialEq + std::fmt::Debug>(value: T, bytes: &[u8]) {
     assert_eq!(
@@ -294,12 +360,6 @@ fn fixed_row<T: Pack + UnpackOwned + PartialEq + std::fmt::Debug>(value: T, byte
         value,
         "decoding {bytes:02x?} (fixed)"
     );
-}
-
-#[derive(Packable, Debug, PartialEq)]
-struct Point {
-    x: i32,
-    y: i32,
 }
 
 #[test]

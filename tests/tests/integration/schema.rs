@@ -131,7 +131,7 @@ fn fingerprint_header_rejects_another_definition() {
         name: "one".into(),
     };
     let bytes = opts.to_vec(&item).unwrap();
-    assert_eq!(&bytes[..4], b"BFM\x02");
+    assert_eq!(&bytes[..4], b"BFM\x03");
     assert_eq!(bytes[4..12], fingerprint_of::<a::Item>().to_le_bytes());
     assert_eq!(opts.from_slice::<a::Item>(&bytes).unwrap(), item);
     // Any other definition fails before a field is read.

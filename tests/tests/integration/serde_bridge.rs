@@ -44,6 +44,22 @@ where
     derived
 }
 
+/// Each path round-trips `value` on its own, and their bytes differ: a
+/// value holding a sequence of strings, options or derived types, which
+/// the derive writes as columns and the bridge as rows (§24, §27).
+/// Returns the bridge's bytes.
+fn columns_differ<T>(value: &T) -> Vec<u8>
+where
+    T: Pack + UnpackOwned + Serialize + DeserializeOwned + PartialEq + Debug,
+{
+    let derived = binform::to_vec(value).expect("derive encode");
+    let back: T = binform::from_slice(&derived).expect("derive decode");
+    assert_eq!(&back, value);
+    let bridged = bridge_round_trip(value);
+    assert_ne!(bridged, derived, "expected the derive's columns");
+    bridged
+}
+
 /// The bridge alone round-trips `value`.
 fn bridge_round_trip<T: Serialize + DeserializeOwned + PartialEq + Debug>(value: &T) -> Vec<u8> {
     let bytes = binform::serde::to_vec(value).expect("bridge encode");
@@ -75,7 +91,7 @@ struct Everything {
     unit: Unit,
     newtype: Newtype,
     pair: Pair,
-    shapes: Vec<Shape>,
+    shapes: (Shape, Shape, Shape, Shape, Shape),
     maybe: Option<Vec<i64>>,
     outcome: Result<u8, String>,
     map: BTreeMap<String, Vec<u32>>,
@@ -99,7 +115,7 @@ fn everything() -> Everything {
         unit: Unit,
         newtype: Newtype(u64::MAX),
         pair: Pair(-300, "pair".into()),
-        shapes: vec![
+        shapes: (
             Shape::Empty,
             Shape::Circle(1.5),
             Shape::Rect(3, 4),
@@ -108,7 +124,7 @@ fn everything() -> Everything {
                 sides: (1..=300).collect(),
             },
             Shape::Nested(Box::new(Shape::Circle(-0.0))),
-        ],
+        ),
         maybe: Some((0..1000).map(|i| i * i * 7919 - 500_000).collect()),
         outcome: Err("no".into()),
         map: [
@@ -139,22 +155,27 @@ fn every_family_in_one_struct_has_the_derives_bytes() {
 }
 
 #[test]
-fn seed_models_have_the_derives_bytes() {
-    same(&seed::ten_people());
-    same(&seed::kate(1));
-    same(&seed::kate(1000));
+fn seed_models_have_the_derives_bytes_but_for_columns() {
+    // Sequences of derived types: columns in the derive only.
+    columns_differ(&seed::ten_people());
+    columns_differ(&seed::kate(1));
+    columns_differ(&seed::kate(1000));
+    columns_differ(&seed::mesh(100));
+    // Every single-value model agrees.
+    for person in seed::ten_people() {
+        same(&person);
+    }
     same(&seed::large_object());
     same(&seed::primitives());
     same(&seed::large_struct());
     same(&seed::small_message());
-    same(&seed::mesh(100));
 }
 
 #[test]
-fn rust_serialization_benchmark_models_have_the_derives_bytes() {
-    same(&rsb_seed::logs(200));
-    same(&rsb_seed::players(20));
-    same(&rsb_seed::updates(20));
+fn rust_serialization_benchmark_models_have_the_derives_bytes_but_for_columns() {
+    columns_differ(&rsb_seed::logs(200));
+    columns_differ(&rsb_seed::players(20));
+    columns_differ(&rsb_seed::updates(20));
 }
 
 #[test]
@@ -221,9 +242,16 @@ proptest! {
     #[test]
     fn strings_options_results(s in ".{0,40}", o in any::<Option<Vec<String>>>(), r in any::<Result<u32, (u8, String)>>()) {
         same(&s);
-        same(&o);
+        // A sequence of strings is a column in the derive (§27).
+        if o.as_ref().is_some_and(|v| !v.is_empty()) {
+            columns_differ(&o);
+        } else {
+            same(&o);
+        }
         same(&r);
-        same(&(s, o, r));
+        for text in o.iter().flatten() {
+            same(&Some(text.clone()));
+        }
     }
 
     #[test]
@@ -246,7 +274,14 @@ proptest! {
             3 => Shape::Named { name: n.to_string(), sides: vec![n as u16; (n % 20) as usize] },
             _ => Shape::Nested(Box::new(Shape::Rect(n, 1))),
         }).collect();
-        same(&shapes);
+        for shape in &shapes {
+            same(shape);
+        }
+        if shapes.is_empty() {
+            same(&shapes);
+        } else {
+            columns_differ(&shapes);
+        }
     }
 
     /// Small sets and arrays, where the two paths agree (see the
@@ -305,7 +340,7 @@ fn writer_reader_and_buffer_entry_points() {
     let value = seed::kate(50);
     let mut out = Vec::new();
     binform::serde::to_writer(&mut out, &value).unwrap();
-    assert_eq!(out, binform::to_vec(&value).unwrap());
+    assert_eq!(out, binform::serde::to_vec(&value).unwrap());
     let back: seed::CardHolder = binform::serde::from_reader(&out[..]).unwrap();
     assert_eq!(back, value);
 
@@ -376,17 +411,29 @@ fn large_integer_sets_and_arrays_differ_small_ones_agree() {
 }
 
 #[test]
-fn wrapped_integers_pack_through_serde() {
+fn wrapped_integers_pack_both_ways() {
     let values: Vec<Wrapping<u32>> = (0..50).map(|i| Wrapping(i * 3)).collect();
-    assert_ne!(
-        bridge_round_trip(&values),
-        binform::to_vec(&values).unwrap()
-    );
+    same(&values);
     let values: Vec<Reverse<u64>> = (0..50).map(Reverse).collect();
-    assert_ne!(
-        bridge_round_trip(&values),
-        binform::to_vec(&values).unwrap()
-    );
+    same(&values);
+}
+
+#[test]
+fn sequences_of_strings_options_and_derived_types_are_columns_in_the_derive_only() {
+    let names: Vec<String> = ["ada", "grace", "edsger"].map(String::from).into();
+    let bridged = columns_differ(&names);
+    // The bridge: each string's length and bytes; the derive: the lengths
+    // as a packed block (three short varints), then the bytes.
+    assert_eq!(&bridged[..5], b"\x03\x03ada");
+    assert_eq!(&binform::to_vec(&names).unwrap()[..5], b"\x03\x03\x05\x06a");
+    columns_differ(&vec![Some(1u8), None, Some(3)]);
+    columns_differ(&vec![Pair(1, "a".into()), Pair(2, "b".into())]);
+    // A bridge payload is not read as columns, nor the reverse.
+    assert!(binform::from_slice::<Vec<Pair>>(&bridge_round_trip(&vec![
+        Pair(1, "a".into()),
+        Pair(2, "b".into())
+    ]))
+    .is_err_and(|e| e.kind() == ErrorKind::UnexpectedEnd));
 }
 
 #[test]

@@ -369,7 +369,7 @@ fn the_value_fuzz_corpus_has_seeds() {
 /// A self-describing payload with a schema of our choosing.
 fn with_schema(schema: &binform::Schema, body: &[u8]) -> Vec<u8> {
     let encoded = binform::to_vec(schema).unwrap();
-    let mut bytes = b"BFS\x02".to_vec();
+    let mut bytes = b"BFS\x03".to_vec();
     bytes.extend(binform::schema::fingerprint(schema).to_le_bytes());
     bytes.extend(binform::to_vec(&(encoded.len() as u64)).unwrap());
     bytes.extend(encoded);

@@ -628,5 +628,5 @@ pub const fn pick_wire<L: crate::Layout>(
     crate::encoding::pick_wire::<L>(compact, fixed)
 }
 
-pub use crate::columns::short_column;
+pub use crate::read::short_column;
 pub use crate::error::{in_element, in_field};

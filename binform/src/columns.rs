@@ -77,19 +77,10 @@ pub(crate) fn next<T, L: crate::Layout>(
 ) -> Result<T> {
     match column.next() {
         Some(v) => Ok(v),
-        None => Err(short_column(r)),
+        None => Err(crate::read::short_column(r)),
     }
 }
 
-/// The error of a column with fewer values than its count.
-#[cold]
-#[inline(never)]
-pub fn short_column<L: crate::Layout>(r: &Reader<'_, L>) -> crate::Error {
-    r.error(
-        ErrorKind::Custom,
-        "a column decoder returned fewer values than asked for",
-    )
-}
 
 /// A decoded column's values made into a wrapper's (`Box::new`,
 /// `Cell::new`, ...): the new vector is charged first (wrappers of one
@@ -102,4 +93,49 @@ pub(crate) fn map_column<T, U, L: crate::Layout>(
 ) -> Result<Vec<U>> {
     r.charge_memory(values.len().saturating_mul(core::mem::size_of::<U>()))?;
     Ok(values.into_iter().map(f).collect())
+}
+
+/// The `Pack` hooks of a wrapper encoded as its contents (`$get` borrows
+/// them): its slices and sequences are its contents' (§22, §27), so that
+/// what the schema shows, the contents' type, is what is written.
+macro_rules! forward_columns {
+    ($inner:ty, $get:expr) => {
+        #[inline]
+        fn pack_slice<L: crate::Layout>(
+            items: &[Self],
+            w: &mut crate::Writer<'_, L>,
+        ) -> crate::Result<()> {
+            Self::pack_all(items.iter(), w)
+        }
+
+        #[inline]
+        fn pack_all<'a, L: crate::Layout>(
+            items: impl Iterator<Item = &'a Self> + Clone,
+            w: &mut crate::Writer<'_, L>,
+        ) -> crate::Result<()>
+        where
+            Self: 'a,
+        {
+            // As a reference: a shared value inside may be met again
+            // through another (`Writer::owns_path`).
+            w.through_reference(|w| <$inner as crate::Pack>::pack_all(items.map($get), w))
+        }
+    };
+}
+
+/// The `Unpack` hooks of a wrapper encoded as its contents (`$new` wraps
+/// one): its sequences decode as its contents' (§22, §27), then wrapped.
+macro_rules! forward_unpack_columns {
+    ($new:expr) => {
+        const COLUMN_MIN: usize = T::COLUMN_MIN;
+
+        #[inline]
+        fn unpack_vec<L: crate::Layout>(
+            r: &mut crate::Reader<'de, L>,
+            len: usize,
+        ) -> crate::Result<alloc::vec::Vec<Self>> {
+            let values = T::unpack_vec(r, len)?;
+            crate::columns::map_column(r, values, $new)
+        }
+    };
 }

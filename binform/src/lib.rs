@@ -173,6 +173,7 @@ mod builtins;
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;
+#[macro_use]
 mod columns;
 mod error;
 pub mod fixed;

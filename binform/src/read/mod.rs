@@ -220,7 +220,18 @@ fn unpack_array_of_column<'de, T: Unpack<'de>, L: crate::Layout, const N: usize>
     let values = T::unpack_vec(r, N)?;
     values
         .try_into()
-        .map_err(|_| crate::columns::short_column(r))
+        .map_err(|_| short_column(r))
+}
+
+/// The error of a column (§27) with fewer values than its count: a
+/// hand-written `unpack_vec` that returned fewer than asked for.
+#[cold]
+#[inline(never)]
+pub fn short_column<L: crate::Layout>(r: &Reader<'_, L>) -> Error {
+    r.error(
+        ErrorKind::Custom,
+        "a column decoder returned fewer values than asked for",
+    )
 }
 
 /// The `n` bytes at `pos`, if the input holds them: the bounds check of

@@ -501,6 +501,17 @@ impl<'s> Decoder<'s> {
         match shape(node, self.schema)? {
             Shape::Scalar(s) if s.packs() => packed_values(r, s, false, n),
             Shape::NonZero(s) if s.packs() => packed_values(r, s, true, n),
+            // A column of arrays is the column of all their elements.
+            Shape::PackedArray(s, nonzero, len) => {
+                let total = n.checked_mul(len).ok_or_else(|| r.alloc_error(n))?;
+                let values = packed_values(r, s, nonzero, total)?;
+                chunks(r, values, n, len)
+            }
+            Shape::Array(elem, len) if is_column::<L>(node, self.schema) => {
+                let total = n.checked_mul(len).ok_or_else(|| r.alloc_error(n))?;
+                let values = self.column(r, elem, total)?;
+                chunks(r, values, n, len)
+            }
             Shape::String => {
                 r.charge_memory(n.saturating_mul(VALUE_SIZE))?;
                 crate::impls::string::unpack_strs(r, n, |r, s| {
@@ -567,7 +578,7 @@ impl<'s> Decoder<'s> {
                         r.room_for_one(&mut out, n)?;
                         let column = each
                             .get_mut(tag as usize)
-                            .ok_or_else(|| crate::columns::short_column(r))?;
+                            .ok_or_else(|| crate::read::short_column(r))?;
                         out.push(crate::columns::next(r, column)?);
                     }
                     Ok(out)
@@ -728,6 +739,26 @@ impl<'s> Decoder<'s> {
 /// recursion happens, count toward `Options::max_depth`, so a value nests
 /// as deep as its typed decoder allows).
 #[inline]
+/// `values` in `n` sequences of `len` (a column of arrays).
+fn chunks<L: crate::Layout>(
+    r: &mut Reader<'_, L>,
+    values: Vec<Value>,
+    n: usize,
+    len: usize,
+) -> Result<Vec<Value>> {
+    let mut values = values.into_iter();
+    let mut out = Vec::new();
+    for _ in 0..n {
+        r.room_for_one(&mut out, n)?;
+        let chunk: Vec<Value> = values.by_ref().take(len).collect();
+        if chunk.len() != len {
+            return Err(crate::read::short_column(r));
+        }
+        out.push(Value::Seq(chunk));
+    }
+    Ok(out)
+}
+
 /// Whether a sequence node is `seq` (whose elements may be columns), not
 /// `set` (always rows, like maps).
 pub(super) fn is_seq(node: &TypeRef) -> bool {
@@ -740,8 +771,16 @@ pub(super) fn is_seq(node: &TypeRef) -> bool {
 pub(super) fn is_column<L: crate::Layout>(elem: &TypeRef, schema: &Schema) -> bool {
     !L::FIXED
         && match shape(elem, schema) {
-            Ok(Shape::String | Shape::Option(_)) => true,
+            Ok(Shape::String | Shape::Option(_) | Shape::PackedArray(..)) => true,
             Ok(Shape::Named(def)) => !def.tolerant,
+            // Arrays of columns or of packed integers (`[T; N]::COLUMNS`).
+            Ok(Shape::Array(inner, _)) => {
+                is_column::<L>(inner, schema)
+                    || matches!(
+                        shape(inner, schema),
+                        Ok(Shape::Scalar(s) | Shape::NonZero(s)) if s.packs()
+                    )
+            }
             _ => false,
         }
 }

@@ -441,6 +441,15 @@ impl<'s> Encoder<'s> {
         match shape {
             Some(Shape::Scalar(s)) if s.packs() => self.packed(w, s, false, items.iter().copied()),
             Some(Shape::NonZero(s)) if s.packs() => self.packed(w, s, true, items.iter().copied()),
+            // A column of arrays is the column of all their elements.
+            Some(Shape::PackedArray(s, nonzero, len)) => {
+                let all = self.flatten(items, len)?;
+                self.packed(w, s, nonzero, all)
+            }
+            Some(Shape::Array(elem, len)) if super::decode::is_column::<L>(node, schema) => {
+                let all = self.flatten(items, len)?;
+                self.column(w, elem, &all)
+            }
             Some(Shape::String) => {
                 let mut texts = Vec::with_capacity(items.len());
                 for v in items {
@@ -510,6 +519,18 @@ impl<'s> Encoder<'s> {
                 Ok(())
             }),
         }
+    }
+
+    /// The elements of arrays of `len` each, all in one column.
+    fn flatten<'v>(&self, items: &[&'v Value], len: usize) -> Result<Vec<&'v Value>> {
+        let mut all = Vec::with_capacity(items.len().saturating_mul(len));
+        for v in items {
+            match v.root() {
+                Value::Seq(elems) if elems.len() == len => all.extend(elems.iter()),
+                _ => return Err(self.mismatch(format!("an array of {len}"), v)),
+            }
+        }
+        Ok(all)
     }
 
     /// The columns of fields `defs` of `rows` (each a value's fields and

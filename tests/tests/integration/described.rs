@@ -145,9 +145,12 @@ fn golden_header_of_a_small_struct() {
             0x02, // one type
             0x0A, b'P', b'o', b'i', b'n', b't', // its key
             0x0A, b'P', b'o', b'i', b'n', b't', 0x00, // name, compact
-            0x00, 0x04, // a struct of 2 fields
-            0x00, 0x02, b'x', 0x00, 0x06, b'i', b'3', b'2', 0x00, // 0 x i32
-            0x02, 0x02, b'y', 0x00, 0x06, b'i', b'3', b'2', 0x00, // 1 y i32
+            0x00, 0x04, // a struct of 2 fields, in columns (§27):
+            0x00, 0x02, // the tags 0, 1
+            0x02, 0x02, b'x', b'y', // the names' lengths, then their bytes
+            0x00, 0x00, // the types: both `Builtin`
+            0x06, 0x06, b'i', b'3', b'2', b'i', b'3', b'2', // their names
+            0x00, 0x00, // and no arguments
             0x00, // no reserved tags
         ]
     );

@@ -406,8 +406,9 @@ mod paths {
         assert_eq!(kind, ErrorKind::InvalidBool);
         assert_eq!(path, ".middle.inner.flag");
         assert!(text.contains("in `.middle.inner.flag`"), "{text}");
-        // An element of a vector of structs.
-        assert_eq!(path_of(&with_bad_bool_after(3)).1, ".items[1].flag");
+        // A field of a vector of structs: its column (§27), whose
+        // decoder checks the values together.
+        assert_eq!(path_of(&with_bad_bool_after(3)).1, ".items.flag");
         // A map's value.
         assert_eq!(path_of(&with_bad_bool_after(4)).1, ".scores[0].flag");
         // An enum variant's field.

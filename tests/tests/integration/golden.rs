@@ -341,7 +341,7 @@ fn section_columns() {
     // No elements, no columns.
     row(Vec::<Point>::new(), &[0x00]);
     // An array: no length, the same columns.
-    row([Point { x: 1, y: -1 }], &[0x02, 0x02]);
+    row([Point { x: 1, y: -1 }], &[0x04, 0x02]);
     // Tuples are rows; wrappers take their contents' sequences.
     row(vec![(1u8, 2u8)], &[0x02, 0x01, 0x02]);
     row(vec![std::num::Wrapping(300u16)], &[0x02, 0xB1, 0x04]);
@@ -398,7 +398,7 @@ fn section_fixed_layout() {
 fn section_fixed_layout_headers() {
     let opts = binform::Options::new().fixed_width().fingerprint(true);
     let bytes = opts.to_vec(&Point { x: 1, y: -1 }).unwrap();
-    assert_eq!(&bytes[..4], b"BFM\x82");
+    assert_eq!(&bytes[..4], b"BFM\x83");
     assert_eq!(
         &bytes[4..12],
         binform::schema::fingerprint_of::<Point>().to_le_bytes()
@@ -409,5 +409,5 @@ fn section_fixed_layout_headers() {
         .self_describing(true)
         .to_vec(&Point { x: 1, y: -1 })
         .unwrap();
-    assert_eq!(&described[..4], b"BFS\x82");
+    assert_eq!(&described[..4], b"BFS\x83");
 }

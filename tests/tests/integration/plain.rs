@@ -1,5 +1,7 @@
 //! Plain-data structs (their memory is their encoding) take the bulk-copy
 //! path; everything else is encoded field by field, with the same bytes.
+//! In the compact layout a sequence of derived structs is columns (§27),
+//! so an array of them is plain in the fixed layout only.
 
 use binform::Packable;
 
@@ -46,11 +48,18 @@ fn plain<T: binform::Encoding>() -> bool {
     T::PLAIN.get()
 }
 
+fn plain_fixed<T: binform::Encoding>() -> bool {
+    T::PLAIN.fixed()
+}
+
 #[test]
 fn plainness_is_detected_from_layout() {
     let le = cfg!(target_endian = "little");
     assert_eq!(plain::<Vec3>(), le);
-    assert_eq!(plain::<Triangle>(), le);
+    // Its `[Vec3; 3]` is three values of a column set in the compact
+    // layout (§27), its memory in the fixed one.
+    assert!(!plain::<Triangle>());
+    assert_eq!(plain_fixed::<Triangle>(), le);
     assert_eq!(plain::<Rgba>(), le);
     assert!(!plain::<Padded>());
     assert!(!plain::<WithVarint>());
@@ -77,7 +86,8 @@ fn bulk_and_field_by_field_give_the_same_bytes() {
             }
         })
         .collect();
-    let bulk = round_trip(&tris);
+    round_trip(&tris);
+    let bulk = binform::fixed::to_vec(&tris).unwrap();
     // The same data encoded one value at a time, as the format defines it.
     let mut by_field = binform::to_vec(&tris.len()).unwrap();
     for t in &tris {
@@ -88,6 +98,19 @@ fn bulk_and_field_by_field_give_the_same_bytes() {
         }
     }
     assert_eq!(bulk, by_field);
+    // The compact layout's columns (§27): the vertices' `Vec3` column over
+    // all 300 of them (every x, every y, every z), then the normals'.
+    let mut columns = binform::to_vec(&tris.len()).unwrap();
+    let vertices: Vec<Vec3> = tris.iter().flat_map(|t| t.v).collect();
+    let normals: Vec<Vec3> = tris.iter().map(|t| t.normal).collect();
+    for vs in [&vertices, &normals] {
+        for get in [|v: &Vec3| v.x, |v: &Vec3| v.y, |v: &Vec3| v.z] {
+            for v in vs.iter() {
+                columns.extend(get(v).to_le_bytes());
+            }
+        }
+    }
+    assert_eq!(binform::to_vec(&tris).unwrap(), columns);
     round_trip(&vec![Rgba(1, 2, 3, 4); 10]);
     round_trip(&vec![Padded { tag: 1, value: 2.0 }; 3]);
     round_trip(&vec![WithVarint { x: 1.0, n: 300 }; 3]);

@@ -139,3 +139,4 @@ macro_rules! forward_unpack_columns {
         }
     };
 }
+

@@ -21,15 +21,21 @@ fn duplicate<L: crate::Layout>(r: &Reader<'_, L>, at: usize, what: &str) -> crat
     )
 }
 
-/// Encodes `len` entries from an iterator of key-value pairs.
+/// Encodes `len` entries from an iterator of key-value pairs: in the
+/// compact layout the keys' column, then the values' (§27); in the fixed
+/// layout key, value, key, value.
 #[inline]
 pub(super) fn pack_map<'a, K: Pack + 'a, V: Pack + 'a, L: crate::Layout>(
     w: &mut Writer<'_, L>,
     len: usize,
-    entries: impl Iterator<Item = (&'a K, &'a V)>,
+    entries: impl Iterator<Item = (&'a K, &'a V)> + Clone,
 ) -> Result<()> {
     w.write_len(len);
     w.nested(|w| {
+        if !L::FIXED {
+            crate::__private::pack_column(entries.clone().map(|(k, _)| k), w)?;
+            return crate::__private::pack_column(entries.map(|(_, v)| v), w);
+        }
         for (k, v) in entries {
             k.pack(w)?;
             v.pack(w)?;
@@ -38,15 +44,21 @@ pub(super) fn pack_map<'a, K: Pack + 'a, V: Pack + 'a, L: crate::Layout>(
     })
 }
 
-/// Encodes `len` items from an iterator.
+/// Encodes `len` items from an iterator: in the compact layout their
+/// column (§27), as a sequence's; in the fixed layout one after another.
 #[inline]
 pub(super) fn pack_set<'a, T: Pack + 'a, L: crate::Layout>(
     w: &mut Writer<'_, L>,
     len: usize,
-    items: impl Iterator<Item = &'a T>,
+    items: impl Iterator<Item = &'a T> + Clone,
 ) -> Result<()> {
     w.write_len(len);
-    w.nested(|w| items.into_iter().try_for_each(|item| item.pack(w)))
+    w.nested(|w| {
+        if !L::FIXED {
+            return crate::__private::pack_column(items, w);
+        }
+        items.into_iter().try_for_each(|item| item.pack(w))
+    })
 }
 
 /// How a map or set stores its entries, for what it is charged.
@@ -94,11 +106,38 @@ pub(super) fn unpack_map<'de, K: Unpack<'de>, V: Unpack<'de>, M, L: crate::Layou
     make: impl FnOnce(usize) -> Option<M>,
     mut insert: impl FnMut(&mut M, K, V) -> bool,
 ) -> Result<M> {
-    let len = r.read_len_for::<(K, V)>()?;
+    let len = if L::FIXED {
+        r.read_len_for::<(K, V)>()?
+    } else {
+        let start = r.position();
+        let len = r.read_len()?;
+        r.check_column::<K>(len, start)?;
+        r.check_column::<V>(len, start)?;
+        len
+    };
     r.charge_memory(table.size::<(K, V)>(len))?;
     let capacity = r.cautious_capacity::<(K, V)>(len);
     // The stack each level gets follows the entry its frames hold.
     r.nested_holding::<(K, V), _>(|r| {
+        if !L::FIXED {
+            // The keys' column, charged for the hashing and comparing of
+            // all of them, then the values' (§27).
+            let at = r.position();
+            let before = r.expansion();
+            let keys = crate::error::in_field(K::unpack_vec(r, len), "[keys]")?;
+            r.charge_key(before, at)?;
+            let values = crate::error::in_field(V::unpack_vec(r, len), "[values]")?;
+            if keys.len() != len || values.len() != len {
+                return Err(crate::read::short_column(r));
+            }
+            let mut map = make(capacity).ok_or_else(|| r.alloc_error(len))?;
+            for (i, (k, v)) in keys.into_iter().zip(values).enumerate() {
+                if !insert(&mut map, k, v) {
+                    return Err(duplicate(r, at, "map key").in_field(&alloc::format!("[key {i}]")));
+                }
+            }
+            return Ok(map);
+        }
         let mut map = make(capacity).ok_or_else(|| r.alloc_error(len))?;
         for i in 0..len {
             let at = r.position();
@@ -122,10 +161,31 @@ pub(super) fn unpack_set<'de, T: Unpack<'de>, S, L: crate::Layout>(
     make: impl FnOnce(usize) -> Option<S>,
     mut insert: impl FnMut(&mut S, T) -> bool,
 ) -> Result<S> {
-    let len = r.read_len_for::<T>()?;
+    let len = if L::FIXED {
+        r.read_len_for::<T>()?
+    } else {
+        r.read_seq_len::<T>()?
+    };
     r.charge_memory(table.size::<T>(len))?;
     let capacity = r.cautious_capacity::<T>(len);
     r.nested_holding::<T, _>(|r| {
+        if !L::FIXED {
+            // The items' column (§27), charged as keys, then inserted.
+            let at = r.position();
+            let before = r.expansion();
+            let items = T::unpack_vec(r, len)?;
+            r.charge_key(before, at)?;
+            if items.len() != len {
+                return Err(crate::read::short_column(r));
+            }
+            let mut set = make(capacity).ok_or_else(|| r.alloc_error(len))?;
+            for (i, item) in items.into_iter().enumerate() {
+                if !insert(&mut set, item) {
+                    return Err(duplicate(r, at, "set element").in_field(&alloc::format!("[{i}]")));
+                }
+            }
+            return Ok(set);
+        }
         let mut set = make(capacity).ok_or_else(|| r.alloc_error(len))?;
         for i in 0..len {
             let at = r.position();

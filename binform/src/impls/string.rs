@@ -140,8 +140,12 @@ pub(crate) fn pack_strs<'a, L: crate::Layout>(
     w: &mut Writer<'_, L>,
 ) -> Result<()> {
     crate::packed::pack_iter(items.clone().map(|s| s.len() as u64), w)?;
-    for s in items {
+    for (i, s) in items.enumerate() {
         w.write_bytes(s.as_bytes());
+        if i % crate::write::SEQUENCE_CHUNK == crate::write::SEQUENCE_CHUNK - 1 {
+            // A streaming encode hands its buffer over between chunks.
+            w.checkpoint();
+        }
     }
     Ok(())
 }
@@ -152,9 +156,30 @@ pub(crate) fn pack_strs<'a, L: crate::Layout>(
 pub(crate) fn unpack_strs<'de, T, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     n: usize,
+    make: impl FnMut(&mut Reader<'de, L>, &'de str) -> Result<T>,
+) -> Result<alloc::vec::Vec<T>> {
+    // A short column's lengths on the stack: no allocation the result
+    // does not own (most string columns inside structs are short).
+    if n <= SHORT_COLUMN {
+        let mut lens = [0u64; SHORT_COLUMN];
+        let lens = lens.get_mut(..n).unwrap_or_default();
+        crate::packed::unpack_into(r, lens)?;
+        return strs_of(r, lens, make);
+    }
+    let lens: alloc::vec::Vec<u64> = crate::packed::unpack_vec(r, n)?;
+    strs_of(r, &lens, make)
+}
+
+/// Columns of at most this many strings keep their lengths on the stack.
+const SHORT_COLUMN: usize = 32;
+
+/// [`unpack_strs`] once the lengths are read: the bytes, checked, split.
+fn strs_of<'de, T, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    lens: &[u64],
     mut make: impl FnMut(&mut Reader<'de, L>, &'de str) -> Result<T>,
 ) -> Result<alloc::vec::Vec<T>> {
-    let lens: alloc::vec::Vec<u64> = crate::packed::unpack_vec(r, n)?;
+    let n = lens.len();
     let at = r.position();
     let total = lens
         .iter()

@@ -328,7 +328,7 @@ pub(super) fn wire_of<L: crate::Layout>(
         Shape::Seq(elem) => match node {
             // Columns (§27) are framed, as `[T]`'s wire type says.
             TypeRef::Builtin { name, .. }
-                if name == "seq" && !super::decode::is_column::<L>(elem, schema) =>
+                if name == "seq" && !is_column::<L>(elem, schema) =>
             {
                 Wire::seq_of(wire_of::<L>(elem, schema)?)
             }
@@ -337,6 +337,26 @@ pub(super) fn wire_of<L: crate::Layout>(
         Shape::Record("ordering", _) => Wire::Byte,
         _ => Wire::Framed,
     })
+}
+
+/// Whether sequences of `elem` are columns in the layout `L` (§27): the
+/// schema's account of `Encoding::COLUMNS`. Wrappers encoded as their
+/// contents are transparent in schemas and forward their columns.
+pub(super) fn is_column<L: crate::Layout>(elem: &TypeRef, schema: &Schema) -> bool {
+    !L::FIXED
+        && match shape(elem, schema) {
+            Ok(Shape::String | Shape::Option(_) | Shape::PackedArray(..)) => true,
+            Ok(Shape::Named(def)) => !def.tolerant,
+            // Arrays of columns or of packed integers (`[T; N]::COLUMNS`).
+            Ok(Shape::Array(inner, _)) => {
+                is_column::<L>(inner, schema)
+                    || matches!(
+                        shape(inner, schema),
+                        Ok(Shape::Scalar(s) | Shape::NonZero(s)) if s.packs()
+                    )
+            }
+            _ => false,
+        }
 }
 
 #[cfg(test)]

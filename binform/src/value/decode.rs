@@ -9,7 +9,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{shape, wire_of, DynTags, Node, Shape, NO_TYPES};
+use super::builtin::{is_column, shape, wire_of, DynTags, Node, Shape, NO_TYPES};
 use super::scalar::Scalar;
 use super::Value;
 use crate::schema::embedded::{decode_schema_within, split};
@@ -142,11 +142,8 @@ impl<'s> Decoder<'s> {
             }
             Shape::Seq(elem) => {
                 let len = r.read_len()?;
-                if is_seq(node) && is_column::<L>(elem, self.schema) {
-                    Value::Seq(deeper(r, |r| self.column(r, elem, len))?)
-                } else {
-                    Value::Seq(self.elements(r, len, |d, r| d.value(r, elem))?)
-                }
+                // A set's items are a column too, packed integers included.
+                Value::Seq(deeper(r, |r| self.column(r, elem, len))?)
             }
             Shape::Packed(s, nonzero) => {
                 let len = r.read_len()?;
@@ -170,6 +167,23 @@ impl<'s> Decoder<'s> {
                     i += 1;
                     v
                 })?)
+            }
+            Shape::Map(k, v) if !L::FIXED => {
+                // The keys' column, then the values' (§27).
+                let len = r.read_len()?;
+                deeper(r, |r| {
+                    let keys = self.column(r, k, len).map_err(|e| e.in_field("[keys]"))?;
+                    let values = self.column(r, v, len).map_err(|e| e.in_field("[values]"))?;
+                    if keys.len() != len || values.len() != len {
+                        return Err(crate::read::short_column(r));
+                    }
+                    let mut entries = Vec::new();
+                    for pair in keys.into_iter().zip(values) {
+                        r.room_for_one(&mut entries, len)?;
+                        entries.push(pair);
+                    }
+                    Ok(Value::Map(entries))
+                })?
             }
             Shape::Map(k, v) => {
                 let len = r.read_len()?;
@@ -757,32 +771,6 @@ fn chunks<L: crate::Layout>(
         out.push(Value::Seq(chunk));
     }
     Ok(out)
-}
-
-/// Whether a sequence node is `seq` (whose elements may be columns), not
-/// `set` (always rows, like maps).
-pub(super) fn is_seq(node: &TypeRef) -> bool {
-    matches!(node, TypeRef::Builtin { name, .. } if name == "seq")
-}
-
-/// Whether sequences of `elem` are columns in the layout `L` (§27): the
-/// schema's account of `Encoding::COLUMNS`. Wrappers encoded as their
-/// contents are transparent in schemas and forward their columns.
-pub(super) fn is_column<L: crate::Layout>(elem: &TypeRef, schema: &Schema) -> bool {
-    !L::FIXED
-        && match shape(elem, schema) {
-            Ok(Shape::String | Shape::Option(_) | Shape::PackedArray(..)) => true,
-            Ok(Shape::Named(def)) => !def.tolerant,
-            // Arrays of columns or of packed integers (`[T; N]::COLUMNS`).
-            Ok(Shape::Array(inner, _)) => {
-                is_column::<L>(inner, schema)
-                    || matches!(
-                        shape(inner, schema),
-                        Ok(Shape::Scalar(s) | Shape::NonZero(s)) if s.packs()
-                    )
-            }
-            _ => false,
-        }
 }
 
 fn deeper<'de, R, L: crate::Layout>(

@@ -105,11 +105,9 @@ impl<'s> Encoder<'s> {
                     return Err(self.mismatch(format!("a sequence of {elem}"), v));
                 };
                 w.write_len(items.len());
-                if super::decode::is_seq(node) && super::decode::is_column::<L>(elem, schema) {
-                    let items: Vec<&Value> = items.iter().collect();
-                    return deeper(w, |w| self.column(w, elem, &items));
-                }
-                self.items(w, items, |_| elem)
+                // A set's items are a column too, packed integers included.
+                let items: Vec<&Value> = items.iter().collect();
+                deeper(w, |w| self.column(w, elem, &items))
             }
             Shape::Packed(s, nonzero) => {
                 let Value::Seq(items) = v else {
@@ -133,7 +131,7 @@ impl<'s> Encoder<'s> {
                     Ok(())
                 }
                 Value::Seq(items) if items.len() == n => {
-                    if super::decode::is_column::<L>(elem, schema) {
+                    if super::builtin::is_column::<L>(elem, schema) {
                         let items: Vec<&Value> = items.iter().collect();
                         return deeper(w, |w| self.column(w, elem, &items));
                     }
@@ -152,6 +150,15 @@ impl<'s> Encoder<'s> {
                     return Err(self.mismatch("a map", v));
                 };
                 w.write_len(entries.len());
+                if !L::FIXED {
+                    // The keys' column, then the values' (§27).
+                    let keys: Vec<&Value> = entries.iter().map(|(k, _)| k).collect();
+                    let values: Vec<&Value> = entries.iter().map(|(_, v)| v).collect();
+                    return deeper(w, |w| {
+                        self.at("[keys]".to_string(), |e| e.column(w, k, &keys))?;
+                        self.at("[values]".to_string(), |e| e.column(w, vt, &values))
+                    });
+                }
                 deeper(w, |w| {
                     for (i, (key, value)) in entries.iter().enumerate() {
                         self.at(format!("[key {i}]"), |e| e.value(w, k, key))?;
@@ -446,7 +453,7 @@ impl<'s> Encoder<'s> {
                 let all = self.flatten(items, len)?;
                 self.packed(w, s, nonzero, all)
             }
-            Some(Shape::Array(elem, len)) if super::decode::is_column::<L>(node, schema) => {
+            Some(Shape::Array(elem, len)) if super::builtin::is_column::<L>(node, schema) => {
                 let all = self.flatten(items, len)?;
                 self.column(w, elem, &all)
             }

@@ -171,9 +171,9 @@ fn seed_models_have_the_derives_bytes_but_for_columns() {
     // One card's columns are its row.
     same(&seed::kate(1));
     columns_differ(&seed::mesh(100));
-    // Every single-value model agrees.
+    // A person's keywords are a string column.
     for person in seed::ten_people() {
-        same(&person);
+        each_path(&person);
     }
     same(&seed::large_object());
     same(&seed::primitives());

@@ -60,14 +60,16 @@
 //!   `Deserialize` does not give, so the bridge writes and reads them row
 //!   by row. `Vec<Person>`, `Vec<String>` and `Vec<Option<u32>>` differ;
 //!   a single `Person`, `Option<String>` and `Vec<u32>` agree.
+//! - **Maps.** The derive writes a map's keys as a column, then its values
+//!   (§27); the bridge key, value, key, value. They agree only where both
+//!   columns are rows anyway (keys and values of bytes, bools, floats).
+//!   Sets are their items' column, as sequences are, so sets of integers
+//!   agree (both packed) and sets of strings differ.
 //! - **Shared references.** serde writes an `Rc`/`Arc` as its contents
 //!   (each time it is reached), with no identity; the derive writes a
 //!   reference tag and keeps sharing and cycles. `Weak` has no serde form.
 //! - **Version-tolerant types** (`#[binform(version_tolerant)]`): their
 //!   tags and wire types exist only in the derive.
-//! - **Sets of integers.** serde presents a set as a sequence, so the
-//!   bridge packs a `HashSet<i32>` or `BTreeSet<u64>`; the derive writes a
-//!   set's integers one varint each (§9). The two agree below 8 elements.
 //! - **Arrays of 8 or more integers wider than a byte.** serde presents
 //!   `[T; N]` as a tuple, and a tuple may mix types, so the bridge writes
 //!   its integers one varint each; the derive packs `[u32; 16]` like a

@@ -156,7 +156,8 @@ fn invalid_values() {
     d.extend(binform::to_vec(&1_000_000_000u32).unwrap());
     assert_eq!(kind::<std::time::Duration>(&d), ErrorKind::InvalidValue);
     // A map that names the same key twice.
-    let dup = binform::to_vec(&vec![(1u8, 2u8), (1, 3)]).unwrap();
+    // Two entries: the keys' column 1, 1, then the values' 2, 3 (§27).
+    let dup = [0x04, 1, 1, 2, 3];
     assert_eq!(kind::<BTreeMap<u8, u8>>(&dup), ErrorKind::InvalidValue);
     assert_eq!(
         kind::<std::collections::HashMap<u8, u8>>(&dup),
@@ -409,8 +410,8 @@ mod paths {
         // A field of a vector of structs: its column (§27), whose
         // decoder checks the values together.
         assert_eq!(path_of(&with_bad_bool_after(3)).1, ".items.flag");
-        // A map's value.
-        assert_eq!(path_of(&with_bad_bool_after(4)).1, ".scores[0].flag");
+        // A map's values: their column (§27).
+        assert_eq!(path_of(&with_bad_bool_after(4)).1, ".scores[values].flag");
         // An enum variant's field.
         assert_eq!(path_of(&with_bad_bool_after(6)).1, ".shape::Line.end.flag");
         // In the fixed layout too.
@@ -451,6 +452,7 @@ mod paths {
         assert_eq!(err.kind(), ErrorKind::InvalidBool);
         assert_eq!(err.path(), ".active");
         let map: Result<BTreeMap<bool, u8>, _> = binform::from_slice(&[0x02, 0x05, 0x01]);
-        assert_eq!(map.unwrap_err().path(), "[key 0]");
+        // The keys' column (§27).
+        assert_eq!(map.unwrap_err().path(), "[keys]");
     }
 }

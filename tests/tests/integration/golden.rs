@@ -153,6 +153,17 @@ fn section_maps() {
         [(1u8, 2u8)].into_iter().collect::<BTreeMap<_, _>>(),
         &[0x02, 0x01, 0x02],
     );
+    // The keys' column, then the values' (§27).
+    row(
+        [(1u8, 2u8), (3, 4)].into_iter().collect::<BTreeMap<_, _>>(),
+        &[0x04, 0x01, 0x03, 0x02, 0x04],
+    );
+    row(
+        [("a".to_string(), 1u32)]
+            .into_iter()
+            .collect::<BTreeMap<_, _>>(),
+        &[0x02, 0x02, b'a', 0x02],
+    );
 }
 
 #[test]

@@ -156,7 +156,7 @@ fn error_paths_are_one_line_and_exit_1() {
     std::fs::write(&cut, &bytes[..bytes.len() - 3]).unwrap();
     let err = fails(&["inspect", s(&cut)]);
     assert!(err.contains("at byte"), "{err}");
-    assert!(err.contains("in `["), "{err}");
+    assert!(err.contains("in `.programming_keywords"), "{err}");
     // Not a binform file at all.
     let text = dir.join("notes.txt");
     std::fs::write(&text, "hello, world").unwrap();

@@ -420,6 +420,10 @@ pub fn pack_column<'a, T: crate::Pack + 'a, L: crate::Layout>(
     if T::PACKED || T::COLUMNS || T::PLAIN.in_layout::<L>() {
         return T::pack_all(items, w);
     }
+    // An empty column is no bytes and no level, as its decoder counts.
+    if items.clone().next().is_none() {
+        return Ok(());
+    }
     w.nested(|w| T::pack_all(items, w))
 }
 
@@ -628,5 +632,5 @@ pub const fn pick_wire<L: crate::Layout>(
     crate::encoding::pick_wire::<L>(compact, fixed)
 }
 
-pub use crate::read::short_column;
 pub use crate::error::{in_element, in_field};
+pub use crate::read::short_column;

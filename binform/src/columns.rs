@@ -81,7 +81,6 @@ pub(crate) fn next<T, L: crate::Layout>(
     }
 }
 
-
 /// A decoded column's values made into a wrapper's (`Box::new`,
 /// `Cell::new`, ...): the new vector is charged first (wrappers of one
 /// layout with their contents reuse the allocation, and are charged all
@@ -139,4 +138,3 @@ macro_rules! forward_unpack_columns {
         }
     };
 }
-

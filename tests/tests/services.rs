@@ -228,10 +228,8 @@ fn axum_round_trips_and_answers_each_bad_request_with_its_status() {
             post_to(&client, &server, "/people", Some(CONTENT_TYPE), full(bad)).await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
         let text = String::from_utf8_lossy(&text);
-        assert!(
-            text.contains("UTF-8") && text.contains("[0].name"),
-            "{text}"
-        );
+        // The names are a column (§27): the path names the field.
+        assert!(text.contains("UTF-8") && text.contains(".name"), "{text}");
         let (status, _, _) = post_to(
             &client,
             &server,

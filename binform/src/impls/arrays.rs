@@ -9,9 +9,8 @@ impl<T: Encoding, const N: usize> Encoding for [T; N] {
     // An array of elements whose sequences are columns (§27) is written
     // a column at a time in the compact layout, not as its memory.
     #[allow(unsafe_code)]
-    const PLAIN: Plain<Self> = unsafe {
-        Plain::in_layouts_unchecked(T::PLAIN.get() && !T::COLUMNS, T::PLAIN.fixed())
-    };
+    const PLAIN: Plain<Self> =
+        unsafe { Plain::in_layouts_unchecked(T::PLAIN.get() && !T::COLUMNS, T::PLAIN.fixed()) };
     // A column of arrays is the column of all their elements (§27), which
     // differs from the arrays one after another only for elements that
     // are columns or packed blocks themselves.

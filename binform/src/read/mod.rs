@@ -142,6 +142,11 @@ pub(crate) fn unpack_each<'de, T: Unpack<'de>, L: crate::Layout>(
     if T::PLAIN.in_layout::<L>() {
         return r.read_plain_vec(len);
     }
+    // No elements: no level either (an empty column's encoder counts
+    // none, `__private::pack_column`).
+    if len == 0 {
+        return Ok(Vec::new());
+    }
     let each = |r: &mut Reader<'de, L>| {
         let mut out = r.vec_with_capacity::<T>(len)?;
         // Within the preallocation, a plain loop; past a cautious one (a
@@ -218,9 +223,7 @@ fn unpack_array_of_column<'de, T: Unpack<'de>, L: crate::Layout, const N: usize>
 ) -> Result<[T; N]> {
     r.check_column::<T>(N, r.position())?;
     let values = T::unpack_vec(r, N)?;
-    values
-        .try_into()
-        .map_err(|_| short_column(r))
+    values.try_into().map_err(|_| short_column(r))
 }
 
 /// The error of a column (§27) with fewer values than its count: a

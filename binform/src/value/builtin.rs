@@ -327,9 +327,7 @@ pub(super) fn wire_of<L: crate::Layout>(
         Shape::Packed(..) => Wire::Seq(PACKED_ELEMENT),
         Shape::Seq(elem) => match node {
             // Columns (§27) are framed, as `[T]`'s wire type says.
-            TypeRef::Builtin { name, .. }
-                if name == "seq" && !is_column::<L>(elem, schema) =>
-            {
+            TypeRef::Builtin { name, .. } if name == "seq" && !is_column::<L>(elem, schema) => {
                 Wire::seq_of(wire_of::<L>(elem, schema)?)
             }
             _ => Wire::Framed,

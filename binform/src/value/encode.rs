@@ -46,6 +46,9 @@ pub(super) fn plain<L: crate::Layout>(schema: &Schema, value: &Value) -> Result<
     Ok(buf)
 }
 
+/// A derived value in a column: its fields, and itself (for errors).
+type Row<'v> = (&'v [(String, Value)], &'v Value);
+
 struct Encoder<'s> {
     schema: &'s Schema,
     /// The id the next `Value::Shared` must have.
@@ -495,7 +498,7 @@ impl<'s> Encoder<'s> {
                 }
                 Body::Enum(variants) => {
                     let mut tags = Vec::with_capacity(items.len());
-                    let mut each: Vec<Vec<(&[(String, Value)], &Value)>> =
+                    let mut each: Vec<Vec<Row<'_>>> =
                         variants.iter().map(|_| Vec::new()).collect();
                     for v in items {
                         let Value::Variant {
@@ -547,7 +550,7 @@ impl<'s> Encoder<'s> {
         w: &mut Writer<'_, L>,
         name: &str,
         defs: &[FieldDef],
-        rows: &[(&[(String, Value)], &Value)],
+        rows: &[Row<'_>],
         prefix: &str,
     ) -> Result<()> {
         let mut by_name: Vec<_> = rows

@@ -21,7 +21,11 @@ fn kate_with_ten_thousand_cards() {
     // for each 256), their 36 bytes each, and the expiry dates in packed
     // blocks (§27); the article's hand-written form took 450,062, rows
     // 420,012.
-    assert!(bytes.len() <= 5 + 5 + 2 + 10_000 * 36 + 40 * 2 + 10_000 / 32, "{}", bytes.len());
+    assert!(
+        bytes.len() <= 5 + 5 + 2 + 10_000 * 36 + 40 * 2 + 10_000 / 32,
+        "{}",
+        bytes.len()
+    );
     assert_eq!(bytes.len(), 360_332);
     let back: CardHolder = binform::from_slice(&bytes).unwrap();
     assert_eq!(back.cards.len(), 10_000);

@@ -405,7 +405,10 @@ fn atomics_encode_as_their_value() {
     // schema says so.
     let counters: Vec<AtomicUsize> = (0..300).map(AtomicUsize::new).collect();
     let bytes = binform::to_vec(&counters).unwrap();
-    assert_eq!(bytes, binform::to_vec(&(0..300).collect::<Vec<usize>>()).unwrap());
+    assert_eq!(
+        bytes,
+        binform::to_vec(&(0..300).collect::<Vec<usize>>()).unwrap()
+    );
     let back: Vec<AtomicUsize> = binform::from_slice(&bytes).unwrap();
     let back: Vec<usize> = back.iter().map(|a| a.load(Ordering::SeqCst)).collect();
     assert_eq!(back, (0..300).collect::<Vec<_>>());

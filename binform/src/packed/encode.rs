@@ -52,14 +52,43 @@ pub(crate) fn pack_iter<T: crate::Pack + Copy + Default, L: crate::Layout>(
     items: impl Iterator<Item = T>,
     w: &mut Writer<'_, L>,
 ) -> crate::Result<()> {
-    let mut buf = [T::default(); BLOCK];
+    // Fewer than a header's worth: one short block, the values' own
+    // encodings, without filling a block's buffer first (a string column
+    // inside a struct is often two or three lengths).
+    let upper = items.size_hint().1;
+    if upper.is_some_and(|upper| upper < SHORT) {
+        for item in items {
+            item.pack(w)?;
+        }
+        return Ok(());
+    }
+    // A known short column in a short buffer: filling a whole block's
+    // first (2 KiB of `u64`s) cost a string column of ten more than its
+    // strings.
+    if upper.is_some_and(|upper| upper <= SMALL) {
+        return gather::<SMALL, T, L>(items, w);
+    }
+    gather::<BLOCK, T, L>(items, w)
+}
+
+/// Columns of at most this many values gather in a buffer of their size.
+const SMALL: usize = 32;
+
+/// [`pack_iter`]'s gathering, in a buffer of `N` values (a block, or
+/// fewer for a column known to be short).
+#[inline(always)]
+fn gather<const N: usize, T: crate::Pack + Copy + Default, L: crate::Layout>(
+    items: impl Iterator<Item = T>,
+    w: &mut Writer<'_, L>,
+) -> crate::Result<()> {
+    let mut buf = [T::default(); N];
     let mut n = 0;
     for item in items {
         if let Some(slot) = buf.get_mut(n) {
             *slot = item;
         }
         n += 1;
-        if n == BLOCK {
+        if n == N {
             T::pack_slice(&buf, w)?;
             w.checkpoint();
             n = 0;

@@ -498,8 +498,7 @@ impl<'s> Encoder<'s> {
                 }
                 Body::Enum(variants) => {
                     let mut tags = Vec::with_capacity(items.len());
-                    let mut each: Vec<Vec<Row<'_>>> =
-                        variants.iter().map(|_| Vec::new()).collect();
+                    let mut each: Vec<Vec<Row<'_>>> = variants.iter().map(|_| Vec::new()).collect();
                     for v in items {
                         let Value::Variant {
                             variant, fields, ..

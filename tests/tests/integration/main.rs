@@ -5,6 +5,7 @@
 mod borrowed;
 mod budget;
 mod codec;
+mod columns;
 mod damage;
 mod derive;
 mod described;

@@ -1,0 +1,449 @@
+//! Columns (docs/format.md §27): sequences, arrays, sets and maps of
+//! strings, options and derived types are written a column at a time in
+//! the compact layout. Every std family inside them round-trips, shared
+//! values keep their identity (numbered in column order), tolerant types
+//! evolve inside a `Vec`, `with` and serde fields and trait objects take
+//! rows inside a column, `Value` reads and writes the same bytes, and a
+//! hostile column is an error, never a panic or an allocation it did not
+//! pay for.
+
+use std::any::Any;
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::num::NonZeroU16;
+use std::rc::{Rc, Weak};
+
+use binform::{value, ErrorKind, Options, Pack, Packable, UnpackOwned};
+
+use crate::round_trip;
+
+/// The typed bytes round-trip, and the self-describing document reads
+/// into a `Value` and writes back to the same bytes.
+fn both<T: Pack + UnpackOwned + PartialEq + std::fmt::Debug>(v: &T) -> Vec<u8> {
+    let bytes = round_trip(v);
+    let opts = Options::new().self_describing(true);
+    let doc = opts.to_vec(v).unwrap();
+    let read = value::from_slice(&doc).unwrap();
+    assert_eq!(value::to_vec(&read).unwrap(), doc, "{read}");
+    bytes
+}
+
+#[derive(Packable, Debug, Clone, PartialEq)]
+enum Kind {
+    Plain,
+    Tagged(u16),
+    Named { label: String, weight: Option<f32> },
+}
+
+#[derive(Packable, Debug, Clone, PartialEq)]
+struct Inner {
+    id: u64,
+    kind: Kind,
+    tags: Vec<String>,
+}
+
+/// One field of nearly every std family, so that each is a column.
+#[derive(Packable, Debug, Clone, PartialEq)]
+struct Every {
+    flag: bool,
+    small: u8,
+    signed: i64,
+    wide: u128,
+    ratio: f64,
+    letter: char,
+    text: String,
+    boxed: Box<str>,
+    maybe: Option<u32>,
+    maybe_text: Option<String>,
+    nested: Option<Option<i16>>,
+    list: Vec<u16>,
+    deque: VecDeque<String>,
+    array: [i32; 3],
+    strings: [String; 2],
+    pair: (u8, String),
+    map: BTreeMap<String, Vec<u8>>,
+    set: BTreeSet<i32>,
+    nonzero: NonZeroU16,
+    inner: Inner,
+    inners: Vec<Inner>,
+    result: Result<u8, String>,
+    unit: (),
+}
+
+fn every(i: u32) -> Every {
+    let s = |t: &str| format!("{t}{i}");
+    Every {
+        flag: i % 3 == 0,
+        small: i as u8,
+        signed: -(i as i64) * 1_000_003,
+        wide: (i as u128) << 100,
+        ratio: f64::from(i) / 7.0,
+        letter: char::from_u32(0x41 + i % 26).unwrap(),
+        text: s("text"),
+        boxed: s("é").into_boxed_str(),
+        maybe: (i % 2 == 0).then_some(i * 1000),
+        maybe_text: (i % 3 == 1).then(|| s("m")),
+        nested: match i % 3 {
+            0 => None,
+            1 => Some(None),
+            _ => Some(Some(-(i as i16))),
+        },
+        list: (0..i as u16 % 5).collect(),
+        deque: (0..i % 3).map(|k| s(&k.to_string())).collect(),
+        array: [i as i32, -(i as i32), 7],
+        strings: [s("a"), s("ü")],
+        pair: (i as u8, s("p")),
+        map: (0..i % 4)
+            .map(|k| (s(&k.to_string()), vec![k as u8; k as usize]))
+            .collect(),
+        set: (0..i as i32 % 6).map(|k| k * 1000).collect(),
+        nonzero: NonZeroU16::new(i as u16 + 1).unwrap(),
+        inner: Inner {
+            id: u64::from(i) << 33,
+            kind: Kind::Tagged(i as u16),
+            tags: vec![s("t")],
+        },
+        inners: (0..i % 4)
+            .map(|k| Inner {
+                id: u64::from(k),
+                kind: match k % 3 {
+                    0 => Kind::Plain,
+                    1 => Kind::Tagged(k as u16),
+                    _ => Kind::Named {
+                        label: s("n"),
+                        weight: (k % 2 == 0).then_some(0.5),
+                    },
+                },
+                tags: vec![],
+            })
+            .collect(),
+        result: if i % 2 == 0 { Ok(1) } else { Err(s("e")) },
+        unit: (),
+    }
+}
+
+#[test]
+fn every_std_family_round_trips_as_a_column() {
+    let rows: Vec<Every> = (0..300).map(every).collect();
+    both(&rows);
+    // The same elements in the other sequence types, arrays and sets.
+    both(&rows.iter().cloned().collect::<VecDeque<_>>());
+    both(&rows.clone().into_boxed_slice());
+    let array: [Every; 3] = [every(1), every(2), every(3)];
+    both(&array);
+    both(
+        &rows
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<std::collections::LinkedList<_>>(),
+    );
+    // One element and none.
+    both(&vec![every(7)]);
+    both(&Vec::<Every>::new());
+    // Maps keyed and valued by derived types and strings.
+    let map: BTreeMap<String, Inner> = (0..50).map(|i| (format!("k{i}"), every(i).inner)).collect();
+    both(&map);
+    // (A hash map re-encodes in another order: compare values.)
+    let hashed: HashMap<u32, Option<String>> = (0..50).map(|i| (i, every(i).maybe_text)).collect();
+    let back: HashMap<u32, Option<String>> =
+        binform::from_slice(&binform::to_vec(&hashed).unwrap()).unwrap();
+    assert_eq!(back, hashed);
+}
+
+#[test]
+fn columns_are_smaller_than_rows_where_values_repeat() {
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct Reading {
+        sensor: u32,
+        at: u64,
+        value: i32,
+        label: Option<String>,
+    }
+    let readings: Vec<Reading> = (0..10_000)
+        .map(|i| Reading {
+            sensor: 1_000_000 + i % 8,
+            at: 1_700_000_000_000 + u64::from(i) * 10,
+            value: (i % 100) as i32 - 50,
+            label: None,
+        })
+        .collect();
+    let bytes = binform::to_vec(&readings).unwrap();
+    // Rows: a 4-byte sensor id, a 6-byte time, a value, a presence byte:
+    // over 12 bytes each. Columns: 3 bits of sensor, 7 of time offset,
+    // 7 of value and 1 presence bit, about 2.3 bytes.
+    assert!(bytes.len() < 10_000 * 3, "{} bytes", bytes.len());
+    // The default budget holds what the typed decoder builds from it (its
+    // transient columns included).
+    assert_eq!(binform::from_slice::<Vec<Reading>>(&bytes).unwrap(), readings);
+}
+
+/// Shared values inside columns keep their identity; they are numbered
+/// in the order written, which is column order.
+#[test]
+fn shared_values_inside_columns_keep_their_identity() {
+    #[derive(Packable, Debug)]
+    struct Node {
+        name: String,
+        shared: Rc<String>,
+        parent: Option<Weak<String>>,
+    }
+    let a = Rc::new("a".to_string());
+    let b = Rc::new("b".to_string());
+    let nodes = vec![
+        Node {
+            name: "x".into(),
+            shared: a.clone(),
+            parent: Some(Rc::downgrade(&b)),
+        },
+        Node {
+            name: "y".into(),
+            shared: b.clone(),
+            parent: Some(Rc::downgrade(&a)),
+        },
+        Node {
+            name: "z".into(),
+            shared: a.clone(),
+            parent: None,
+        },
+    ];
+    let value = (nodes, b.clone());
+    let bytes = binform::to_vec(&value).unwrap();
+    let (back, b2): (Vec<Node>, Rc<String>) = binform::from_slice(&bytes).unwrap();
+    assert!(Rc::ptr_eq(&back[0].shared, &back[2].shared));
+    assert!(Rc::ptr_eq(&back[1].shared, &b2));
+    let parent0 = back[0].parent.as_ref().unwrap().upgrade().unwrap();
+    assert!(Rc::ptr_eq(&parent0, &back[1].shared));
+    let parent1 = back[1].parent.as_ref().unwrap().upgrade().unwrap();
+    assert!(Rc::ptr_eq(&parent1, &back[0].shared));
+    // Column order: the `shared` column (a, b, a) is numbered before the
+    // `parent` column's references to b and a; `Value` numbers them alike.
+    let doc = Options::new().self_describing(true).to_vec(&value).unwrap();
+    let read = value::from_slice(&doc).unwrap();
+    assert_eq!(value::to_vec(&read).unwrap(), doc);
+}
+
+/// A tolerant type inside a `Vec` stays rows, each value its own record:
+/// a newer reader of an older `Vec` (and the reverse) works as for one.
+#[test]
+fn a_tolerant_type_evolves_inside_a_vec() {
+    mod old {
+        #[derive(binform::Packable, Debug, Clone, PartialEq)]
+        #[binform(version_tolerant)]
+        pub struct Item {
+            #[binform(tag = 0)]
+            pub name: String,
+            #[binform(tag = 1)]
+            pub count: u32,
+        }
+    }
+    mod new {
+        #[derive(binform::Packable, Debug, Clone, PartialEq)]
+        #[binform(version_tolerant)]
+        pub struct Item {
+            #[binform(tag = 0)]
+            pub name: String,
+            #[binform(tag = 2)]
+            pub note: Option<String>,
+            #[binform(tag = 1)]
+            pub count: u32,
+        }
+    }
+    #[derive(binform::Packable, Debug, PartialEq)]
+    struct OldBasket {
+        items: Vec<old::Item>,
+        owner: String,
+    }
+    #[derive(binform::Packable, Debug, PartialEq)]
+    struct NewBasket {
+        items: Vec<new::Item>,
+        owner: String,
+    }
+    let old_basket = OldBasket {
+        items: (0..20)
+            .map(|i| old::Item {
+                name: format!("item {i}"),
+                count: i,
+            })
+            .collect(),
+        owner: "ada".into(),
+    };
+    let read: NewBasket = binform::from_slice(&binform::to_vec(&old_basket).unwrap()).unwrap();
+    assert_eq!(read.items.len(), 20);
+    assert_eq!(read.items[7].name, "item 7");
+    assert_eq!(read.items[7].count, 7);
+    assert_eq!(read.items[7].note, None);
+    assert_eq!(read.owner, "ada");
+    let mut newer = read;
+    newer.items[3].note = Some("fragile".into());
+    let back: OldBasket = binform::from_slice(&binform::to_vec(&newer).unwrap()).unwrap();
+    assert_eq!(back, old_basket);
+}
+
+mod as_text {
+    use binform::{Pack, Reader, Result, Unpack, Writer};
+    pub fn pack<L: binform::Layout>(v: &u64, w: &mut Writer<'_, L>) -> Result<()> {
+        v.to_string().pack(w)
+    }
+    pub fn unpack<L: binform::Layout>(r: &mut Reader<'_, L>) -> Result<u64> {
+        let at = r.position();
+        String::unpack(r)?
+            .parse()
+            .map_err(|_| r.error_at(at, binform::ErrorKind::InvalidValue, "not a number"))
+    }
+}
+
+pub trait Animal: Any {
+    fn legs(&self) -> u8;
+}
+
+#[derive(Packable, Debug, PartialEq)]
+pub struct Cat {
+    lives: u8,
+}
+impl Animal for Cat {
+    fn legs(&self) -> u8 {
+        4
+    }
+}
+
+#[derive(Packable, Debug, PartialEq)]
+pub struct Bird;
+impl Animal for Bird {
+    fn legs(&self) -> u8 {
+        2
+    }
+}
+
+binform::polymorphic!(dyn Animal { 1 => Cat, 2 => Bird });
+
+/// `with` fields, serde fields and trait objects have no columns of
+/// their own: their column is their values one after another.
+#[test]
+fn with_serde_and_trait_object_fields_are_rows_in_a_column() {
+    #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq, Clone)]
+    struct Celsius(f32);
+
+    #[derive(Packable)]
+    struct Pet {
+        name: String,
+        #[binform(with = "as_text")]
+        chip: u64,
+        #[binform(serde)]
+        temperature: Celsius,
+        animal: Box<dyn Animal>,
+    }
+    let pets: Vec<Pet> = (0..10)
+        .map(|i| Pet {
+            name: format!("pet {i}"),
+            chip: 1000 + i,
+            temperature: Celsius(38.0 + i as f32 / 10.0),
+            animal: if i % 2 == 0 {
+                Box::new(Cat { lives: i as u8 })
+            } else {
+                Box::new(Bird)
+            },
+        })
+        .collect();
+    let bytes = binform::to_vec(&pets).unwrap();
+    let back: Vec<Pet> = binform::from_slice(&bytes).unwrap();
+    for (a, b) in pets.iter().zip(&back) {
+        assert_eq!(
+            (&a.name, a.chip, &a.temperature),
+            (&b.name, b.chip, &b.temperature)
+        );
+        assert_eq!(a.animal.legs(), b.animal.legs());
+    }
+    let any: &dyn Any = &*back[4].animal;
+    assert_eq!(any.downcast_ref::<Cat>(), Some(&Cat { lives: 4 }));
+    // The chips' column is their text, one value after another.
+    assert!(bytes.windows(10).any(|w| w == b"\x081000\x081001"));
+}
+
+/// A recursive type's columns: a tree of columns through boxes, options
+/// and vectors, with the depth limit counted as for rows.
+#[test]
+fn recursive_types_nest_their_columns() {
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct Tree {
+        label: String,
+        left: Option<Box<Tree>>,
+        kids: Vec<Tree>,
+    }
+    fn grow(depth: u32) -> Tree {
+        Tree {
+            label: format!("d{depth}"),
+            left: (depth > 0).then(|| Box::new(grow(depth - 1))),
+            kids: if depth > 0 && depth % 2 == 0 {
+                vec![grow(depth - 2), grow(depth / 2)]
+            } else {
+                vec![]
+            },
+        }
+    }
+    both(&vec![grow(10), grow(3), grow(0)]);
+    // A chain deeper than the limit is refused when written, not read.
+    let deep = (0..200).fold(grow(0), |t, i| Tree {
+        label: format!("c{i}"),
+        left: Some(Box::new(t)),
+        kids: vec![],
+    });
+    let err = binform::to_vec(&vec![deep]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+}
+
+/// Hostile columns: each is an error of the right kind, and a count a
+/// column declares is checked before anything is built for it.
+#[test]
+fn hostile_columns_are_errors() {
+    fn kind<T: UnpackOwned>(bytes: &[u8]) -> ErrorKind {
+        match binform::from_slice::<T>(bytes) {
+            Ok(_) => panic!("{bytes:02x?} decoded"),
+            Err(e) => e.kind(),
+        }
+    }
+    // A presence bit past the last option.
+    assert_eq!(
+        kind::<Vec<Option<u8>>>(&[0x04, 0b101, 1]),
+        ErrorKind::InvalidValue
+    );
+    // More present values than the input holds.
+    assert_eq!(
+        kind::<Vec<Option<String>>>(&[0x10, 0xFF]),
+        ErrorKind::UnexpectedEnd
+    );
+    // String lengths that add up past the input, or past u64.
+    assert_eq!(
+        kind::<Vec<String>>(&[0x04, 0x02, 0xFE, b'a']),
+        ErrorKind::UnexpectedEnd
+    );
+    let mut huge = vec![0x04];
+    huge.extend([0xFF; 9]);
+    huge.extend([0xFF; 9]);
+    assert!(matches!(
+        kind::<Vec<String>>(&huge),
+        ErrorKind::UnexpectedEnd | ErrorKind::IntegerOverflow
+    ));
+    // A string split inside a character: "é" is C3 A9; lengths 1 and 1.
+    assert_eq!(
+        kind::<Vec<String>>(&[0x04, 0x02, 0x02, 0xC3, 0xA9]),
+        ErrorKind::InvalidUtf8
+    );
+    // A variant index past the enum's last.
+    let err = binform::from_slice::<Vec<Kind>>(&[0x04, 0x00, 0x06]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnknownVariant);
+    assert_eq!(err.path(), "[1]");
+    // A million elements declared by four bytes of input: refused before
+    // allocating (each needs at least a packed block's share).
+    let mut lying = binform::to_vec(&1_000_000usize).unwrap();
+    lying.extend([0u8; 4]);
+    assert_eq!(kind::<Vec<Inner>>(&lying), ErrorKind::UnexpectedEnd);
+    // Unit variants take no bytes but their indexes; a lying count of
+    // them is charged to the budget of elements that take none, or to
+    // the memory budget, before it is built.
+    let mut units = binform::to_vec(&(1usize << 40)).unwrap();
+    units.extend([0u8; 64]);
+    assert!(matches!(
+        kind::<Vec<Kind>>(&units),
+        ErrorKind::UnexpectedEnd | ErrorKind::LimitExceeded
+    ));
+}

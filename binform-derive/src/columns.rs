@@ -12,47 +12,55 @@ use quote::{format_ident, quote};
 use syn::Lifetime;
 
 use crate::ast::{Body, Field, Style, Variant};
-use crate::fields::{default_value, via};
+use crate::fields::{default_value, try_result, via};
 
 /// `<ty as Field>::item` for a concrete field, else the real trait's.
 fn field_item(krate: &TokenStream, f: &Field, tr: TokenStream, item: TokenStream) -> TokenStream {
     via(krate, f, tr, item)
 }
 
-/// The statement that writes field `f`'s column from `items`, an
-/// iterator of the field's values.
-fn pack_field(krate: &TokenStream, f: &Field, items: TokenStream) -> TokenStream {
-    match &f.attrs.with {
+/// The statement that writes field `f`'s column: `get` borrows it from
+/// an element (`variant`: from an element of one variant, or `None`).
+fn pack_field(krate: &TokenStream, f: &Field, get: TokenStream, variant: bool) -> TokenStream {
+    let items = match variant {
+        false => quote!(#krate::__private::field_of(__items, #get)),
+        true => quote!(#krate::__private::variant_field_of(__items, #get)),
+    };
+    let call = match &f.attrs.with {
         Some(with) => {
             let path = &with.value;
-            quote!(#krate::__private::pack_rows_with(#items, __w, |__v, __w| #path::pack(__v, __w))?;)
-        }
-        None => {
-            let func = if f.concrete {
-                field_item(krate, f, quote!(), quote!(pack_column))
-            } else {
-                let ty = f.ty;
-                quote!(#krate::__private::pack_column::<#ty, __L>)
-            };
-            quote!(#func(#items, __w)?;)
-        }
-    }
-}
-
-/// The expression that reads field `f`'s column of `n` values.
-fn unpack_field(krate: &TokenStream, f: &Field, n: TokenStream) -> TokenStream {
-    match &f.attrs.with {
-        Some(with) => {
-            let path = &with.value;
-            quote!(#krate::__private::rows_with(__r, #n, |__r| #path::unpack(__r)))
+            quote!(#krate::__private::pack_rows_with(#items, __w, |__v, __w| #path::pack(__v, __w)))
         }
         None if f.concrete => {
-            let func = field_item(krate, f, quote!(), quote!(unpack_column));
-            quote!(#func(__r, #n))
+            // Through `Field`, spanned on the type: a missing encoding is
+            // one error, at the field.
+            let func = field_item(krate, f, quote!(), quote!(pack_column));
+            quote!(#func(#items, __w))
         }
         None => {
             let ty = f.ty;
-            quote!(#krate::__private::column::<#ty, __L>(__r, #n))
+            quote!(#krate::__private::pack_column::<#ty, __L>(#items, __w))
+        }
+    };
+    let call = try_result(call);
+    quote!(#call;)
+}
+
+/// The expression that reads field `f`'s column of `n` values, as an
+/// iterator, its error given the path `segment`.
+fn unpack_field(krate: &TokenStream, f: &Field, n: TokenStream, segment: &str) -> TokenStream {
+    match &f.attrs.with {
+        Some(with) => {
+            let path = &with.value;
+            quote!(#krate::__private::rows_with(__r, #n, #segment, |__r| #path::unpack(__r)))
+        }
+        None if f.concrete => {
+            let func = field_item(krate, f, quote!(), quote!(unpack_column));
+            quote!(#func(__r, #n, #segment))
+        }
+        None => {
+            let ty = f.ty;
+            quote!(#krate::__private::column_iter::<#ty, __L>(__r, #n, #segment))
         }
     }
 }
@@ -81,9 +89,9 @@ fn read_columns(
 ) -> TokenStream {
     let reads = crate::ast::wire_order(fields).into_iter().map(|(i, f)| {
         let c = column_ident(v, i);
-        let read = unpack_field(krate, f, n.clone());
         let segment = format!("{prefix}.{}", crate::encoding::compact_tokens(&f.member));
-        quote!(let mut #c = #krate::__private::in_field(#read, #segment)?.into_iter();)
+        let read = try_result(unpack_field(krate, f, n.clone(), &segment));
+        quote!(let mut #c = #read;)
     });
     quote!(#(#reads)*)
 }
@@ -106,7 +114,8 @@ fn take_element(
             return quote!(#member: #value);
         }
         let c = column_ident(v, i);
-        quote!(#member: #krate::__private::next(__r, &mut #c)?)
+        let next = try_result(quote!(#krate::__private::next(__r, &mut #c)));
+        quote!(#member: #next)
     });
     quote!(#path { #(#inits,)* })
 }
@@ -145,8 +154,7 @@ pub fn pack_items(krate: &TokenStream, body: &Body) -> TokenStream {
 fn struct_columns(krate: &TokenStream, fields: &[Field]) -> TokenStream {
     let stmts = crate::ast::wire_order(fields).into_iter().map(|(_, f)| {
         let member = &f.member;
-        let items = quote!(__items.iter().map(|__x: &Self| &__x.#member));
-        pack_field(krate, f, items)
+        pack_field(krate, f, quote!(|__x| &__x.#member), false)
     });
     quote!(#(#stmts)*)
 }
@@ -172,21 +180,21 @@ fn enum_columns(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
             .into_iter()
             .map(move |(_, f)| {
                 let member = &f.member;
-                let items = quote! {
-                    __items.iter().filter_map(|__x: &Self| match __x {
+                let get = quote! {
+                    |__x| match __x {
                         Self::#ident { #member: __v, .. } => ::core::option::Option::Some(__v),
                         #[allow(unreachable_patterns)]
                         _ => ::core::option::Option::None,
-                    })
+                    }
                 };
-                pack_field(krate, f, items)
+                pack_field(krate, f, get, true)
             })
     });
+    let tags = try_result(quote! {
+        #krate::__private::tag_column(__items, |__x| match __x { #(#tag_arms)* }, __w)
+    });
     quote! {
-        #krate::__private::pack_tags(
-            __items.iter().map(|__x: &Self| match __x { #(#tag_arms)* }),
-            __w,
-        )?;
+        #tags;
         #(#columns)*
     }
 }
@@ -202,9 +210,15 @@ pub fn unpack_items(krate: &TokenStream, de: &Lifetime, name: &str, body: &Body)
                 .map(|f| column_min(krate, de, f));
             let read = read_columns(krate, 0, fields, quote!(__n), "");
             let element = take_element(krate, 0, quote!(Self), *style, fields);
+            let body = rows_loop(
+                krate,
+                quote! {
+                    let __v = #element;
+                },
+            );
             let body = quote! {
                 #read
-                #krate::__private::build(__r, __n, |__r, _| ::core::result::Result::Ok(#element))
+                #body
             };
             (
                 quote!(#krate::__private::column_min_sum(&[#(#mins),*])),
@@ -244,14 +258,44 @@ fn unpack_enum(krate: &TokenStream, name: &str, variants: &[Variant]) -> TokenSt
         let ident = var.ident;
         let tag = v as u32;
         let element = take_element(krate, v, quote!(Self::#ident), var.style, &var.fields);
-        quote!(::core::option::Option::Some(#tag) => ::core::result::Result::Ok(#element),)
+        quote!(::core::option::Option::Some(#tag) => #element,)
     });
+    let tags = try_result(quote!(#krate::__private::unpack_tags::<#k, __L>(__r, __n, #name)));
+    if variants.is_empty() {
+        // No variant: any index is unknown (`unpack_tags` says so).
+        return quote! {
+            let _ = #tags;
+            ::core::result::Result::Ok(#krate::__private::Vec::new())
+        };
+    }
+    let rows = rows_loop(
+        krate,
+        quote! {
+            let __v = match __tags.get(__i).copied() {
+                #(#arms)*
+                _ => return ::core::result::Result::Err(#krate::__private::short_column(__r)),
+            };
+        },
+    );
     quote! {
-        let (__tags, __counts) = #krate::__private::unpack_tags::<#k, __L>(__r, __n, #name)?;
+        let (__tags, __counts) = #tags;
         #(#reads)*
-        #krate::__private::build(__r, __n, |__r, __i| match __tags.get(__i).copied() {
-            #(#arms)*
-            _ => ::core::result::Result::Err(#krate::__private::short_column(__r)),
-        })
+        #rows
+    }
+}
+
+/// The loop that builds the `__n` elements, each `__v` made by `make`
+/// (element `__i`) from the columns' iterators: a plain loop, where a
+/// closure handed to a helper cost `cargo check` a generic instance each.
+fn rows_loop(krate: &TokenStream, make: TokenStream) -> TokenStream {
+    let out = try_result(quote!(__r.vec_with_capacity::<Self>(__n)));
+    let push = try_result(quote!(#krate::__private::push_row(__r, &mut __out, __v, __i, __n)));
+    quote! {
+        let mut __out = #out;
+        for __i in 0..__n {
+            #make
+            #push;
+        }
+        ::core::result::Result::Ok(__out)
     }
 }

@@ -243,18 +243,38 @@ impl<'a, T> Iterator for RowsIter<'a, T> {
 /// with [`Encoding::COLUMNS`] and no `pack_all` of its own writes.
 #[inline(never)]
 pub(crate) fn pack_columns_of<'a, T: Pack + 'a, L: crate::Layout>(
-    items: impl Iterator<Item = &'a T>,
+    mut items: impl Iterator<Item = &'a T>,
     w: &mut Writer<'_, L>,
 ) -> Result<()> {
-    let refs: alloc::vec::Vec<&T> = items.collect();
     // No elements, no columns: a type that holds itself (through a box
     // or an option) would otherwise recurse through its empty columns
     // without end.
-    if refs.is_empty() {
+    let Some(first) = items.next() else {
         return Ok(());
+    };
+    // A short column's references on the stack (a derived field of each
+    // element of a short sequence is the common case): filled with the
+    // first, then overwritten, so that no slot is ever uninitialized.
+    let mut stack = [first; GATHER_ON_STACK];
+    let mut n = 1;
+    for item in items.by_ref() {
+        match stack.get_mut(n) {
+            Some(slot) => *slot = item,
+            None => {
+                let mut refs: alloc::vec::Vec<&T> = stack.to_vec();
+                refs.push(item);
+                refs.extend(items);
+                return T::pack_columns(Rows::Refs(&refs), w);
+            }
+        }
+        n += 1;
     }
-    T::pack_columns(Rows::Refs(&refs), w)
+    T::pack_columns(Rows::Refs(stack.get(..n).unwrap_or_default()), w)
 }
+
+/// Columns of at most this many elements gather their references on the
+/// stack, larger ones in a vector.
+const GATHER_ON_STACK: usize = 64;
 
 /// [`Pack::pack_slice`]'s default: plain data in one copy, anything else
 /// one value at a time (what integers do in the fixed layout, too).

@@ -72,7 +72,7 @@ struct Every {
 fn every(i: u32) -> Every {
     let s = |t: &str| format!("{t}{i}");
     Every {
-        flag: i % 3 == 0,
+        flag: i.is_multiple_of(3),
         small: i as u8,
         signed: -(i as i64) * 1_000_003,
         wide: (i as u128) << 100,
@@ -80,7 +80,7 @@ fn every(i: u32) -> Every {
         letter: char::from_u32(0x41 + i % 26).unwrap(),
         text: s("text"),
         boxed: s("é").into_boxed_str(),
-        maybe: (i % 2 == 0).then_some(i * 1000),
+        maybe: i.is_multiple_of(2).then_some(i * 1000),
         maybe_text: (i % 3 == 1).then(|| s("m")),
         nested: match i % 3 {
             0 => None,
@@ -110,13 +110,17 @@ fn every(i: u32) -> Every {
                     1 => Kind::Tagged(k as u16),
                     _ => Kind::Named {
                         label: s("n"),
-                        weight: (k % 2 == 0).then_some(0.5),
+                        weight: k.is_multiple_of(2).then_some(0.5),
                     },
                 },
                 tags: vec![],
             })
             .collect(),
-        result: if i % 2 == 0 { Ok(1) } else { Err(s("e")) },
+        result: if i.is_multiple_of(2) {
+            Ok(1)
+        } else {
+            Err(s("e"))
+        },
         unit: (),
     }
 }
@@ -174,7 +178,10 @@ fn columns_are_smaller_than_rows_where_values_repeat() {
     assert!(bytes.len() < 10_000 * 3, "{} bytes", bytes.len());
     // The default budget holds what the typed decoder builds from it (its
     // transient columns included).
-    assert_eq!(binform::from_slice::<Vec<Reading>>(&bytes).unwrap(), readings);
+    assert_eq!(
+        binform::from_slice::<Vec<Reading>>(&bytes).unwrap(),
+        readings
+    );
 }
 
 /// Shared values inside columns keep their identity; they are numbered
@@ -337,7 +344,7 @@ fn with_serde_and_trait_object_fields_are_rows_in_a_column() {
             name: format!("pet {i}"),
             chip: 1000 + i,
             temperature: Celsius(38.0 + i as f32 / 10.0),
-            animal: if i % 2 == 0 {
+            animal: if i.is_multiple_of(2) {
                 Box::new(Cat { lives: i as u8 })
             } else {
                 Box::new(Bird)
@@ -373,7 +380,7 @@ fn recursive_types_nest_their_columns() {
         Tree {
             label: format!("d{depth}"),
             left: (depth > 0).then(|| Box::new(grow(depth - 1))),
-            kids: if depth > 0 && depth % 2 == 0 {
+            kids: if depth > 0 && depth.is_multiple_of(2) {
                 vec![grow(depth - 2), grow(depth / 2)]
             } else {
                 vec![]

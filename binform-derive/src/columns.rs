@@ -23,8 +23,8 @@ fn field_item(krate: &TokenStream, f: &Field, tr: TokenStream, item: TokenStream
 /// an element (`variant`: from an element of one variant, or `None`).
 fn pack_field(krate: &TokenStream, f: &Field, get: TokenStream, variant: bool) -> TokenStream {
     let items = match variant {
-        false => quote!(#krate::__private::field_of(__items, #get)),
-        true => quote!(#krate::__private::variant_field_of(__items, #get)),
+        false => quote!(__items.iter().map(#get)),
+        true => quote!(__items.iter().filter_map(#get)),
     };
     let call = match &f.attrs.with {
         Some(with) => {
@@ -154,7 +154,7 @@ pub fn pack_items(krate: &TokenStream, body: &Body) -> TokenStream {
 fn struct_columns(krate: &TokenStream, fields: &[Field]) -> TokenStream {
     let stmts = crate::ast::wire_order(fields).into_iter().map(|(_, f)| {
         let member = &f.member;
-        pack_field(krate, f, quote!(|__x| &__x.#member), false)
+        pack_field(krate, f, quote!(|__x: &Self| &__x.#member), false)
     });
     quote!(#(#stmts)*)
 }
@@ -181,7 +181,7 @@ fn enum_columns(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
             .map(move |(_, f)| {
                 let member = &f.member;
                 let get = quote! {
-                    |__x| match __x {
+                    |__x: &Self| match __x {
                         Self::#ident { #member: __v, .. } => ::core::option::Option::Some(__v),
                         #[allow(unreachable_patterns)]
                         _ => ::core::option::Option::None,

@@ -430,35 +430,6 @@ pub fn pack_column<'a, T: crate::Pack + 'a, L: crate::Layout>(
     w.nested(|w| T::pack_all(items, w))
 }
 
-/// Borrows a field of an element.
-pub type FieldGet<S, F> = for<'r> fn(&'r S) -> &'r F;
-
-/// Borrows a field of an element of one variant, `None` for the others.
-pub type VariantFieldGet<S, F> = for<'r> fn(&'r S) -> Option<&'r F>;
-
-/// One field of each element (§27), `get` borrowing it: a function
-/// pointer, not a closure of its own type, so that every field of a type
-/// shares one iterator type (which saved a tenth of what the derive's
-/// columns cost `cargo check`). No bound on the field's type: its
-/// encoding is asked for where the column is written, at the field.
-#[inline(always)]
-pub fn field_of<'a, S, F: 'a>(
-    items: Rows<'a, S>,
-    get: FieldGet<S, F>,
-) -> core::iter::Map<crate::write::RowsIter<'a, S>, FieldGet<S, F>> {
-    items.iter().map(get)
-}
-
-/// One field of each element of one variant (§27): `get` borrows it from
-/// an element of that variant.
-#[inline(always)]
-pub fn variant_field_of<'a, S, F: 'a>(
-    items: Rows<'a, S>,
-    get: VariantFieldGet<S, F>,
-) -> core::iter::FilterMap<crate::write::RowsIter<'a, S>, VariantFieldGet<S, F>> {
-    items.iter().filter_map(get)
-}
-
 /// A derived enum's column of variant indexes (§27).
 #[inline(always)]
 pub fn tag_column<S, L: crate::Layout>(

@@ -241,7 +241,9 @@ pub fn unpack_items(krate: &TokenStream, de: &Lifetime, name: &str, body: &Body)
             if __n == 0 {
                 return ::core::result::Result::Ok(#krate::__private::Vec::new());
             }
-            #columns
+            // The elements are built in this frame: a stack with room for
+            // them, but no level (the rows inside count theirs).
+            __r.growing_for::<Self, _>(|__r| { #columns })
         }
     }
 }

@@ -412,24 +412,6 @@ unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     }
 }
 
-/// Writes one field's column (§27): `T::pack_all`, one nesting level
-/// down when `T`'s column is rows, whose decoder (`Unpack::unpack_vec`'s
-/// default) counts that level.
-#[inline(always)]
-pub fn pack_column<'a, T: crate::Pack + 'a, L: crate::Layout>(
-    items: impl Iterator<Item = &'a T> + Clone,
-    w: &mut crate::Writer<'_, L>,
-) -> crate::Result<()> {
-    if T::PACKED || T::COLUMNS || T::PLAIN.in_layout::<L>() {
-        return T::pack_all(items, w);
-    }
-    // An empty column is no bytes and no level, as its decoder counts.
-    if items.clone().next().is_none() {
-        return Ok(());
-    }
-    w.nested(|w| T::pack_all(items, w))
-}
-
 /// A derived enum's column of variant indexes (§27).
 #[inline(always)]
 pub fn tag_column<S, L: crate::Layout>(
@@ -681,5 +663,6 @@ pub const fn pick_wire<L: crate::Layout>(
     crate::encoding::pick_wire::<L>(compact, fixed)
 }
 
+pub use crate::columns::pack_column;
 pub use crate::error::{in_element, in_field};
 pub use crate::read::short_column;

@@ -81,6 +81,24 @@ pub(crate) fn next<T, L: crate::Layout>(
     }
 }
 
+/// Writes one field's column (§27): `T::pack_all`, one nesting level
+/// down when `T`'s column is rows, whose decoder (`Unpack::unpack_vec`'s
+/// default) counts that level.
+#[inline(always)]
+pub fn pack_column<'a, T: crate::Pack + ?Sized + 'a, L: crate::Layout>(
+    items: impl Iterator<Item = &'a T> + Clone,
+    w: &mut crate::Writer<'_, L>,
+) -> crate::Result<()> {
+    if T::PACKED || T::COLUMNS || T::PLAIN.in_layout::<L>() {
+        return T::pack_all(items, w);
+    }
+    // An empty column is no bytes and no level, as its decoder counts.
+    if items.clone().next().is_none() {
+        return Ok(());
+    }
+    w.nested(|w| T::pack_all(items, w))
+}
+
 /// A decoded column's values made into a wrapper's (`Box::new`,
 /// `Cell::new`, ...): the new vector is charged first (wrappers of one
 /// layout with their contents reuse the allocation, and are charged all
@@ -117,7 +135,8 @@ macro_rules! forward_columns {
         {
             // As a reference: a shared value inside may be met again
             // through another (`Writer::owns_path`).
-            w.through_reference(|w| <$inner as crate::Pack>::pack_all(items.map($get), w))
+            // A level for rows, as the contents' `unpack_vec` counts.
+            w.through_reference(|w| crate::columns::pack_column::<$inner, L>(items.map($get), w))
         }
     };
 }

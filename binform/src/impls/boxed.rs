@@ -34,7 +34,7 @@ impl<T: Pack + ?Sized> Pack for Box<T> {
     where
         Self: 'a,
     {
-        w.nested(|w| T::pack_all(items.map(|b| &**b), w))
+        w.nested(|w| crate::__private::pack_column(items.map(|b| &**b), w))
     }
 }
 

@@ -31,7 +31,7 @@ impl<T: Pack + Copy> Pack for Cell<T> {
         Self: 'a,
     {
         let values: alloc::vec::Vec<T> = items.map(Cell::get).collect();
-        T::pack_all(values.iter(), w)
+        crate::__private::pack_column(values.iter(), w)
     }
 }
 
@@ -82,7 +82,7 @@ impl<T: Pack + ?Sized> Pack for RefCell<T> {
         let guards = items
             .map(|c| c.try_borrow().map_err(|_| already_borrowed()))
             .collect::<Result<alloc::vec::Vec<_>>>()?;
-        T::pack_all(guards.iter().map(|g| &**g), w)
+        crate::__private::pack_column(guards.iter().map(|g| &**g), w)
     }
 }
 
@@ -199,7 +199,7 @@ mod locks {
                     let guards = items
                         .map(|l| l.$read().map_err(|_| poisoned(stringify!($lock))))
                         .collect::<Result<Vec<_>>>()?;
-                    T::pack_all(guards.iter().map(|g| &**g), w)
+                    crate::__private::pack_column(guards.iter().map(|g| &**g), w)
                 }
             }
 

@@ -104,7 +104,8 @@ impl<T: Pack> Pack for Option<T> {
             return crate::write::pack_each_of(items, w);
         }
         crate::columns::write_bits(items.clone().map(Option::is_some), w);
-        T::pack_all(items.filter_map(Option::as_ref), w)
+        // A level for rows, as `T::unpack_vec` counts one for them.
+        crate::__private::pack_column(items.filter_map(Option::as_ref), w)
     }
 }
 

@@ -113,7 +113,10 @@ impl<T: Pack> Pack for VecDeque<T> {
             // Blocks and columns count from the front, across the two
             // halves.
             return match self.as_slices() {
-                (front, []) => pack_elements(front, w),
+                // Blocks may go in chunks (1,024 is a whole number of
+                // blocks); columns run the whole length.
+                (front, []) if T::PACKED => pack_elements(front, w),
+                (front, []) => T::pack_slice(front, w),
                 _ => T::pack_all(self.iter(), w),
             };
         }

@@ -330,6 +330,16 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         out
     }
 
+    /// Runs `f`, whose frames hold `T`s, on a stack grown as for a level
+    /// holding `T` ([`nested_holding`](Self::nested_holding)) but counting
+    /// no level: a derived type's column decoder, which builds its
+    /// elements in its own frame.
+    #[doc(hidden)]
+    #[inline]
+    pub fn growing_for<T, R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
+        crate::stack::grow_for(core::mem::size_of::<T>(), || f(self))
+    }
+
     /// Decodes `len` plain values (`T::PLAIN`) with one copy.
     #[inline]
     pub(super) fn read_plain_vec<T: Unpack<'de>>(&mut self, len: usize) -> Result<Vec<T>> {

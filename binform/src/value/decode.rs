@@ -523,7 +523,7 @@ impl<'s> Decoder<'s> {
             }
             Shape::Array(elem, len) if is_column::<L>(node, self.schema) => {
                 let total = n.checked_mul(len).ok_or_else(|| r.alloc_error(n))?;
-                let values = self.column(r, elem, total)?;
+                let values = deeper(r, |r| self.column(r, elem, total))?;
                 chunks(r, values, n, len)
             }
             Shape::String => {
@@ -536,7 +536,7 @@ impl<'s> Decoder<'s> {
             Shape::Option(inner) => {
                 let bits = crate::columns::read_bits(r, n)?;
                 let present = bits.count();
-                let mut values = self.column(r, inner, present)?.into_iter();
+                let mut values = deeper(r, |r| self.column(r, inner, present))?.into_iter();
                 let mut out = Vec::new();
                 for i in 0..n {
                     r.room_for_one(&mut out, n)?;
@@ -550,56 +550,64 @@ impl<'s> Decoder<'s> {
                 }
                 Ok(out)
             }
-            // A derived type's columns count no level (the typed decoder's
-            // do not): the rows inside them do, as a sequence's.
-            Shape::Named(def) if !def.tolerant => match &def.body {
-                Body::Struct(fields) => {
-                    let columns = self.field_columns(r, fields, n, "")?;
-                    self.rows_of(r, n, &def.name, None, fields, columns)
-                }
-                Body::Enum(variants) => {
-                    let tags: Vec<u32> = crate::packed::unpack_vec(r, n)?;
-                    let mut counts = alloc::vec![0usize; variants.len()];
-                    for (i, &tag) in tags.iter().enumerate() {
-                        match counts.get_mut(tag as usize) {
-                            Some(c) => *c += 1,
-                            None => {
-                                return Err(r
-                                    .error(
-                                        ErrorKind::UnknownVariant,
-                                        format!("{} has no variant with tag {tag}", def.name),
-                                    )
-                                    .in_field(&format!("[{i}]")))
-                            }
-                        }
+            // A derived type's columns count a level and grow the stack, as
+            // a derived value does in rows: a schema's recursion goes
+            // through a derived type, so this bounds it (arrays and
+            // options only grow the stack).
+            Shape::Named(def) if !def.tolerant => deeper(r, |r| {
+                r.nested(|r| match &def.body {
+                    Body::Struct(fields) => {
+                        let columns = self.field_columns(r, fields, n, "")?;
+                        self.rows_of(r, n, &def.name, None, fields, columns)
                     }
-                    let mut each = Vec::new();
-                    for (v, count) in variants.iter().zip(&counts) {
-                        let columns =
-                            self.field_columns(r, &v.fields, *count, &format!("::{}", v.name))?;
-                        each.push(self.rows_of(
-                            r,
-                            *count,
-                            &def.name,
-                            Some(&v.name),
-                            &v.fields,
-                            columns,
-                        )?);
-                    }
-                    let mut each: Vec<_> = each.into_iter().map(Vec::into_iter).collect();
-                    let mut out = Vec::new();
-                    for &tag in &tags {
-                        r.room_for_one(&mut out, n)?;
-                        let column = each
-                            .get_mut(tag as usize)
-                            .ok_or_else(|| crate::read::short_column(r))?;
-                        out.push(crate::columns::next(r, column)?);
-                    }
-                    Ok(out)
-                }
-            },
+                    Body::Enum(variants) => self.enum_column(r, def, variants, n),
+                })
+            }),
             _ => self.elements(r, n, |d, r| d.value(r, node)),
         }
+    }
+
+    /// A column of `n` values of the enum `def`: the indexes, then each
+    /// present variant's fields' columns (absent ones take no bytes and
+    /// no work, so a schema of many variants costs nothing per column).
+    fn enum_column<L: crate::Layout>(
+        &mut self,
+        r: &mut Reader<'_, L>,
+        def: &'s crate::schema::TypeDef,
+        variants: &'s [crate::schema::VariantDef],
+        n: usize,
+    ) -> Result<Vec<Value>> {
+        let tags: Vec<u32> = crate::packed::unpack_vec(r, n)?;
+        let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
+        for (i, &tag) in tags.iter().enumerate() {
+            if tag as usize >= variants.len() {
+                return Err(r
+                    .error(
+                        ErrorKind::UnknownVariant,
+                        format!("{} has no variant with tag {tag}", def.name),
+                    )
+                    .in_field(&format!("[{i}]")));
+            }
+            *counts.entry(tag as usize).or_default() += 1;
+        }
+        let mut each = BTreeMap::new();
+        for (&index, &count) in &counts {
+            let Some(v) = variants.get(index) else {
+                return Err(crate::read::short_column(r));
+            };
+            let columns = self.field_columns(r, &v.fields, count, &format!("::{}", v.name))?;
+            let rows = self.rows_of(r, count, &def.name, Some(&v.name), &v.fields, columns)?;
+            each.insert(index, rows.into_iter());
+        }
+        let mut out = Vec::new();
+        for &tag in &tags {
+            r.room_for_one(&mut out, n)?;
+            let column = each
+                .get_mut(&(tag as usize))
+                .ok_or_else(|| crate::read::short_column(r))?;
+            out.push(crate::columns::next(r, column)?);
+        }
+        Ok(out)
     }
 
     /// The columns of `fields`, `n` values each.
@@ -748,11 +756,6 @@ impl<'s> Decoder<'s> {
     }
 }
 
-/// Runs `f` on a fresh stack segment if this one runs low (built-in
-/// nesting is bounded by the schema's depth; only derived types, where
-/// recursion happens, count toward `Options::max_depth`, so a value nests
-/// as deep as its typed decoder allows).
-#[inline]
 /// `values` in `n` sequences of `len` (a column of arrays).
 fn chunks<L: crate::Layout>(
     r: &mut Reader<'_, L>,
@@ -773,6 +776,11 @@ fn chunks<L: crate::Layout>(
     Ok(out)
 }
 
+/// Runs `f` on a fresh stack segment if this one runs low (built-in
+/// nesting is bounded by the schema's depth; only derived types, where
+/// recursion happens, count toward `Options::max_depth`, so a value nests
+/// as deep as its typed decoder allows).
+#[inline]
 fn deeper<'de, R, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     f: impl FnOnce(&mut Reader<'de, L>) -> Result<R>,

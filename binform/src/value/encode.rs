@@ -27,7 +27,7 @@ pub(super) fn document<L: crate::Layout>(value: &Value) -> Result<Vec<u8>> {
     };
     let mut buf = Vec::new();
     write_header::<L>(&mut buf, fingerprint(schema), schema)?;
-    Encoder::new(schema).value(
+    Encoder::new(schema, value).value(
         &mut Writer::<L>::with_depth(&mut buf, WRITE_DEPTH),
         &schema.root,
         value,
@@ -38,7 +38,7 @@ pub(super) fn document<L: crate::Layout>(value: &Value) -> Result<Vec<u8>> {
 /// A value (or a document's value) as the plain payload of `schema`.
 pub(super) fn plain<L: crate::Layout>(schema: &Schema, value: &Value) -> Result<Vec<u8>> {
     let mut buf = Vec::new();
-    Encoder::new(schema).value(
+    Encoder::new(schema, value.root()).value(
         &mut Writer::<L>::with_depth(&mut buf, WRITE_DEPTH),
         &schema.root,
         value.root(),
@@ -49,21 +49,31 @@ pub(super) fn plain<L: crate::Layout>(schema: &Schema, value: &Value) -> Result<
 /// A derived value in a column: its fields, and itself (for errors).
 type Row<'v> = (&'v [(String, Value)], &'v Value);
 
-struct Encoder<'s> {
+struct Encoder<'s, 'doc> {
     schema: &'s Schema,
-    /// The id the next `Value::Shared` must have.
+    /// The id the next `Value::Shared` is written with.
     next_id: u64,
+    /// Each `Value::Shared`'s id, to the id it was written with.
+    ids: BTreeMap<u64, u64>,
+    /// The document's shared values by id: in a column (§27) a reference
+    /// can be written before the value it refers to, which is then
+    /// written there, in column order.
+    shared: BTreeMap<u64, &'doc Value>,
     /// Each enum's variants by name, built on the enum's first value.
     variants: BTreeMap<*const VariantDef, BTreeMap<String, usize>>,
     /// Each trait-object node's tags.
     dyn_tags: DynTags,
 }
 
-impl<'s> Encoder<'s> {
-    fn new(schema: &'s Schema) -> Self {
+impl<'s, 'doc> Encoder<'s, 'doc> {
+    fn new(schema: &'s Schema, root: &'doc Value) -> Self {
+        let mut shared = BTreeMap::new();
+        super::resolve::index_shared(root, &mut shared);
         Encoder {
             schema,
             next_id: 0,
+            ids: BTreeMap::new(),
+            shared,
             variants: BTreeMap::new(),
             dyn_tags: DynTags::default(),
         }
@@ -184,23 +194,29 @@ impl<'s> Encoder<'s> {
                 _ => Err(self.mismatch("an option", v)),
             },
             Shape::Shared(inner, weak) => match v {
+                // Numbered as written: in column order (§27), which a
+                // value built in tree order (`from_slice_as`) need not
+                // follow, so ids map to the order of writing, and a shared
+                // value is written where it is first met in that order.
+                Value::Shared { id, .. } | Value::Reference(id) if self.ids.contains_key(id) => {
+                    let written = self.ids.get(id).copied().unwrap_or_default();
+                    w.write_varint(written + crate::refs::TAG_ID_BASE);
+                    Ok(())
+                }
                 Value::Shared { id, value } => {
-                    if *id != self.next_id {
-                        return Err(self.mismatch(
-                            format!(
-                                "shared value {} (ids count up from 0 as they appear)",
-                                self.next_id
-                            ),
-                            v,
-                        ));
-                    }
+                    self.ids.insert(*id, self.next_id);
                     self.next_id += 1;
                     w.write_varint(crate::refs::TAG_NEW);
                     deeper(w, |w| self.value(w, inner, value))
                 }
-                Value::Reference(id) if *id < self.next_id => {
-                    w.write_varint(id + crate::refs::TAG_ID_BASE);
-                    Ok(())
+                Value::Reference(id) if self.shared.contains_key(id) => {
+                    let Some(value) = self.shared.get(id).copied() else {
+                        return Err(self.mismatch("a reference to a shared value", v));
+                    };
+                    self.ids.insert(*id, self.next_id);
+                    self.next_id += 1;
+                    w.write_varint(crate::refs::TAG_NEW);
+                    deeper(w, |w| self.value(w, inner, value))
                 }
                 Value::Dangling if weak => {
                     w.write_varint(crate::refs::TAG_NULL);
@@ -485,42 +501,50 @@ impl<'s> Encoder<'s> {
                 );
                 self.column(w, inner, &present)
             }
-            Some(Shape::Named(def)) if !def.tolerant => match &def.body {
-                Body::Struct(defs) => {
-                    let mut rows = Vec::with_capacity(items.len());
-                    for v in items {
-                        match v {
-                            Value::Struct { fields, .. } => rows.push((fields.as_slice(), *v)),
-                            _ => return Err(self.mismatch(format!("a `{}` struct", def.name), v)),
+            // A level, as the decoder counts for a derived type's columns.
+            Some(Shape::Named(def)) if !def.tolerant => deeper(w, |w| {
+                w.nested(|w| match &def.body {
+                    Body::Struct(defs) => {
+                        let mut rows = Vec::with_capacity(items.len());
+                        for v in items {
+                            match v {
+                                Value::Struct { fields, .. } => rows.push((fields.as_slice(), *v)),
+                                _ => {
+                                    return Err(self.mismatch(format!("a `{}` struct", def.name), v))
+                                }
+                            }
                         }
+                        self.field_columns(w, &def.name, defs, &rows, "")
                     }
-                    self.field_columns(w, &def.name, defs, &rows, "")
-                }
-                Body::Enum(variants) => {
-                    let mut tags = Vec::with_capacity(items.len());
-                    let mut each: Vec<Vec<Row<'_>>> = variants.iter().map(|_| Vec::new()).collect();
-                    for v in items {
-                        let Value::Variant {
-                            variant, fields, ..
-                        } = v
-                        else {
-                            return Err(self.mismatch(format!("a `{}` variant", def.name), v));
-                        };
-                        let index = self.variant_index(variants, variant);
-                        let Some(rows) = index.and_then(|i| each.get_mut(i)) else {
-                            return Err(self.mismatch(format!("a variant of `{}`", def.name), v));
-                        };
-                        rows.push((fields.as_slice(), *v));
-                        tags.push(index.unwrap_or_default() as u32);
+                    Body::Enum(variants) => {
+                        let mut tags = Vec::with_capacity(items.len());
+                        let mut each: Vec<Vec<Row<'_>>> =
+                            variants.iter().map(|_| Vec::new()).collect();
+                        for v in items {
+                            let Value::Variant {
+                                variant, fields, ..
+                            } = v
+                            else {
+                                return Err(self.mismatch(format!("a `{}` variant", def.name), v));
+                            };
+                            let index = self.variant_index(variants, variant);
+                            let Some(rows) = index.and_then(|i| each.get_mut(i)) else {
+                                return Err(
+                                    self.mismatch(format!("a variant of `{}`", def.name), v)
+                                );
+                            };
+                            rows.push((fields.as_slice(), *v));
+                            tags.push(index.unwrap_or_default() as u32);
+                        }
+                        crate::packed::pack_iter(tags.iter().copied(), w)?;
+                        for (vd, rows) in variants.iter().zip(&each) {
+                            let prefix = format!("::{}", vd.name);
+                            self.field_columns(w, &def.name, &vd.fields, rows, &prefix)?;
+                        }
+                        Ok(())
                     }
-                    crate::packed::pack_iter(tags.iter().copied(), w)?;
-                    for (vd, rows) in variants.iter().zip(&each) {
-                        let prefix = format!("::{}", vd.name);
-                        self.field_columns(w, &def.name, &vd.fields, rows, &prefix)?;
-                    }
-                    Ok(())
-                }
-            },
+                })
+            }),
             _ => deeper(w, |w| {
                 for (i, item) in items.iter().enumerate() {
                     self.at(format!("[{i}]"), |e| e.value(w, node, item))?;
@@ -532,7 +556,8 @@ impl<'s> Encoder<'s> {
 
     /// The elements of arrays of `len` each, all in one column.
     fn flatten<'v>(&self, items: &[&'v Value], len: usize) -> Result<Vec<&'v Value>> {
-        let mut all = Vec::with_capacity(items.len().saturating_mul(len));
+        // Grown as the arrays are checked: `len` is the schema's word.
+        let mut all = Vec::new();
         for v in items {
             match v.root() {
                 Value::Seq(elems) if elems.len() == len => all.extend(elems.iter()),
@@ -610,7 +635,7 @@ impl<'s> Encoder<'s> {
         let items: Vec<&Value> = items.into_iter().collect();
         let items = items.as_slice();
         fn gather<T: Lane + Pack + PartialEq, L: crate::Layout>(
-            e: &Encoder<'_>,
+            e: &Encoder<'_, '_>,
             items: &[&Value],
             nonzero: bool,
             get: fn(&Value) -> Option<T>,

@@ -71,7 +71,7 @@ pub(super) fn resolve(
 /// lists being read, one a level, not of the children themselves (a
 /// stack of every element of a wide document cost a pointer an element,
 /// uncharged).
-fn index_shared<'v>(root: &'v Value, into: &mut BTreeMap<u64, &'v Value>) {
+pub(super) fn index_shared<'v>(root: &'v Value, into: &mut BTreeMap<u64, &'v Value>) {
     let mut stack: Vec<Kids<'v>> = alloc::vec![Kids::One(Some(root))];
     while let Some(top) = stack.last_mut() {
         let Some(v) = top.next() else {

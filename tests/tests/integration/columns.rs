@@ -454,3 +454,118 @@ fn hostile_columns_are_errors() {
         ErrorKind::UnexpectedEnd | ErrorKind::LimitExceeded
     ));
 }
+
+/// Found by review: a contiguous `VecDeque` of more than 1,024 elements
+/// wrote its columns in chunks, read as one column.
+#[test]
+fn a_long_deque_is_one_column() {
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct P {
+        x: u8,
+        y: u8,
+        name: String,
+    }
+    let deque: VecDeque<P> = (0..2048)
+        .map(|i| P {
+            x: i as u8,
+            y: (i / 3) as u8,
+            name: format!("p{i}"),
+        })
+        .collect();
+    let bytes = both(&deque);
+    // The same bytes as the vector of the same elements.
+    let vec: Vec<P> = deque.iter().cloned().collect();
+    assert_eq!(bytes, binform::to_vec(&vec).unwrap());
+}
+
+/// Found by review: an option of a sequence counted no level when
+/// written and one when read, so a deep chain wrote past the limit (and
+/// overflowed the stack deeper still) and then failed to read.
+#[test]
+fn options_of_sequences_count_their_levels_both_ways() {
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct Dir {
+        name: String,
+        children: Option<Vec<Dir>>,
+    }
+    let chain = |depth: usize| {
+        (0..depth).fold(
+            Dir {
+                name: "leaf".into(),
+                children: None,
+            },
+            |d, i| Dir {
+                name: format!("d{i}"),
+                children: Some(vec![d]),
+            },
+        )
+    };
+    for depth in [10, 100, 126, 127, 128, 129, 130, 200] {
+        if let Ok(bytes) = binform::to_vec(&chain(depth)) {
+            let back: Dir = binform::from_slice(&bytes).unwrap();
+            assert_eq!(back, chain(depth), "depth {depth}");
+        }
+    }
+    let err = binform::to_vec(&chain(1_000)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+}
+
+/// Found by review: `Value`'s columns counted no level, so a schema's
+/// recursion through boxes or arrays ran until the stack overflowed.
+#[test]
+fn value_columns_are_bounded_by_the_depth_limit() {
+    #[derive(Packable, Debug)]
+    enum E {
+        Leaf,
+        Node(Box<E>),
+    }
+    let schema = binform::schema_of::<Vec<E>>();
+    let mut bytes = vec![0x02];
+    bytes.extend(std::iter::repeat_n(0x02u8, 100_000));
+    bytes.push(0x00);
+    let err = value::from_slice_with(&schema, &bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    // A schema that holds itself in an array of one: zero bytes a level.
+    let text = "root seq<S>\nstruct S compact\n  field 0 a array<S, 1>\n";
+    let schema = binform::schema::parse(text).unwrap();
+    let err = value::from_slice_with(&schema, &[0x02]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+}
+
+/// Found by review: `from_slice_as` built values numbered in tree order,
+/// which the writer refused for shared values written in column order.
+#[test]
+fn shared_values_in_columns_survive_another_version() {
+    mod v1 {
+        #[derive(binform::Packable, Debug)]
+        pub struct S {
+            pub a: std::rc::Rc<String>,
+            pub b: std::rc::Rc<String>,
+        }
+    }
+    mod v2 {
+        #[derive(binform::Packable, Debug)]
+        pub struct S {
+            pub a: std::rc::Rc<String>,
+            pub b: std::rc::Rc<String>,
+            pub note: Option<String>,
+        }
+    }
+    let x = Rc::new("x".to_string());
+    let y = Rc::new("y".to_string());
+    let old = vec![
+        v1::S {
+            a: x.clone(),
+            b: y.clone(),
+        },
+        v1::S {
+            a: y.clone(),
+            b: x.clone(),
+        },
+    ];
+    let bytes = Options::new().self_describing(true).to_vec(&old).unwrap();
+    let new: Vec<v2::S> = value::from_slice_as(&bytes).unwrap();
+    assert!(Rc::ptr_eq(&new[0].a, &new[1].b));
+    assert!(Rc::ptr_eq(&new[0].b, &new[1].a));
+    assert_eq!((new[0].a.as_str(), new[0].b.as_str()), ("x", "y"));
+}

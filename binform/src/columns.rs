@@ -118,14 +118,6 @@ pub(crate) fn map_column<T, U, L: crate::Layout>(
 macro_rules! forward_columns {
     ($inner:ty, $get:expr) => {
         #[inline]
-        fn pack_slice<L: crate::Layout>(
-            items: &[Self],
-            w: &mut crate::Writer<'_, L>,
-        ) -> crate::Result<()> {
-            Self::pack_all(items.iter(), w)
-        }
-
-        #[inline]
         fn pack_all<'a, L: crate::Layout>(
             items: impl Iterator<Item = &'a Self> + Clone,
             w: &mut crate::Writer<'_, L>,

@@ -22,11 +22,6 @@ macro_rules! atomic {
                 self.load(atomic::Ordering::SeqCst).pack(w)
             }
 
-            #[inline]
-            fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()> {
-                Self::pack_all(items.iter(), w)
-            }
-
             /// The integers' sequence (§22), from the values loaded.
             fn pack_all<'a, L: crate::Layout>(
                 items: impl Iterator<Item = &'a Self> + Clone,

@@ -17,14 +17,6 @@ impl<T: Pack + ?Sized> Pack for Box<T> {
         w.nested(|w| (**self).pack(w))
     }
 
-    #[inline]
-    fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()>
-    where
-        Self: Sized,
-    {
-        Self::pack_all(items.iter(), w)
-    }
-
     /// The contents' column (§22, §27), one level down: boxes are how
     /// types hold themselves, and their columns nest as their values do.
     fn pack_all<'a, L: crate::Layout>(

@@ -17,11 +17,6 @@ impl<T: Pack + Copy> Pack for Cell<T> {
         self.get().pack(w)
     }
 
-    #[inline]
-    fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()> {
-        Self::pack_all(items.iter(), w)
-    }
-
     /// The contents' sequence (§22, §27), from a copy of the values.
     fn pack_all<'a, L: crate::Layout>(
         items: impl Iterator<Item = &'a Self> + Clone,
@@ -61,14 +56,6 @@ impl<T: Pack + ?Sized> Pack for RefCell<T> {
             Ok(value) => value.pack(w),
             Err(_) => Err(already_borrowed()),
         }
-    }
-
-    #[inline]
-    fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()>
-    where
-        Self: Sized,
-    {
-        Self::pack_all(items.iter(), w)
     }
 
     /// The contents' sequence (§22, §27), every cell borrowed at once.
@@ -165,14 +152,6 @@ mod locks {
                         Ok(guard) => guard.pack(w),
                         Err(_) => Err(poisoned(stringify!($lock))),
                     }
-                }
-
-                #[inline]
-                fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()>
-                where
-                    Self: Sized,
-                {
-                    Self::pack_all(items.iter(), w)
                 }
 
                 /// The contents' sequence (§22, §27), every lock held at

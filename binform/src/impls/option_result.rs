@@ -86,11 +86,6 @@ impl<T: Pack> Pack for Option<T> {
         }
     }
 
-    #[inline]
-    fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()> {
-        Self::pack_all(items.iter(), w)
-    }
-
     /// A column of options (§27): a presence bit each, then the present
     /// values as a column of their own.
     fn pack_all<'a, L: crate::Layout>(

@@ -221,11 +221,6 @@ fn strs_of<'de, T, L: crate::Layout>(
 macro_rules! str_column_pack {
     ($as_str:expr) => {
         #[inline]
-        fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()> {
-            Self::pack_all(items.iter(), w)
-        }
-
-        #[inline]
         fn pack_all<'a, L: crate::Layout>(
             items: impl Iterator<Item = &'a Self> + Clone,
             w: &mut Writer<'_, L>,

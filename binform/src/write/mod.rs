@@ -127,7 +127,9 @@ pub trait Pack: Encoding {
     where
         Self: Sized,
     {
-        if crate::encoding::columns_in::<Self, L>() {
+        // Columns (§27), and the packed blocks of a wrapper of integers:
+        // through `pack_columns`, whose default is `pack_all`.
+        if crate::encoding::columns_in::<Self, L>() || crate::encoding::packed_in::<Self, L>() {
             if items.is_empty() {
                 return Ok(());
             }
@@ -166,7 +168,9 @@ pub trait Pack: Encoding {
     where
         Self: Sized,
     {
-        pack_each_of(items.iter(), w)
+        // A type whose column is its `pack_all` (strings, options,
+        // wrappers): a derived type writes its fields here instead.
+        Self::pack_all(items.iter(), w)
     }
 }
 

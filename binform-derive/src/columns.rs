@@ -14,11 +14,6 @@ use syn::Lifetime;
 use crate::ast::{Body, Field, Style, Variant};
 use crate::fields::{default_value, try_result, via};
 
-/// `<ty as Field>::item` for a concrete field, else the real trait's.
-fn field_item(krate: &TokenStream, f: &Field, tr: TokenStream, item: TokenStream) -> TokenStream {
-    via(krate, f, tr, item)
-}
-
 /// The statement that writes field `f`'s column: `get` borrows it from
 /// an element (`variant`: from an element of one variant, or `None`).
 fn pack_field(krate: &TokenStream, f: &Field, get: TokenStream, variant: bool) -> TokenStream {
@@ -34,7 +29,7 @@ fn pack_field(krate: &TokenStream, f: &Field, get: TokenStream, variant: bool) -
         None if f.concrete => {
             // Through `Field`, spanned on the type: a missing encoding is
             // one error, at the field.
-            let func = field_item(krate, f, quote!(), quote!(pack_column));
+            let func = via(krate, f, quote!(), quote!(pack_column));
             quote!(#func(#items, __w))
         }
         None => {
@@ -55,7 +50,7 @@ fn unpack_field(krate: &TokenStream, f: &Field, n: TokenStream, segment: &str) -
             quote!(#krate::__private::rows_with(__r, #n, #segment, |__r| #path::unpack(__r)))
         }
         None if f.concrete => {
-            let func = field_item(krate, f, quote!(), quote!(unpack_column));
+            let func = via(krate, f, quote!(), quote!(unpack_column));
             quote!(#func(__r, #n, #segment))
         }
         None => {

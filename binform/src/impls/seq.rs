@@ -11,9 +11,8 @@ use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 /// encoded as a slice, and says so.
 impl<T: Encoding> Encoding for [T] {
     // Packed integers (format.md §22) are another encoding of the same
-    // values, so another name: a wrapper that is transparent to an integer
-    // (`Wrapping<u32>`, `Cell<u32>`) is written one value at a time, and
-    // its sequences must not look like the integer's.
+    // values, so another name (`packed<T>`); a wrapper transparent to an
+    // integer (`Wrapping<u32>`, `Cell<u32>`) packs too, and says so.
     encoding_builtin!(crate::encoding::seq_name::<T>(), T);
     // Columns (§27) are not element after element: framed.
     const WIRE: crate::tolerant::wire::Wire = if T::COLUMNS {

@@ -569,3 +569,38 @@ fn shared_values_in_columns_survive_another_version() {
     assert!(Rc::ptr_eq(&new[0].b, &new[1].a));
     assert_eq!((new[0].a.as_str(), new[0].b.as_str()), ("x", "y"));
 }
+
+/// Found by review: a zero-size field's column was charged to the budget
+/// of elements that take no input again for each column it was in, so
+/// honest payloads failed a small `max_len`.
+#[test]
+fn zero_size_fields_are_not_charged_per_column() {
+    #[derive(Packable, Debug, PartialEq)]
+    struct S {
+        name: String,
+        marker: std::marker::PhantomData<u8>,
+    }
+    let make = |n: usize| -> Vec<S> {
+        (0..n)
+            .map(|i| S {
+                name: format!("{i}"),
+                marker: std::marker::PhantomData,
+            })
+            .collect()
+    };
+    let value = (make(600), make(600));
+    let opts = Options::new().max_len(1000);
+    let bytes = opts.to_vec(&value).unwrap();
+    let back: (Vec<S>, Vec<S>) = opts.from_slice(&bytes).unwrap();
+    assert_eq!(back, value);
+    // A vector of nothing but zero-size fields still charges its length.
+    #[derive(Packable, Debug, PartialEq)]
+    struct Empty {
+        marker: std::marker::PhantomData<u8>,
+    }
+    let lying = binform::to_vec(&2000usize).unwrap();
+    assert_eq!(
+        opts.from_slice::<Vec<Empty>>(&lying).unwrap_err().kind(),
+        ErrorKind::LimitExceeded
+    );
+}

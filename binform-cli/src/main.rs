@@ -269,9 +269,10 @@ fn json_text(doc: &Value, read: usize) -> Result<String, Failure> {
 
 /// JSON output may take this many bytes…
 const JSON_BASE: usize = 16 << 20;
-/// …plus this many per input byte (a byte of a byte string prints as a
-/// number on a line of its own, indented at most 32 spaces).
-const JSON_PER_BYTE: usize = 128;
+/// …plus this many per input byte: a byte of bools (bits, format §27)
+/// prints eight `false` on lines of their own, indented at most 32
+/// spaces (8 × 39 bytes).
+const JSON_PER_BYTE: usize = 512;
 
 /// One line, whatever the message held: line breaks become spaces and
 /// other control characters are escaped (names come from payloads).

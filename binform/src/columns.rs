@@ -81,6 +81,44 @@ pub(crate) fn next<T, L: crate::Layout>(
     }
 }
 
+/// Reads the lengths of a column of `n` strings or sequences (packed
+/// `u64` blocks, §22), then runs `f` on them: at most [`SHORT_LENGTHS`]
+/// on the stack (most such columns inside structs are short), more in a
+/// vector.
+pub(crate) fn with_lengths<'de, L: crate::Layout, R>(
+    r: &mut Reader<'de, L>,
+    n: usize,
+    f: impl FnOnce(&mut Reader<'de, L>, &[u64]) -> Result<R>,
+) -> Result<R> {
+    if n <= SHORT_LENGTHS {
+        let mut lens = [0u64; SHORT_LENGTHS];
+        let lens = lens.get_mut(..n).unwrap_or_default();
+        crate::packed::unpack_into(r, lens)?;
+        return f(r, lens);
+    }
+    let lens: Vec<u64> = crate::packed::unpack_vec(r, n)?;
+    f(r, &lens)
+}
+
+/// Columns of at most this many strings or sequences keep their lengths
+/// on the stack.
+const SHORT_LENGTHS: usize = 32;
+
+/// The sum of a column's lengths (read at `at`), as a `usize`; a sum
+/// that overflows is more than any input holds.
+pub(crate) fn total_of<L: crate::Layout>(r: &Reader<'_, L>, lens: &[u64], at: usize) -> Result<usize> {
+    lens.iter()
+        .try_fold(0u64, |sum, &len| sum.checked_add(len))
+        .and_then(|t| usize::try_from(t).ok())
+        .ok_or_else(|| {
+            r.error_at(
+                at,
+                ErrorKind::UnexpectedEnd,
+                "a column's lengths add up to more than any input holds",
+            )
+        })
+}
+
 /// Writes one field's column (§27): `T::pack_all`, one nesting level
 /// down when `T`'s column is rows, whose decoder (`Unpack::unpack_vec`'s
 /// default) counts that level.

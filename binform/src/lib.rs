@@ -233,7 +233,7 @@ pub use impls::SHARE_FROM as SHARE_BYTES_FROM;
 pub use layout::Layout;
 pub use options::{
     Options, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LEN, DEFAULT_MEMORY_BASE,
-    DEFAULT_MEMORY_PER_INPUT_BYTE,
+    DEFAULT_MEMORY_PER_INPUT_BYTE, DEFAULT_VALUE_MEMORY_PER_INPUT_BYTE,
 };
 pub use read::{Reader, Unpack, UnpackOwned};
 pub use schema::{Schema, TypeRef};

@@ -30,6 +30,12 @@ pub const DEFAULT_MEMORY_BASE: usize = 1 << 20;
 /// the wire and 48 in memory), while elements that take no input (`()`,
 /// all-skipped structs) could otherwise claim gigabytes from a few bytes.
 pub const DEFAULT_MEMORY_PER_INPUT_BYTE: usize = 64;
+/// …or this many when the payload is read into a [`Value`](crate::Value)
+/// (`binform::value`, the CLI): a value is a node of about 56 bytes, a
+/// struct's field its name besides, and a column of bools (format §27)
+/// holds eight in a byte, so honest payloads build up to a few hundred
+/// bytes of `Value` a byte.
+pub const DEFAULT_VALUE_MEMORY_PER_INPUT_BYTE: usize = 512;
 
 /// Settings for encoding and decoding: a builder whose methods mirror the
 /// crate-level functions. `L` is the layout the calls write and read:
@@ -304,6 +310,17 @@ impl<L: Layout> Options<L> {
             Some(n) => n,
             None => DEFAULT_MEMORY_BASE
                 .saturating_add(input_len.saturating_mul(DEFAULT_MEMORY_PER_INPUT_BYTE)),
+        }
+    }
+
+    /// The memory budget of reading `input_len` bytes into a `Value`:
+    /// [`max_memory`](Options::max_memory) if set, else the default base
+    /// plus [`DEFAULT_VALUE_MEMORY_PER_INPUT_BYTE`] a byte.
+    pub const fn value_memory_limit(&self, input_len: usize) -> usize {
+        match self.max_memory {
+            Some(n) => n,
+            None => DEFAULT_MEMORY_BASE
+                .saturating_add(input_len.saturating_mul(DEFAULT_VALUE_MEMORY_PER_INPUT_BYTE)),
         }
     }
 

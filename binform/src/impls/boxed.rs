@@ -71,6 +71,20 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<[T]> {
         // One level for the box, as its encoder counts.
         r.nested_holding::<T, _>(|r| Vec::<T>::unpack(r).map(Vec::into_boxed_slice))
     }
+
+    /// A column of lengths, packed (two bytes for 256).
+    const COLUMN_MIN: usize = 2;
+
+    /// A column of sequences (§27), one level down, as the box's encoder
+    /// counts.
+    fn unpack_vec<L: crate::Layout>(r: &mut Reader<'de, L>, len: usize) -> Result<Vec<Self>> {
+        if L::FIXED {
+            return crate::read::unpack_each(r, len);
+        }
+        r.nested_holding::<T, _>(|r| {
+            crate::impls::seq::unpack_seqs(r, len, |_, items| Ok(items.into_boxed_slice()))
+        })
+    }
 }
 
 impl<T: Encoding + ?Sized> Encoding for &T {

@@ -21,6 +21,8 @@ impl Pack for Bytes {
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_ref().pack(w)
     }
+
+    crate::impls::seq::seq_column_pack!(|b: &'a Self| b.as_ref());
 }
 
 impl<'de> Unpack<'de> for Bytes {
@@ -49,6 +51,17 @@ impl<'de> Unpack<'de> for Bytes {
         r.charge_copy(bytes.len())?;
         Ok(Bytes::copy_from_slice(bytes))
     }
+
+    /// A column of lengths, packed (two bytes for 256).
+    const COLUMN_MIN: usize = 2;
+
+    /// A column of byte strings (§27), each copied.
+    fn unpack_vec<L: crate::Layout>(
+        r: &mut Reader<'de, L>,
+        len: usize,
+    ) -> Result<alloc::vec::Vec<Self>> {
+        copied(r, len, Bytes::copy_from_slice)
+    }
 }
 
 impl Encoding for BytesMut {
@@ -60,6 +73,8 @@ impl Pack for BytesMut {
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_ref().pack(w)
     }
+
+    crate::impls::seq::seq_column_pack!(|b: &'a Self| b.as_ref());
 }
 
 impl<'de> Unpack<'de> for BytesMut {
@@ -76,4 +91,30 @@ impl<'de> Unpack<'de> for BytesMut {
         r.charge_copy(bytes.len())?;
         Ok(BytesMut::from(bytes))
     }
+
+    /// A column of lengths, packed (two bytes for 256).
+    const COLUMN_MIN: usize = 2;
+
+    /// A column of byte strings (§27), each copied.
+    fn unpack_vec<L: crate::Layout>(
+        r: &mut Reader<'de, L>,
+        len: usize,
+    ) -> Result<alloc::vec::Vec<Self>> {
+        copied(r, len, |b| BytesMut::from(b))
+    }
+}
+
+/// A column of `len` byte strings, each copied into a buffer by `make`.
+fn copied<'de, B, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    len: usize,
+    make: impl Fn(&[u8]) -> B,
+) -> Result<alloc::vec::Vec<B>> {
+    let slices = <&[u8]>::unpack_vec(r, len)?;
+    let mut out = r.vec_with_capacity(slices.len())?;
+    for bytes in slices {
+        r.charge_copy(bytes.len())?;
+        out.push(make(bytes));
+    }
+    Ok(out)
 }

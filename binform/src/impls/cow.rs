@@ -48,6 +48,8 @@ impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         Vec::<T>::unpack(r).map(Cow::Owned)
     }
+
+    crate::impls::seq::seq_column_unpack!(|_, items| Ok(Cow::Owned(items)));
 }
 
 impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, T> {

@@ -193,6 +193,8 @@ impl<'de> Unpack<'de> for i8 {
 impl Encoding for bool {
     encoding_builtin!("bool");
     const WIRE: Wire = Wire::Byte;
+    // A column of bools is bits (§27), eight to a byte.
+    const COLUMNS: bool = true;
 }
 
 impl Pack for bool {
@@ -219,10 +221,28 @@ impl Pack for bool {
         Ok(())
     }
 
-    /// A byte a value, converted in one pass that vectorizes.
+    /// Bits in the compact layout (§27); in the fixed one a byte a value,
+    /// converted in one pass that vectorizes.
     #[inline]
     fn pack_slice<L: crate::Layout>(items: &[Self], w: &mut Writer<'_, L>) -> Result<()> {
+        if !L::FIXED {
+            crate::columns::write_bits(items.iter().copied(), w);
+            return Ok(());
+        }
         w.extend_mapped(items, u8::from);
+        Ok(())
+    }
+
+    /// A column of bools: bits in the compact layout (§27).
+    #[inline]
+    fn pack_all<'a, L: crate::Layout>(
+        items: impl Iterator<Item = &'a Self> + Clone,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()> {
+        if L::FIXED {
+            return crate::write::pack_each_of(items, w);
+        }
+        crate::columns::write_bits(items.copied(), w);
         Ok(())
     }
 }
@@ -258,13 +278,23 @@ fn unpack_bool<'de>(s: &mut impl Source<'de>) -> Result<bool> {
 impl<'de> Unpack<'de> for bool {
     const MIN_SIZE: usize = 1;
 
-    /// The bytes checked in one pass, then converted in another (both
-    /// vectorize), where a value at a time was a branch and a push each.
+    /// A bit for each of 256 values.
+    const COLUMN_MIN: usize = 32;
+
+    /// Bits in the compact layout (§27). In the fixed one, the bytes
+    /// checked in one pass, then converted in another (both vectorize),
+    /// where a value at a time was a branch and a push each.
     #[inline]
     fn unpack_vec<L: crate::Layout>(
         r: &mut Reader<'de, L>,
         len: usize,
     ) -> Result<alloc::vec::Vec<Self>> {
+        if !L::FIXED {
+            let bits = crate::columns::read_bits(r, len)?;
+            let mut out = r.vec_with_capacity(len)?;
+            out.extend((0..len).map(|i| bits.get(i)));
+            return Ok(out);
+        }
         let start = r.position();
         let bytes = r.read_bytes(len)?;
         if bytes.iter().fold(0, |acc, &b| acc | b) > 1 {

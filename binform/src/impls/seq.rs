@@ -7,6 +7,125 @@ use alloc::vec::Vec;
 use crate::write::SEQUENCE_CHUNK;
 use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 
+/// The `Pack` hook of a sequence type (`$as_slice` borrows its elements
+/// as a slice): in the compact layout a column of them is their lengths,
+/// then all their elements' column (§27).
+macro_rules! seq_column_pack {
+    ($as_slice:expr) => {
+        #[inline]
+        fn pack_all<'a, L: crate::Layout>(
+            items: impl Iterator<Item = &'a Self> + Clone,
+            w: &mut crate::Writer<'_, L>,
+        ) -> crate::Result<()>
+        where
+            Self: 'a,
+        {
+            if L::FIXED {
+                return crate::write::pack_each_of(items, w);
+            }
+            crate::impls::seq::pack_seqs(items.map($as_slice), w)
+        }
+    };
+}
+pub(crate) use seq_column_pack;
+
+/// Writes a column of sequences (§27): their lengths as packed `u64`
+/// blocks, then the column of all their elements, one after another.
+pub(crate) fn pack_seqs<'a, T: Pack + 'a, L: crate::Layout>(
+    items: impl Iterator<Item = &'a [T]> + Clone,
+    w: &mut Writer<'_, L>,
+) -> Result<()> {
+    pack_seqs_with(items.clone().map(<[T]>::len), w, |w| pack_flat(items, w))
+}
+
+/// The column of the elements of `slices`, all of them: plain data copied
+/// slice by slice, anything else as one column.
+fn pack_flat<'a, T: Pack + 'a, L: crate::Layout>(
+    slices: impl Iterator<Item = &'a [T]> + Clone,
+    w: &mut Writer<'_, L>,
+) -> Result<()> {
+    if T::PLAIN.in_layout::<L>() {
+        return slices.into_iter().try_for_each(|s| crate::write::pack_each(s, w));
+    }
+    crate::columns::pack_column::<T, L>(slices.flat_map(<[T]>::iter), w)
+}
+
+/// A column of sequences of lengths `lens` whose elements `elements`
+/// writes: the lengths, then the elements one level down (nested sequences
+/// are how a type holds itself through `Vec`, and the level bounds that
+/// recursion), unless there are none, as [`unpack_seqs`] counts.
+fn pack_seqs_with<'w, L: crate::Layout>(
+    lens: impl Iterator<Item = usize> + Clone,
+    w: &mut Writer<'w, L>,
+    elements: impl FnOnce(&mut Writer<'w, L>) -> Result<()>,
+) -> Result<()> {
+    crate::packed::pack_iter(lens.clone().map(|n| n as u64), w)?;
+    if lens.into_iter().all(|n| n == 0) {
+        return Ok(());
+    }
+    w.nested(elements)
+}
+
+/// Reads a column of `n` sequences (`n` checked by the caller) written by
+/// [`pack_seqs`], each made by `make` from its elements: the lengths, the
+/// elements' column (checked against the input before it is read), then
+/// the elements moved into their sequences.
+pub(crate) fn unpack_seqs<'de, T: Unpack<'de>, S, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    n: usize,
+    mut make: impl FnMut(&mut Reader<'de, L>, Vec<T>) -> Result<S>,
+) -> Result<Vec<S>> {
+    crate::columns::with_lengths(r, n, |r, lens| {
+        let at = r.position();
+        let total = crate::columns::total_of(r, lens, at)?;
+        r.check_column::<T>(total, at)?;
+        let before = r.memory_left();
+        let all = match total {
+            0 => Vec::new(),
+            _ => r.nested_holding::<T, _>(|r| T::unpack_vec(r, total))?,
+        };
+        if all.len() != total {
+            return Err(crate::read::short_column(r));
+        }
+        // The sequences' own buffers, besides the column's.
+        r.charge_memory(total.saturating_mul(core::mem::size_of::<T>()))?;
+        let mut out = r.vec_with_capacity::<S>(n)?;
+        let mut values = all.into_iter();
+        for (i, &len) in lens.iter().enumerate() {
+            // Each length is at most the total, which fits in `usize`.
+            let items: Vec<T> = values.by_ref().take(len as usize).collect();
+            if out.len() == out.capacity() {
+                r.grow_toward(&mut out, i + 1, n)?;
+            }
+            out.push(make(r, items)?);
+        }
+        // The column's vector is freed; what it was charged is given back.
+        r.refund_since(before, total.saturating_mul(core::mem::size_of::<T>()));
+        Ok(out)
+    })
+}
+
+/// The `Unpack` hooks of a sequence type made from a `Vec` by `$make`
+/// (given the reader): a column of them is read by [`unpack_seqs`].
+macro_rules! seq_column_unpack {
+    ($make:expr) => {
+        /// A column of lengths, packed (two bytes for 256).
+        const COLUMN_MIN: usize = 2;
+
+        #[inline]
+        fn unpack_vec<L: crate::Layout>(
+            r: &mut crate::Reader<'de, L>,
+            len: usize,
+        ) -> crate::Result<alloc::vec::Vec<Self>> {
+            if L::FIXED {
+                return crate::read::unpack_each(r, len);
+            }
+            crate::impls::seq::unpack_seqs(r, len, $make)
+        }
+    };
+}
+pub(crate) use seq_column_unpack;
+
 /// The one home of a sequence's encoding facts: every other sequence is
 /// encoded as a slice, and says so.
 impl<T: Encoding> Encoding for [T] {
@@ -23,6 +142,9 @@ impl<T: Encoding> Encoding for [T] {
     // Integers are fixed-width in the fixed layout, never packed.
     const FIXED_WIRE: crate::tolerant::wire::Wire =
         crate::tolerant::wire::Wire::seq_of(T::FIXED_WIRE);
+    // A column of sequences is their lengths, then one column of all
+    // their elements (§27).
+    const COLUMNS: bool = true;
 }
 
 impl<T: Pack> Pack for [T] {
@@ -46,6 +168,8 @@ impl<T: Pack> Pack for [T] {
         }
         w.nested(|w| pack_elements(self, w))
     }
+
+    seq_column_pack!(|s: &'a Self| s);
 }
 
 /// Writes `items` in chunks, so that a streaming encode (`to_writer`) can
@@ -68,6 +192,8 @@ impl<T: Pack> Pack for Vec<T> {
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_slice().pack(w)
     }
+
+    seq_column_pack!(Vec::as_slice);
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
@@ -83,6 +209,8 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
         let len = r.read_seq_len::<T>()?;
         T::unpack_vec(r, len)
     }
+
+    seq_column_unpack!(|_, items| Ok(items));
 }
 
 impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
@@ -97,6 +225,35 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let len = r.read_len()?;
         r.read_bytes(len).map(|b| b as &'a [u8])
+    }
+
+    /// A column of lengths, packed (two bytes for 256).
+    const COLUMN_MIN: usize = 2;
+
+    /// A column of byte strings (§27): the lengths, then all the bytes,
+    /// borrowed and split.
+    fn unpack_vec<L: crate::Layout>(r: &mut Reader<'de, L>, len: usize) -> Result<Vec<Self>> {
+        if L::FIXED {
+            return crate::read::unpack_each(r, len);
+        }
+        crate::columns::with_lengths(r, len, |r, lens| {
+            let at = r.position();
+            let total = crate::columns::total_of(r, lens, at)?;
+            let bytes: &'de [u8] = match total {
+                0 => &[],
+                _ => r.nested(|r| r.read_bytes(total))?,
+            };
+            let mut out = r.vec_with_capacity(len)?;
+            let mut start = 0usize;
+            for &n in lens {
+                // Each length is at most the total, which fits in `usize`.
+                let end = start + n as usize;
+                let slice = bytes.get(start..end).ok_or_else(|| crate::read::short_column(r))?;
+                out.push(slice as &'a [u8]);
+                start = end;
+            }
+            Ok(out)
+        })
     }
 }
 
@@ -131,6 +288,24 @@ impl<T: Pack> Pack for VecDeque<T> {
             pack_elements(back, w)
         })
     }
+
+    /// A column of sequences (§27), over both halves of each.
+    fn pack_all<'a, L: crate::Layout>(
+        items: impl Iterator<Item = &'a Self> + Clone,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()>
+    where
+        Self: 'a,
+    {
+        if L::FIXED {
+            return crate::write::pack_each_of(items, w);
+        }
+        let halves = items.clone().flat_map(|d| {
+            let (front, back) = d.as_slices();
+            [front, back]
+        });
+        pack_seqs_with(items.map(VecDeque::len), w, |w| pack_flat(halves, w))
+    }
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for VecDeque<T> {
@@ -145,6 +320,8 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for VecDeque<T> {
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         Vec::<T>::unpack(r).map(VecDeque::from)
     }
+
+    seq_column_unpack!(|_, items| Ok(VecDeque::from(items)));
 }
 
 impl<T: Encoding> Encoding for LinkedList<T> {
@@ -155,6 +332,23 @@ impl<T: Pack> Pack for LinkedList<T> {
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         w.write_len(self.len());
         w.nested(|w| T::pack_all(self.iter(), w))
+    }
+
+    /// A column of sequences (§27).
+    fn pack_all<'a, L: crate::Layout>(
+        items: impl Iterator<Item = &'a Self> + Clone,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()>
+    where
+        Self: 'a,
+    {
+        if L::FIXED {
+            return crate::write::pack_each_of(items, w);
+        }
+        let elements = items.clone().flat_map(LinkedList::iter);
+        pack_seqs_with(items.map(LinkedList::len), w, |w| {
+            crate::columns::pack_column::<T, L>(elements, w)
+        })
     }
 }
 
@@ -187,8 +381,13 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
             Ok(out)
         })
     }
-}
 
+    seq_column_unpack!(|r: &mut Reader<'de, L>, items: Vec<T>| {
+        // A node each, as `unpack` charges.
+        r.charge_memory(items.len().saturating_mul(core::mem::size_of::<(usize, usize, T)>()))?;
+        Ok(LinkedList::from_iter(items))
+    });
+}
 /// A heap is written in its internal (heap) order; the decoder requires
 /// that order, which rebuilding from the decoded vector leaves unchanged,
 /// so a round trip is byte-exact.
@@ -200,6 +399,8 @@ impl<T: Pack> Pack for BinaryHeap<T> {
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_slice().pack(w)
     }
+
+    seq_column_pack!(BinaryHeap::as_slice);
 }
 
 impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BinaryHeap<T> {
@@ -218,14 +419,42 @@ impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BinaryHeap<T> {
         let before = r.expansion();
         let items = Vec::<T>::unpack(r)?;
         r.charge_key(before, at)?;
-        let in_heap_order = (1..items.len()).all(|i| items.get((i - 1) / 2) >= items.get(i));
-        if !in_heap_order {
-            return Err(r.error_at(
-                at,
-                crate::ErrorKind::InvalidValue,
-                "BinaryHeap elements are not in heap order (each at most its parent)",
-            ));
-        }
-        Ok(BinaryHeap::from(items))
+        heap_of(r, items, at)
     }
+
+    /// A column of lengths, packed (two bytes for 256).
+    const COLUMN_MIN: usize = 2;
+
+    /// A column of heaps (§27): every element's expansion charged before
+    /// any is compared.
+    fn unpack_vec<L: crate::Layout>(r: &mut Reader<'de, L>, len: usize) -> Result<Vec<Self>> {
+        let at = r.position();
+        let before = r.expansion();
+        let heaps = Vec::<T>::unpack_vec(r, len)?;
+        r.charge_key(before, at)?;
+        let mut out = Vec::new();
+        out.try_reserve_exact(heaps.len())
+            .map_err(|_| r.alloc_error(len))?;
+        for items in heaps {
+            out.push(heap_of(r, items, at)?);
+        }
+        Ok(out)
+    }
+}
+
+/// `items` as a heap, if they are in heap order.
+fn heap_of<T: Ord, L: crate::Layout>(
+    r: &Reader<'_, L>,
+    items: Vec<T>,
+    at: usize,
+) -> Result<BinaryHeap<T>> {
+    let in_heap_order = (1..items.len()).all(|i| items.get((i - 1) / 2) >= items.get(i));
+    if !in_heap_order {
+        return Err(r.error_at(
+            at,
+            crate::ErrorKind::InvalidValue,
+            "BinaryHeap elements are not in heap order (each at most its parent)",
+        ));
+    }
+    Ok(BinaryHeap::from(items))
 }

@@ -158,20 +158,8 @@ pub(crate) fn unpack_strs<'de, T, L: crate::Layout>(
     n: usize,
     make: impl FnMut(&mut Reader<'de, L>, &'de str) -> Result<T>,
 ) -> Result<alloc::vec::Vec<T>> {
-    // A short column's lengths on the stack: no allocation the result
-    // does not own (most string columns inside structs are short).
-    if n <= SHORT_COLUMN {
-        let mut lens = [0u64; SHORT_COLUMN];
-        let lens = lens.get_mut(..n).unwrap_or_default();
-        crate::packed::unpack_into(r, lens)?;
-        return strs_of(r, lens, make);
-    }
-    let lens: alloc::vec::Vec<u64> = crate::packed::unpack_vec(r, n)?;
-    strs_of(r, &lens, make)
+    crate::columns::with_lengths(r, n, |r, lens| strs_of(r, lens, make))
 }
-
-/// Columns of at most this many strings keep their lengths on the stack.
-const SHORT_COLUMN: usize = 32;
 
 /// [`unpack_strs`] once the lengths are read: the bytes, checked, split.
 fn strs_of<'de, T, L: crate::Layout>(
@@ -181,18 +169,14 @@ fn strs_of<'de, T, L: crate::Layout>(
 ) -> Result<alloc::vec::Vec<T>> {
     let n = lens.len();
     let at = r.position();
-    let total = lens
-        .iter()
-        .try_fold(0u64, |sum, &len| sum.checked_add(len))
-        .and_then(|t| usize::try_from(t).ok())
-        .filter(|&t| t <= r.remaining())
-        .ok_or_else(|| {
-            r.error_at(
-                at,
-                ErrorKind::UnexpectedEnd,
-                "a string column's lengths add up to more than the input holds",
-            )
-        })?;
+    let total = crate::columns::total_of(r, lens, at)?;
+    if total > r.remaining() {
+        return Err(r.error_at(
+            at,
+            ErrorKind::UnexpectedEnd,
+            "a string column's lengths add up to more than the input holds",
+        ));
+    }
     let bytes = r.read_bytes(total)?;
     let text = utf8_at(r, bytes, at)?;
     let mut out = r.vec_with_capacity::<T>(n)?;

@@ -37,6 +37,25 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         }
     }
 
+    /// Gives back to the memory budget `bytes` charged for a vector that
+    /// has been freed (a column's values, once moved into their rows), so
+    /// that the budget bounds what is held at once, not what passed
+    /// through. Only what was charged and is freed may be given back.
+    #[inline]
+    pub(crate) fn refund_memory(&mut self, bytes: usize) {
+        self.memory_left = self.memory_left.saturating_add(bytes);
+    }
+
+    /// Gives back at most `bytes` of what has been charged since the budget
+    /// had `before` left ([`memory_left`](Self::memory_left)): a transient
+    /// column freed, without trusting that a hand-written decoder charged
+    /// for the vector it returned.
+    #[inline]
+    pub(crate) fn refund_since(&mut self, before: usize, bytes: usize) {
+        let spent = before.saturating_sub(self.memory_left);
+        self.refund_memory(bytes.min(spent));
+    }
+
     /// Charges a copy of `len` input bytes (a string, a byte buffer)
     /// about to be made, if it is large: copies up to
     /// [`SMALL_ALLOCATION`] bytes are left to the budget's allowance per

@@ -344,6 +344,10 @@ pub(super) fn is_column<L: crate::Layout>(elem: &TypeRef, schema: &Schema) -> bo
     !L::FIXED
         && match shape(elem, schema) {
             Ok(Shape::String | Shape::Option(_) | Shape::PackedArray(..)) => true,
+            // Bits (`bool::COLUMNS`).
+            Ok(Shape::Scalar(Scalar::Bool)) => true,
+            // Sequences (`[T]::COLUMNS`), not sets or C strings.
+            Ok(Shape::Seq(_) | Shape::Packed(..) | Shape::Bytes) => is_seq(elem),
             Ok(Shape::Named(def)) => !def.tolerant,
             // Arrays of columns or of packed integers (`[T; N]::COLUMNS`).
             Ok(Shape::Array(inner, _)) => {
@@ -355,6 +359,12 @@ pub(super) fn is_column<L: crate::Layout>(elem: &TypeRef, schema: &Schema) -> bo
             }
             _ => false,
         }
+}
+
+/// Whether `node` is a sequence (`seq<T>`, `packed<T>`), whose columns
+/// are their lengths then their elements' column (§27).
+pub(super) fn is_seq(node: &TypeRef) -> bool {
+    matches!(node, TypeRef::Builtin { name, .. } if name == "seq" || name == "packed")
 }
 
 #[cfg(test)]

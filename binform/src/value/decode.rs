@@ -9,7 +9,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{is_column, shape, wire_of, DynTags, Node, Shape, NO_TYPES};
+use super::builtin::{is_column, is_seq, shape, wire_of, DynTags, Node, Shape, NO_TYPES};
 use super::scalar::Scalar;
 use super::Value;
 use crate::schema::embedded::{decode_schema_within, split};
@@ -35,7 +35,7 @@ pub(super) fn document_within<L: crate::Layout>(
     check_size(bytes, options)?;
     let parts = split(bytes)?;
     // One budget for the schema and the body, whose document holds both.
-    let options = options.max_memory(options.memory_limit(bytes.len()));
+    let options = options.max_memory(options.value_memory_limit(bytes.len()));
     let (schema, left) = decode_schema_within(&parts, &options.in_layout())?;
     let options = options.max_memory(left);
     let body_at = bytes.len() - parts.body.len();
@@ -66,7 +66,8 @@ pub(super) fn plain<L: crate::Layout>(
     options: &Options<L>,
 ) -> Result<Value> {
     check_size(bytes, options)?;
-    let (value, _) = body(schema, bytes, options)?;
+    let options = options.max_memory(options.value_memory_limit(bytes.len()));
+    let (value, _) = body(schema, bytes, &options)?;
     Ok(Value::Document {
         schema: Box::new(schema.clone()),
         value: Box::new(value),
@@ -182,6 +183,8 @@ impl<'s> Decoder<'s> {
                         r.room_for_one(&mut entries, len)?;
                         entries.push(pair);
                     }
+                    // The two columns' vectors are freed.
+                    r.refund_memory(len.saturating_mul(2 * VALUE_SIZE));
                     Ok(Value::Map(entries))
                 })?
             }
@@ -526,6 +529,14 @@ impl<'s> Decoder<'s> {
                 let values = deeper(r, |r| self.column(r, elem, total))?;
                 chunks(r, values, n, len)
             }
+            Shape::Scalar(Scalar::Bool) => {
+                let bits = crate::columns::read_bits(r, n)?;
+                r.charge_memory(n.saturating_mul(VALUE_SIZE))?;
+                Ok((0..n).map(|i| Value::Bool(bits.get(i))).collect())
+            }
+            shape @ (Shape::Seq(_) | Shape::Packed(..) | Shape::Bytes) if is_seq(node) => {
+                self.seq_column(r, shape, n)
+            }
             Shape::String => {
                 r.charge_memory(n.saturating_mul(VALUE_SIZE))?;
                 crate::impls::string::unpack_strs(r, n, |r, s| {
@@ -537,6 +548,8 @@ impl<'s> Decoder<'s> {
                 let bits = crate::columns::read_bits(r, n)?;
                 let present = bits.count();
                 let mut values = deeper(r, |r| self.column(r, inner, present))?.into_iter();
+                // The present values' column is freed once they are moved.
+                let freed = values.len().saturating_mul(VALUE_SIZE);
                 let mut out = Vec::new();
                 for i in 0..n {
                     r.room_for_one(&mut out, n)?;
@@ -548,6 +561,7 @@ impl<'s> Decoder<'s> {
                         false => None,
                     }));
                 }
+                r.refund_memory(freed);
                 Ok(out)
             }
             // A derived type's columns count a level and grow the stack, as
@@ -565,6 +579,58 @@ impl<'s> Decoder<'s> {
             }),
             _ => self.elements(r, n, |d, r| d.value(r, node)),
         }
+    }
+
+    /// A column of `n` sequences of `shape` (§27): their lengths, then
+    /// the column of all their elements (as `impls::seq::unpack_seqs`
+    /// reads it; on a grown stack, but no level counted, as for rows of
+    /// sequences: only derived types recurse, and count).
+    fn seq_column<L: crate::Layout>(
+        &mut self,
+        r: &mut Reader<'_, L>,
+        shape: Shape<'s>,
+        n: usize,
+    ) -> Result<Vec<Value>> {
+        let at = r.position();
+        let lens: Vec<u64> = crate::packed::unpack_vec(r, n)?;
+        let total = crate::columns::total_of(r, &lens, at)?;
+        let mut out = Vec::new();
+        if let Shape::Bytes = shape {
+            let bytes: &[u8] = match total {
+                0 => &[],
+                _ => r.read_bytes(total)?,
+            };
+            r.charge_memory(total)?;
+            let mut start = 0usize;
+            for &len in &lens {
+                r.room_for_one(&mut out, n)?;
+                // Each length is at most the total, which fits in `usize`.
+                let end = start + len as usize;
+                let slice = bytes.get(start..end).ok_or_else(|| crate::read::short_column(r))?;
+                out.push(Value::Bytes(slice.to_vec()));
+                start = end;
+            }
+            return Ok(out);
+        }
+        let values = match (total, shape) {
+            (0, _) => Vec::new(),
+            (_, Shape::Packed(s, nonzero)) => packed_values(r, s, nonzero, total)?,
+            (_, Shape::Seq(elem)) => deeper(r, |r| self.column(r, elem, total))?,
+            _ => return Err(crate::read::short_column(r)),
+        };
+        if values.len() != total {
+            return Err(crate::read::short_column(r));
+        }
+        // The sequences' own vectors, besides the column's.
+        r.charge_memory(total.saturating_mul(VALUE_SIZE))?;
+        let mut values = values.into_iter();
+        for &len in &lens {
+            r.room_for_one(&mut out, n)?;
+            out.push(Value::Seq(values.by_ref().take(len as usize).collect()));
+        }
+        // The column's vector is freed.
+        r.refund_memory(total.saturating_mul(VALUE_SIZE));
+        Ok(out)
     }
 
     /// A column of `n` values of the enum `def`: the indexes, then each
@@ -607,6 +673,7 @@ impl<'s> Decoder<'s> {
                 .ok_or_else(|| crate::read::short_column(r))?;
             out.push(crate::columns::next(r, column)?);
         }
+        r.refund_memory(n.saturating_mul(VALUE_SIZE));
         Ok(out)
     }
 
@@ -640,6 +707,11 @@ impl<'s> Decoder<'s> {
         fields: &'s [FieldDef],
         columns: Vec<Vec<Value>>,
     ) -> Result<Vec<Value>> {
+        // The columns' vectors are freed once their values are moved.
+        let freed = columns
+            .iter()
+            .map(|c| c.len().saturating_mul(VALUE_SIZE))
+            .fold(0usize, usize::saturating_add);
         let mut columns: Vec<_> = columns.into_iter().map(Vec::into_iter).collect();
         let names: usize = fields.iter().map(|f| f.name.len()).sum();
         let each = fields
@@ -666,6 +738,7 @@ impl<'s> Decoder<'s> {
                 },
             });
         }
+        r.refund_memory(freed);
         Ok(out)
     }
 
@@ -773,6 +846,7 @@ fn chunks<L: crate::Layout>(
         }
         out.push(Value::Seq(chunk));
     }
+    r.refund_memory(n.saturating_mul(len).saturating_mul(VALUE_SIZE));
     Ok(out)
 }
 

@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::builtin::{shape, wire_of, DynTags, Node, Shape, NO_TYPES};
+use super::builtin::{is_seq, shape, wire_of, DynTags, Node, Shape, NO_TYPES};
 use super::scalar::Scalar;
 use super::Value;
 use crate::packed::Lane;
@@ -476,6 +476,20 @@ impl<'s, 'doc> Encoder<'s, 'doc> {
                 let all = self.flatten(items, len)?;
                 self.column(w, elem, &all)
             }
+            Some(Shape::Scalar(Scalar::Bool)) => {
+                let mut flags = Vec::with_capacity(items.len());
+                for v in items {
+                    match v {
+                        Value::Bool(b) => flags.push(*b),
+                        _ => return Err(self.mismatch("a bool", v)),
+                    }
+                }
+                crate::columns::write_bits(flags.into_iter(), w);
+                Ok(())
+            }
+            Some(shape @ (Shape::Seq(_) | Shape::Packed(..) | Shape::Bytes)) if is_seq(node) => {
+                self.seq_column(w, shape, items)
+            }
             Some(Shape::String) => {
                 let mut texts = Vec::with_capacity(items.len());
                 for v in items {
@@ -551,6 +565,49 @@ impl<'s, 'doc> Encoder<'s, 'doc> {
                 }
                 Ok(())
             }),
+        }
+    }
+
+    /// A column of sequences of `shape` (§27): their lengths, then the
+    /// column of all their elements (as `impls::seq::pack_seqs` writes
+    /// it; no level counted, as the decoder's `seq_column` counts none).
+    fn seq_column<L: crate::Layout>(
+        &mut self,
+        w: &mut Writer<'_, L>,
+        shape: Shape<'_>,
+        items: &[&Value],
+    ) -> Result<()> {
+        let mut lens = Vec::with_capacity(items.len());
+        if let Shape::Bytes = shape {
+            let mut all: Vec<&[u8]> = Vec::with_capacity(items.len());
+            for v in items {
+                match v.root() {
+                    Value::Bytes(b) => {
+                        lens.push(b.len() as u64);
+                        all.push(b);
+                    }
+                    _ => return Err(self.mismatch("bytes", v)),
+                }
+            }
+            crate::packed::pack_iter(lens.iter().copied(), w)?;
+            all.iter().for_each(|b| w.write_bytes(b));
+            return Ok(());
+        }
+        let mut all = Vec::new();
+        for v in items {
+            match v.root() {
+                Value::Seq(elems) => {
+                    lens.push(elems.len() as u64);
+                    all.extend(elems.iter());
+                }
+                _ => return Err(self.mismatch("a sequence", v)),
+            }
+        }
+        crate::packed::pack_iter(lens.iter().copied(), w)?;
+        match shape {
+            Shape::Packed(s, nonzero) => self.packed(w, s, nonzero, all),
+            Shape::Seq(elem) => deeper(w, |w| self.column(w, elem, &all)),
+            _ => Ok(()),
         }
     }
 

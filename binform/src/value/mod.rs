@@ -528,7 +528,7 @@ fn as_in_layout<T: UnpackOwned, L: Layout>(
     // resolves to are alive together, then the plain payload and the
     // value decoded from it (each phase with a fresh budget let 30 bytes
     // build 2.4 times the budget).
-    let total = options.memory_limit(bytes.len());
+    let total = options.value_memory_limit(bytes.len());
     let (doc, left) = decode::document_within(bytes, &options.max_memory(total))?;
     let Value::Document {
         schema: writer,

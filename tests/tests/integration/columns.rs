@@ -8,7 +8,8 @@
 //! pay for.
 
 use std::any::Any;
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, LinkedList, VecDeque};
 use std::num::NonZeroU16;
 use std::rc::{Rc, Weak};
 
@@ -67,6 +68,15 @@ struct Every {
     inners: Vec<Inner>,
     result: Result<u8, String>,
     unit: (),
+    // Bits, and sequences of each kind flattened (§27).
+    bits: Vec<bool>,
+    jagged: Vec<Vec<u16>>,
+    blobs: Vec<Vec<u8>>,
+    lists: LinkedList<Vec<String>>,
+    boxed_flags: Box<[Option<bool>]>,
+    cow: Cow<'static, [i32]>,
+    deep: Vec<Vec<Vec<Inner>>>,
+    deque_of_bits: VecDeque<[bool; 3]>,
 }
 
 fn every(i: u32) -> Every {
@@ -122,6 +132,30 @@ fn every(i: u32) -> Every {
             Err(s("e"))
         },
         unit: (),
+        bits: (0..i % 11).map(|k| (k * i).is_multiple_of(3)).collect(),
+        jagged: (0..i % 4).map(|k| (0..k as u16 * 3).collect()).collect(),
+        blobs: (0..i % 3).map(|k| vec![k as u8; (i % 5) as usize]).collect(),
+        lists: (0..i % 3).map(|k| vec![s(&k.to_string()); k as usize]).collect(),
+        boxed_flags: (0..i % 5)
+            .map(|k| (k % 3 != 0).then_some(k % 2 == 0))
+            .collect(),
+        cow: Cow::Owned((0..i as i32 % 4).map(|k| -k * 99).collect()),
+        deep: (0..i % 3)
+            .map(|k| {
+                (0..k)
+                    .map(|j| {
+                        (0..j)
+                            .map(|m| Inner {
+                                id: u64::from(m),
+                                kind: Kind::Tagged(m as u16),
+                                tags: vec![s("d")],
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect(),
+        deque_of_bits: (0..i % 4).map(|k| [k == 0, k == 1, i % 2 == 0]).collect(),
     }
 }
 
@@ -603,4 +637,165 @@ fn zero_size_fields_are_not_charged_per_column() {
         opts.from_slice::<Vec<Empty>>(&lying).unwrap_err().kind(),
         ErrorKind::LimitExceeded
     );
+}
+
+/// Sequences inside a column flatten (§27): each kind of sequence writes
+/// its counts then one column of all the elements, the same bytes as a
+/// `Vec` of the same elements, and reads back into its own kind.
+#[test]
+fn sequences_in_a_column_flatten_in_every_kind() {
+    let jagged: Vec<Vec<u32>> = (0..50).map(|i| (0..i % 7).collect()).collect();
+    let bytes = both(&jagged);
+    // The counts, then every element in one packed column: no inner
+    // sequence writes a count of its own.
+    let mut expected = binform::to_vec(&jagged.len()).unwrap();
+    let counts: Vec<u64> = jagged.iter().map(|v| v.len() as u64).collect();
+    expected.extend(&binform::to_vec(&counts).unwrap()[1..]);
+    let all: Vec<u32> = jagged.iter().flatten().copied().collect();
+    let packed = binform::to_vec(&all).unwrap();
+    let length = binform::to_vec(&all.len()).unwrap().len();
+    expected.extend(&packed[length..]);
+    assert_eq!(bytes, expected);
+
+    let same = |other: Vec<u8>| assert_eq!(other, bytes);
+    same(both(&jagged.iter().map(|v| v.iter().copied().collect::<VecDeque<_>>()).collect::<Vec<_>>()));
+    same(both(&jagged.iter().map(|v| v.iter().copied().collect::<LinkedList<_>>()).collect::<Vec<_>>()));
+    same(both(&jagged.iter().map(|v| v.clone().into_boxed_slice()).collect::<Vec<_>>()));
+    same(both(&jagged.iter().map(|v| Cow::Owned(v.clone())).collect::<Vec<Cow<'static, [u32]>>>()));
+    same(both(&jagged.iter().map(|v| smallvec::SmallVec::<[u32; 2]>::from_vec(v.clone())).collect::<Vec<_>>()));
+    same(both(&jagged.iter().map(|v| v.iter().copied().collect::<arrayvec::ArrayVec<u32, 8>>()).collect::<Vec<_>>()));
+    // A heap in its own order, checked when read.
+    let heaps: Vec<BinaryHeap<u32>> = jagged.iter().map(|v| v.iter().copied().collect()).collect();
+    let as_vecs: Vec<Vec<u32>> = heaps.iter().map(|h| h.as_slice().to_vec()).collect();
+    let heap_bytes = binform::to_vec(&heaps).unwrap();
+    assert_eq!(heap_bytes, binform::to_vec(&as_vecs).unwrap());
+    let back: Vec<BinaryHeap<u32>> = binform::from_slice(&heap_bytes).unwrap();
+    assert_eq!(back.iter().map(|h| h.as_slice().to_vec()).collect::<Vec<_>>(), as_vecs);
+    let unordered = binform::to_vec(&vec![vec![1u32, 2]]).unwrap();
+    let err = binform::from_slice::<Vec<BinaryHeap<u32>>>(&unordered).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    // An `ArrayVec` longer than its capacity, inside a column.
+    let long = binform::to_vec(&vec![vec![0u32; 9]]).unwrap();
+    let err = binform::from_slice::<Vec<arrayvec::ArrayVec<u32, 8>>>(&long).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+
+    // Byte strings: the counts, then all the bytes, whatever holds them.
+    let blobs: Vec<Vec<u8>> = (0..20).map(|i| vec![i as u8; i % 4]).collect();
+    let bytes = both(&blobs);
+    let borrowed: Vec<&[u8]> = binform::from_slice(&bytes).unwrap();
+    assert_eq!(borrowed, blobs.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    assert!(bytes.as_ptr_range().contains(&borrowed[3].as_ptr()));
+    let shared: Vec<bytes::Bytes> = binform::from_slice(&bytes).unwrap();
+    assert_eq!(binform::to_vec(&shared).unwrap(), bytes);
+    let owned: Vec<bytes::BytesMut> = binform::from_slice(&bytes).unwrap();
+    assert_eq!(binform::to_vec(&owned).unwrap(), bytes);
+    // Three levels: counts, counts, then the strings' column.
+    let deep: Vec<Vec<Vec<String>>> = (0..5)
+        .map(|i| (0..i).map(|j| (0..j).map(|k| format!("{i}{j}{k}")).collect()).collect())
+        .collect();
+    both(&deep);
+}
+
+/// Bools are bits in a column (§27): eight to a byte, a set bit past the
+/// last one an error; in the fixed layout a byte each.
+#[test]
+fn bools_are_bits() {
+    let flags: Vec<bool> = (0..1000).map(|i| i % 7 < 3).collect();
+    let bytes = both(&flags);
+    assert_eq!(bytes.len(), binform::to_vec(&1000usize).unwrap().len() + 125);
+    let fixed = Options::new().fixed_width();
+    let wide = fixed.to_vec(&flags).unwrap();
+    assert_eq!(fixed.from_slice::<Vec<bool>>(&wide).unwrap(), flags);
+    assert!(wide.len() > 1000);
+    // Options of bools: presence bits, then the present ones' bits.
+    both(&(0..100).map(|i| (i % 3 != 0).then_some(i % 2 == 0)).collect::<Vec<_>>());
+    // A struct's bool fields, each a column of bits.
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct Flags {
+        a: bool,
+        b: bool,
+        n: u8,
+    }
+    let rows: Vec<Flags> = (0..17)
+        .map(|i| Flags { a: i % 2 == 0, b: i % 5 == 0, n: i })
+        .collect();
+    let bytes = both(&rows);
+    // The length, 3 + 3 bytes of bits, then 17 bytes.
+    assert_eq!(bytes.len(), 1 + 3 + 3 + 17);
+    // A bit past the last value of a column.
+    let err = binform::from_slice::<Vec<bool>>(&[0x06, 0b1000]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    // A million bools declared by two bytes: refused before allocating.
+    let mut lying = binform::to_vec(&1_000_000usize).unwrap();
+    lying.extend([0xFF; 2]);
+    let err = binform::from_slice::<Vec<bool>>(&lying).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+}
+
+/// Hostile columns of sequences: counts that add up past the input or past
+/// `u64` are errors before the elements are built, and the count is
+/// checked against the elements' least size.
+#[test]
+fn hostile_columns_of_sequences_are_errors() {
+    // Two sequences whose counts add up to 2^64: an overflow, not a
+    // wrapped small total.
+    let mut bytes = binform::to_vec(&2usize).unwrap();
+    let counts = binform::to_vec(&vec![u64::MAX, 1]).unwrap();
+    bytes.extend(&counts[1..]);
+    bytes.extend([0u8; 16]);
+    let err = binform::from_slice::<Vec<Vec<u32>>>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+    let err = binform::from_slice::<Vec<&[u8]>>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+    // A million elements of 8-byte floats declared in a few bytes.
+    let mut bytes = binform::to_vec(&1usize).unwrap();
+    let counts = binform::to_vec(&vec![1_000_000u64]).unwrap();
+    bytes.extend(&counts[1..]);
+    bytes.extend([0u8; 64]);
+    let err = binform::from_slice::<Vec<Vec<f64>>>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+    let err = binform::from_slice::<Vec<Vec<u8>>>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+    let err = value::from_slice_with(&binform::schema_of::<Vec<Vec<f64>>>(), &bytes).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
+}
+
+/// A type that holds itself through `Vec` recurses through its flattened
+/// columns: each level of the tree is one nesting level, counted alike
+/// when written and read, and a chain past the limit is refused when
+/// written.
+#[test]
+fn trees_through_vec_count_a_level_a_generation() {
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct Dir {
+        name: String,
+        children: Vec<Dir>,
+    }
+    let chain = |depth: usize| {
+        (0..depth).fold(
+            Dir {
+                name: "leaf".into(),
+                children: vec![],
+            },
+            |d, i| Dir {
+                name: format!("d{i}"),
+                children: vec![d.clone(), Dir { name: "x".into(), children: vec![] }],
+            },
+        )
+    };
+    let mut written = 0;
+    for depth in [10, 100, 126, 127, 128, 129, 130, 200] {
+        for limit in [64, 128] {
+            let opts = Options::new().max_depth(limit);
+            if let Ok(bytes) = opts.to_vec(&chain(depth)) {
+                written += 1;
+                let back: Dir = opts.from_slice(&bytes).unwrap();
+                assert_eq!(back, chain(depth), "depth {depth}");
+            }
+        }
+    }
+    assert!(written > 2);
+    let err = binform::to_vec(&chain(1_000)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    both(&vec![chain(20), chain(3)]);
 }

@@ -71,25 +71,40 @@ fn zero_sized_elements_have_their_own_budget() {
 
 #[test]
 fn a_bad_bool_in_a_vector_is_found_where_it_is() {
-    // Vectors of bools are checked and converted in bulk: every position
-    // is checked, and the error names the byte's offset.
+    // In the fixed layout vectors of bools are a byte each, checked and
+    // converted in bulk: every position is checked, and the error names
+    // the byte's offset.
+    let fixed = Options::new().fixed_width();
     let bools: Vec<bool> = (0..40).map(|i| i % 3 == 0).collect();
-    let bytes = binform::to_vec(&bools).unwrap();
+    let bytes = fixed.to_vec(&bools).unwrap();
+    let len = bytes.len() - bools.len();
     assert_eq!(
-        bytes[1..],
+        bytes[len..],
         bools.iter().map(|&b| b as u8).collect::<Vec<_>>()[..]
     );
-    assert_eq!(binform::from_slice::<Vec<bool>>(&bytes).unwrap(), bools);
+    assert_eq!(fixed.from_slice::<Vec<bool>>(&bytes).unwrap(), bools);
     for at in 0..bools.len() {
         for bad in [2u8, 0x80, 0xFF] {
             let mut damaged = bytes.clone();
-            damaged[1 + at] = bad;
-            let err = binform::from_slice::<Vec<bool>>(&damaged).unwrap_err();
+            damaged[len + at] = bad;
+            let err = fixed.from_slice::<Vec<bool>>(&damaged).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::InvalidBool);
-            assert_eq!(err.offset(), Some(1 + at), "{bad:#x} at {at}");
+            assert_eq!(err.offset(), Some(len + at), "{bad:#x} at {at}");
         }
     }
     // A short input is an end, not a bad bool.
+    let err = fixed.from_slice::<Vec<bool>>(&bytes[..bytes.len() - 1]);
+    assert_eq!(err.unwrap_err().kind(), ErrorKind::UnexpectedEnd);
+
+    // In the compact layout they are bits (§27): 40 in five bytes, and
+    // a set bit past the last value is an error on the last byte.
+    let bytes = binform::to_vec(&bools).unwrap();
+    assert_eq!(bytes[1..], [0b0100_1001, 0b1001_0010, 0b0010_0100, 0b0100_1001, 0b1001_0010]);
+    assert_eq!(binform::from_slice::<Vec<bool>>(&bytes).unwrap(), bools);
+    let three = binform::to_vec(&vec![true, false, true]).unwrap();
+    assert_eq!(three[1..], [0b101]);
+    let err = binform::from_slice::<Vec<bool>>(&[three[0], 0b1101]).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (ErrorKind::InvalidValue, Some(1)));
     assert_eq!(
         kind::<Vec<bool>>(&bytes[..bytes.len() - 1]),
         ErrorKind::UnexpectedEnd
@@ -376,23 +391,26 @@ mod paths {
         Outer {
             name: "x".into(),
             middle: Middle {
-                inner: Inner { id: 1, flag: true },
+                inner: Inner { id: 21, flag: true },
             },
-            items: vec![Inner { id: 2, flag: false }, Inner { id: 3, flag: true }],
-            scores: [("a".to_string(), Inner { id: 4, flag: true })].into(),
+            items: vec![Inner { id: 22, flag: false }, Inner { id: 23, flag: true }],
+            scores: [("a".to_string(), Inner { id: 24, flag: true })].into(),
             shape: Shape::Line {
-                start: Inner { id: 5, flag: false },
-                end: Inner { id: 6, flag: true },
+                start: Inner { id: 25, flag: false },
+                end: Inner { id: 26, flag: true },
             },
         }
     }
 
-    /// The bytes of `outer()` with the bool after the id byte `id` made 7.
+    /// The bytes of `outer()` with the bool after the id byte `id` made 7
+    /// (the ids are bytes no length or text in it takes):
+    /// a bool byte, or a bool column's bits (§27), which then has bits set
+    /// past its last value.
     fn with_bad_bool_after(id: u8) -> Vec<u8> {
         let mut bytes = binform::to_vec(&outer()).unwrap();
         let at = bytes
             .windows(2)
-            .position(|w| w[0] == id && w[1] <= 1)
+            .position(|w| w[0] == id && w[1] <= 3)
             .expect("the id byte");
         bytes[at + 1] = 7;
         bytes
@@ -405,22 +423,23 @@ mod paths {
 
     #[test]
     fn typed_errors_name_the_field_they_failed_in() {
-        let (kind, path, text) = path_of(&with_bad_bool_after(1));
+        let (kind, path, text) = path_of(&with_bad_bool_after(21));
         assert_eq!(kind, ErrorKind::InvalidBool);
         assert_eq!(path, ".middle.inner.flag");
         assert!(text.contains("in `.middle.inner.flag`"), "{text}");
-        // A field of a vector of structs: its column (§27), whose
-        // decoder checks the values together.
-        assert_eq!(path_of(&with_bad_bool_after(3)).1, ".items.flag");
+        // A field of a vector of structs: its column (§27), bits whose
+        // decoder checks them together.
+        let (kind, path, _) = path_of(&with_bad_bool_after(23));
+        assert_eq!((kind, path.as_str()), (ErrorKind::InvalidValue, ".items.flag"));
         // A map's values: their column (§27).
-        assert_eq!(path_of(&with_bad_bool_after(4)).1, ".scores[values].flag");
+        assert_eq!(path_of(&with_bad_bool_after(24)).1, ".scores[values].flag");
         // An enum variant's field.
-        assert_eq!(path_of(&with_bad_bool_after(6)).1, ".shape::Line.end.flag");
+        assert_eq!(path_of(&with_bad_bool_after(26)).1, ".shape::Line.end.flag");
         // In the fixed layout too.
         let mut fixed = binform::fixed::to_vec(&outer()).unwrap();
         let at = fixed
             .windows(2)
-            .position(|w| w[0] == 5 && w[1] == 0)
+            .position(|w| w[0] == 25 && w[1] == 0)
             .expect("the id byte");
         fixed[at + 1] = 9;
         let err = binform::fixed::from_slice::<Outer>(&fixed).unwrap_err();

@@ -330,8 +330,8 @@ fn section_columns() {
         vec![Shape::Circle(3), Shape::Empty, Shape::Circle(4)],
         &[0x06, 0x02, 0x00, 0x02, 0x06, 0x08],
     );
-    // A string column, a `u8` column (rows), then a column of sequences
-    // (rows: each its length and its own string column).
+    // A string column, a `u8` column (rows), then a column of sequences:
+    // their counts (2, 0), then one string column of all their strings.
     row(
         vec![
             Person {
@@ -346,9 +346,19 @@ fn section_columns() {
             },
         ],
         &[
-            0x04, 0x02, 0x04, b'a', b'b', b'c', 0x1E, 0x28, 0x04, 0x02, 0x02, b'x', b'y', 0x00,
+            0x04, 0x02, 0x04, b'a', b'b', b'c', 0x1E, 0x28, 0x04, 0x00, 0x02, 0x02, b'x', b'y',
         ],
     );
+    // Bools are bits; with presence bits, then bits of the present ones.
+    row(vec![true, false, true, true], &[0x08, 0x0D]);
+    row(vec![Some(true), None, Some(false)], &[0x06, 0x05, 0x01]);
+    row([true, true, false], &[0x03]);
+    // Sequences flatten: the counts, then one column of all elements.
+    row(
+        vec![vec![1u16, 2], vec![], vec![3]],
+        &[0x06, 0x04, 0x00, 0x02, 0x02, 0x04, 0x06],
+    );
+    row(vec![vec![0u8, 1], vec![2]], &[0x04, 0x04, 0x02, 0x00, 0x01, 0x02]);
     // No elements, no columns.
     row(Vec::<Point>::new(), &[0x00]);
     // An array: no length, the same columns.

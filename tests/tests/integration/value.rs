@@ -233,7 +233,9 @@ fn dropping_a_million_levels_does_not_recurse() {
 
 #[test]
 fn every_limit_of_options_applies() {
-    let bytes = opts().to_vec(&vec![vec![vec![1u8]]]).unwrap();
+    // Three levels: the outer sequence's column of sequences counts none
+    // (§27), each nested one a level.
+    let bytes = opts().to_vec(&vec![vec![vec![vec![1u8]]]]).unwrap();
     let err = value::from_slice_options(&bytes, &Options::new().max_depth(2)).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::LimitExceeded);
     let err = value::from_slice_options(&bytes, &Options::new().max_bytes(8)).unwrap_err();

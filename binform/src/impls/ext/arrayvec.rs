@@ -31,6 +31,8 @@ impl<T: Pack, const CAP: usize> Pack for ArrayVec<T, CAP> {
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_slice().pack(w)
     }
+
+    crate::impls::seq::seq_column_pack!(ArrayVec::as_slice);
 }
 
 impl<'de, T: Unpack<'de>, const CAP: usize> Unpack<'de> for ArrayVec<T, CAP> {
@@ -65,6 +67,14 @@ impl<'de, T: Unpack<'de>, const CAP: usize> Unpack<'de> for ArrayVec<T, CAP> {
         }
         r.nested_holding::<T, _>(each)
     }
+
+    crate::impls::seq::seq_column_unpack!(|r: &mut Reader<'de, L>, items: alloc::vec::Vec<T>| {
+        if items.len() > CAP {
+            let at = r.position();
+            return Err(over_capacity(r, at, items.len(), CAP));
+        }
+        Ok(items.into_iter().collect())
+    });
 }
 
 /// An `ArrayString` is a string (format.md §5).

@@ -20,6 +20,8 @@ where
     fn pack<L: crate::Layout>(&self, w: &mut Writer<'_, L>) -> Result<()> {
         self.as_slice().pack(w)
     }
+
+    crate::impls::seq::seq_column_pack!(SmallVec::as_slice);
 }
 
 impl<'de, A: Array> Unpack<'de> for SmallVec<A>
@@ -36,4 +38,6 @@ where
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         alloc::vec::Vec::<A::Item>::unpack(r).map(SmallVec::from_vec)
     }
+
+    crate::impls::seq::seq_column_unpack!(|_, items| Ok(SmallVec::from_vec(items)));
 }

@@ -106,7 +106,11 @@ const SHORT_LENGTHS: usize = 32;
 
 /// The sum of a column's lengths (read at `at`), as a `usize`; a sum
 /// that overflows is more than any input holds.
-pub(crate) fn total_of<L: crate::Layout>(r: &Reader<'_, L>, lens: &[u64], at: usize) -> Result<usize> {
+pub(crate) fn total_of<L: crate::Layout>(
+    r: &Reader<'_, L>,
+    lens: &[u64],
+    at: usize,
+) -> Result<usize> {
     lens.iter()
         .try_fold(0u64, |sum, &len| sum.checked_add(len))
         .and_then(|t| usize::try_from(t).ok())

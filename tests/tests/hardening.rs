@@ -191,7 +191,7 @@ fn from_slice_as_shares_one_budget_across_its_phases() {
             .self_describing(true)
             .to_vec(&vec![(); n])
             .unwrap();
-        let out = within("from_slice_as", bytes.len(), || {
+        let out = within_value("from_slice_as", bytes.len(), || {
             value::from_slice_as::<Vec<Option<()>>>(&bytes)
         });
         match (n, out) {
@@ -319,14 +319,14 @@ proptest! {
         within("serde", n, || drop(binform::serde::from_slice::<Vec<Vec<(u8, String)>>>(&input)));
         within("serde map", n, || drop(binform::serde::from_slice::<HashMap<u8, ()>>(&input)));
         let schema = binform::schema::parse("root seq<option<seq<range<unit>>>>\n").unwrap();
-        within("Value", n, || drop(value::from_slice_with(&schema, &input)));
+        within_value("Value", n, || drop(value::from_slice_with(&schema, &input)));
         // A self-describing `Vec<Vec<()>>`'s header, then the input as its body.
         let empty = Options::new().self_describing(true).to_vec(&Vec::<Vec<()>>::new()).unwrap();
         let mut described = empty[..empty.len() - 1].to_vec();
         described.extend(&input);
         let d = described.len();
-        within("Value, self-describing", d, || drop(value::from_slice(&described)));
-        within("from_slice_as", d, || drop(value::from_slice_as::<Vec<Vec<Option<()>>>>(&described)));
+        within_value("Value, self-describing", d, || drop(value::from_slice(&described)));
+        within_value("from_slice_as", d, || drop(value::from_slice_as::<Vec<Vec<Option<()>>>>(&described)));
         let mut framed = len_prefix(n);
         framed.extend(&input);
         within("frame", framed.len(), || drop(binform::io::read_frame::<Vec<Skipped>>(&mut &framed[..])));

@@ -70,7 +70,8 @@ pub(crate) enum Table {
     Tree,
     /// A hash table (std's, hashbrown's): up to 2.3 slots an entry (8/7 of
     /// the entries, rounded up to a power of two) and a control byte a
-    /// slot; at least four slots.
+    /// slot; at least four slots. (Without `std` or `hashbrown`, unused.)
+    #[cfg_attr(not(any(feature = "std", feature = "hashbrown")), allow(dead_code))]
     Hash,
     /// indexmap's: its entries with their hashes in a vector (up to twice
     /// the entries, from doubling), and a hash table of indexes.

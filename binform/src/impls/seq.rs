@@ -27,6 +27,8 @@ macro_rules! seq_column_pack {
         }
     };
 }
+// Used by the optional integrations (`bytes`, `smallvec`, `arrayvec`) too.
+#[allow(unused_imports)]
 pub(crate) use seq_column_pack;
 
 /// Writes a column of sequences (§27): their lengths as packed `u64`
@@ -45,7 +47,9 @@ fn pack_flat<'a, T: Pack + 'a, L: crate::Layout>(
     w: &mut Writer<'_, L>,
 ) -> Result<()> {
     if T::PLAIN.in_layout::<L>() {
-        return slices.into_iter().try_for_each(|s| crate::write::pack_each(s, w));
+        return slices
+            .into_iter()
+            .try_for_each(|s| crate::write::pack_each(s, w));
     }
     crate::columns::pack_column::<T, L>(slices.flat_map(<[T]>::iter), w)
 }
@@ -248,7 +252,9 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
             for &n in lens {
                 // Each length is at most the total, which fits in `usize`.
                 let end = start + n as usize;
-                let slice = bytes.get(start..end).ok_or_else(|| crate::read::short_column(r))?;
+                let slice = bytes
+                    .get(start..end)
+                    .ok_or_else(|| crate::read::short_column(r))?;
                 out.push(slice as &'a [u8]);
                 start = end;
             }
@@ -384,7 +390,11 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {
 
     seq_column_unpack!(|r: &mut Reader<'de, L>, items: Vec<T>| {
         // A node each, as `unpack` charges.
-        r.charge_memory(items.len().saturating_mul(core::mem::size_of::<(usize, usize, T)>()))?;
+        r.charge_memory(
+            items
+                .len()
+                .saturating_mul(core::mem::size_of::<(usize, usize, T)>()),
+        )?;
         Ok(LinkedList::from_iter(items))
     });
 }

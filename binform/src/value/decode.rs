@@ -606,7 +606,9 @@ impl<'s> Decoder<'s> {
                 r.room_for_one(&mut out, n)?;
                 // Each length is at most the total, which fits in `usize`.
                 let end = start + len as usize;
-                let slice = bytes.get(start..end).ok_or_else(|| crate::read::short_column(r))?;
+                let slice = bytes
+                    .get(start..end)
+                    .ok_or_else(|| crate::read::short_column(r))?;
                 out.push(Value::Bytes(slice.to_vec()));
                 start = end;
             }

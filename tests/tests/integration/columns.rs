@@ -134,8 +134,12 @@ fn every(i: u32) -> Every {
         unit: (),
         bits: (0..i % 11).map(|k| (k * i).is_multiple_of(3)).collect(),
         jagged: (0..i % 4).map(|k| (0..k as u16 * 3).collect()).collect(),
-        blobs: (0..i % 3).map(|k| vec![k as u8; (i % 5) as usize]).collect(),
-        lists: (0..i % 3).map(|k| vec![s(&k.to_string()); k as usize]).collect(),
+        blobs: (0..i % 3)
+            .map(|k| vec![k as u8; (i % 5) as usize])
+            .collect(),
+        lists: (0..i % 3)
+            .map(|k| vec![s(&k.to_string()); k as usize])
+            .collect(),
         boxed_flags: (0..i % 5)
             .map(|k| (k % 3 != 0).then_some(k % 2 == 0))
             .collect(),
@@ -155,7 +159,7 @@ fn every(i: u32) -> Every {
                     .collect()
             })
             .collect(),
-        deque_of_bits: (0..i % 4).map(|k| [k == 0, k == 1, i % 2 == 0]).collect(),
+        deque_of_bits: (0..i % 4).map(|k| [k == 0, k == 1, i.is_multiple_of(2)]).collect(),
     }
 }
 
@@ -658,19 +662,54 @@ fn sequences_in_a_column_flatten_in_every_kind() {
     assert_eq!(bytes, expected);
 
     let same = |other: Vec<u8>| assert_eq!(other, bytes);
-    same(both(&jagged.iter().map(|v| v.iter().copied().collect::<VecDeque<_>>()).collect::<Vec<_>>()));
-    same(both(&jagged.iter().map(|v| v.iter().copied().collect::<LinkedList<_>>()).collect::<Vec<_>>()));
-    same(both(&jagged.iter().map(|v| v.clone().into_boxed_slice()).collect::<Vec<_>>()));
-    same(both(&jagged.iter().map(|v| Cow::Owned(v.clone())).collect::<Vec<Cow<'static, [u32]>>>()));
-    same(both(&jagged.iter().map(|v| smallvec::SmallVec::<[u32; 2]>::from_vec(v.clone())).collect::<Vec<_>>()));
-    same(both(&jagged.iter().map(|v| v.iter().copied().collect::<arrayvec::ArrayVec<u32, 8>>()).collect::<Vec<_>>()));
+    same(both(
+        &jagged
+            .iter()
+            .map(|v| v.iter().copied().collect::<VecDeque<_>>())
+            .collect::<Vec<_>>(),
+    ));
+    same(both(
+        &jagged
+            .iter()
+            .map(|v| v.iter().copied().collect::<LinkedList<_>>())
+            .collect::<Vec<_>>(),
+    ));
+    same(both(
+        &jagged
+            .iter()
+            .map(|v| v.clone().into_boxed_slice())
+            .collect::<Vec<_>>(),
+    ));
+    same(both(
+        &jagged
+            .iter()
+            .map(|v| Cow::Owned(v.clone()))
+            .collect::<Vec<Cow<'static, [u32]>>>(),
+    ));
+    same(both(
+        &jagged
+            .iter()
+            .map(|v| smallvec::SmallVec::<[u32; 2]>::from_vec(v.clone()))
+            .collect::<Vec<_>>(),
+    ));
+    same(both(
+        &jagged
+            .iter()
+            .map(|v| v.iter().copied().collect::<arrayvec::ArrayVec<u32, 8>>())
+            .collect::<Vec<_>>(),
+    ));
     // A heap in its own order, checked when read.
     let heaps: Vec<BinaryHeap<u32>> = jagged.iter().map(|v| v.iter().copied().collect()).collect();
     let as_vecs: Vec<Vec<u32>> = heaps.iter().map(|h| h.as_slice().to_vec()).collect();
     let heap_bytes = binform::to_vec(&heaps).unwrap();
     assert_eq!(heap_bytes, binform::to_vec(&as_vecs).unwrap());
     let back: Vec<BinaryHeap<u32>> = binform::from_slice(&heap_bytes).unwrap();
-    assert_eq!(back.iter().map(|h| h.as_slice().to_vec()).collect::<Vec<_>>(), as_vecs);
+    assert_eq!(
+        back.iter()
+            .map(|h| h.as_slice().to_vec())
+            .collect::<Vec<_>>(),
+        as_vecs
+    );
     let unordered = binform::to_vec(&vec![vec![1u32, 2]]).unwrap();
     let err = binform::from_slice::<Vec<BinaryHeap<u32>>>(&unordered).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidValue);
@@ -683,7 +722,10 @@ fn sequences_in_a_column_flatten_in_every_kind() {
     let blobs: Vec<Vec<u8>> = (0..20).map(|i| vec![i as u8; i % 4]).collect();
     let bytes = both(&blobs);
     let borrowed: Vec<&[u8]> = binform::from_slice(&bytes).unwrap();
-    assert_eq!(borrowed, blobs.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    assert_eq!(
+        borrowed,
+        blobs.iter().map(Vec::as_slice).collect::<Vec<_>>()
+    );
     assert!(bytes.as_ptr_range().contains(&borrowed[3].as_ptr()));
     let shared: Vec<bytes::Bytes> = binform::from_slice(&bytes).unwrap();
     assert_eq!(binform::to_vec(&shared).unwrap(), bytes);
@@ -691,7 +733,11 @@ fn sequences_in_a_column_flatten_in_every_kind() {
     assert_eq!(binform::to_vec(&owned).unwrap(), bytes);
     // Three levels: counts, counts, then the strings' column.
     let deep: Vec<Vec<Vec<String>>> = (0..5)
-        .map(|i| (0..i).map(|j| (0..j).map(|k| format!("{i}{j}{k}")).collect()).collect())
+        .map(|i| {
+            (0..i)
+                .map(|j| (0..j).map(|k| format!("{i}{j}{k}")).collect())
+                .collect()
+        })
         .collect();
     both(&deep);
 }
@@ -702,13 +748,20 @@ fn sequences_in_a_column_flatten_in_every_kind() {
 fn bools_are_bits() {
     let flags: Vec<bool> = (0..1000).map(|i| i % 7 < 3).collect();
     let bytes = both(&flags);
-    assert_eq!(bytes.len(), binform::to_vec(&1000usize).unwrap().len() + 125);
+    assert_eq!(
+        bytes.len(),
+        binform::to_vec(&1000usize).unwrap().len() + 125
+    );
     let fixed = Options::new().fixed_width();
     let wide = fixed.to_vec(&flags).unwrap();
     assert_eq!(fixed.from_slice::<Vec<bool>>(&wide).unwrap(), flags);
     assert!(wide.len() > 1000);
     // Options of bools: presence bits, then the present ones' bits.
-    both(&(0..100).map(|i| (i % 3 != 0).then_some(i % 2 == 0)).collect::<Vec<_>>());
+    both(
+        &(0..100)
+            .map(|i| (i % 3 != 0).then_some(i % 2 == 0))
+            .collect::<Vec<_>>(),
+    );
     // A struct's bool fields, each a column of bits.
     #[derive(Packable, Debug, Clone, PartialEq)]
     struct Flags {
@@ -717,7 +770,11 @@ fn bools_are_bits() {
         n: u8,
     }
     let rows: Vec<Flags> = (0..17)
-        .map(|i| Flags { a: i % 2 == 0, b: i % 5 == 0, n: i })
+        .map(|i| Flags {
+            a: i % 2 == 0,
+            b: i % 5 == 0,
+            n: i,
+        })
         .collect();
     let bytes = both(&rows);
     // The length, 3 + 3 bytes of bits, then 17 bytes.
@@ -779,7 +836,13 @@ fn trees_through_vec_count_a_level_a_generation() {
             },
             |d, i| Dir {
                 name: format!("d{i}"),
-                children: vec![d.clone(), Dir { name: "x".into(), children: vec![] }],
+                children: vec![
+                    d.clone(),
+                    Dir {
+                        name: "x".into(),
+                        children: vec![],
+                    },
+                ],
             },
         )
     };

@@ -99,12 +99,24 @@ fn a_bad_bool_in_a_vector_is_found_where_it_is() {
     // In the compact layout they are bits (§27): 40 in five bytes, and
     // a set bit past the last value is an error on the last byte.
     let bytes = binform::to_vec(&bools).unwrap();
-    assert_eq!(bytes[1..], [0b0100_1001, 0b1001_0010, 0b0010_0100, 0b0100_1001, 0b1001_0010]);
+    assert_eq!(
+        bytes[1..],
+        [
+            0b0100_1001,
+            0b1001_0010,
+            0b0010_0100,
+            0b0100_1001,
+            0b1001_0010
+        ]
+    );
     assert_eq!(binform::from_slice::<Vec<bool>>(&bytes).unwrap(), bools);
     let three = binform::to_vec(&vec![true, false, true]).unwrap();
     assert_eq!(three[1..], [0b101]);
     let err = binform::from_slice::<Vec<bool>>(&[three[0], 0b1101]).unwrap_err();
-    assert_eq!((err.kind(), err.offset()), (ErrorKind::InvalidValue, Some(1)));
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (ErrorKind::InvalidValue, Some(1))
+    );
     assert_eq!(
         kind::<Vec<bool>>(&bytes[..bytes.len() - 1]),
         ErrorKind::UnexpectedEnd
@@ -393,10 +405,19 @@ mod paths {
             middle: Middle {
                 inner: Inner { id: 21, flag: true },
             },
-            items: vec![Inner { id: 22, flag: false }, Inner { id: 23, flag: true }],
+            items: vec![
+                Inner {
+                    id: 22,
+                    flag: false,
+                },
+                Inner { id: 23, flag: true },
+            ],
             scores: [("a".to_string(), Inner { id: 24, flag: true })].into(),
             shape: Shape::Line {
-                start: Inner { id: 25, flag: false },
+                start: Inner {
+                    id: 25,
+                    flag: false,
+                },
                 end: Inner { id: 26, flag: true },
             },
         }
@@ -430,7 +451,10 @@ mod paths {
         // A field of a vector of structs: its column (§27), bits whose
         // decoder checks them together.
         let (kind, path, _) = path_of(&with_bad_bool_after(23));
-        assert_eq!((kind, path.as_str()), (ErrorKind::InvalidValue, ".items.flag"));
+        assert_eq!(
+            (kind, path.as_str()),
+            (ErrorKind::InvalidValue, ".items.flag")
+        );
         // A map's values: their column (§27).
         assert_eq!(path_of(&with_bad_bool_after(24)).1, ".scores[values].flag");
         // An enum variant's field.

@@ -358,7 +358,10 @@ fn section_columns() {
         vec![vec![1u16, 2], vec![], vec![3]],
         &[0x06, 0x04, 0x00, 0x02, 0x02, 0x04, 0x06],
     );
-    row(vec![vec![0u8, 1], vec![2]], &[0x04, 0x04, 0x02, 0x00, 0x01, 0x02]);
+    row(
+        vec![vec![0u8, 1], vec![2]],
+        &[0x04, 0x04, 0x02, 0x00, 0x01, 0x02],
+    );
     // No elements, no columns.
     row(Vec::<Point>::new(), &[0x00]);
     // An array: no length, the same columns.

@@ -78,8 +78,9 @@ impl<'de, T: Unpack<'de>, const N: usize> Unpack<'de> for [T; N] {
         crate::packed::layout::min_size(N)
     } else if T::COLUMNS {
         // Columns (§27) in the compact layout; rows, which take more, in
-        // the fixed one.
-        T::COLUMN_MIN.saturating_mul(N) / 256
+        // the fixed one. Rounded up: a column of one or more values that
+        // take input takes at least a byte.
+        T::COLUMN_MIN.saturating_mul(N).div_ceil(256)
     } else {
         T::MIN_SIZE.saturating_mul(N)
     };

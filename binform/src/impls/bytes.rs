@@ -43,24 +43,19 @@ impl<'de> Unpack<'de> for Bytes {
     #[inline]
     fn unpack<L: crate::Layout>(r: &mut Reader<'de, L>) -> Result<Self> {
         let bytes: &[u8] = Unpack::unpack(r)?;
-        if bytes.len() >= SHARE_FROM {
-            if let Some(shared) = r.shared_bytes(bytes) {
-                return Ok(shared);
-            }
-        }
-        r.charge_copy(bytes.len())?;
-        Ok(Bytes::copy_from_slice(bytes))
+        bytes_of(r, bytes)
     }
 
     /// A column of lengths, packed (two bytes for 256).
     const COLUMN_MIN: usize = 2;
 
-    /// A column of byte strings (§27), each copied.
+    /// A column of byte strings (§27), each shared or copied as one
+    /// field would be.
     fn unpack_vec<L: crate::Layout>(
         r: &mut Reader<'de, L>,
         len: usize,
     ) -> Result<alloc::vec::Vec<Self>> {
-        copied(r, len, Bytes::copy_from_slice)
+        each_of(r, len, bytes_of)
     }
 }
 
@@ -100,21 +95,36 @@ impl<'de> Unpack<'de> for BytesMut {
         r: &mut Reader<'de, L>,
         len: usize,
     ) -> Result<alloc::vec::Vec<Self>> {
-        copied(r, len, |b| BytesMut::from(b))
+        each_of(r, len, |r, bytes| {
+            r.charge_copy(bytes.len())?;
+            Ok(BytesMut::from(bytes))
+        })
     }
 }
 
-/// A column of `len` byte strings, each copied into a buffer by `make`.
-fn copied<'de, B, L: crate::Layout>(
+/// A field of `bytes` read from the input: shared with the input's buffer
+/// when decoding from `Bytes` and it is at least [`SHARE_FROM`] long,
+/// else copied.
+fn bytes_of<L: crate::Layout>(r: &mut Reader<'_, L>, bytes: &[u8]) -> Result<Bytes> {
+    if bytes.len() >= SHARE_FROM {
+        if let Some(shared) = r.shared_bytes(bytes) {
+            return Ok(shared);
+        }
+    }
+    r.charge_copy(bytes.len())?;
+    Ok(Bytes::copy_from_slice(bytes))
+}
+
+/// A column of `len` byte strings, each made into a buffer by `make`.
+fn each_of<'de, B, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     len: usize,
-    make: impl Fn(&[u8]) -> B,
+    mut make: impl FnMut(&mut Reader<'de, L>, &'de [u8]) -> Result<B>,
 ) -> Result<alloc::vec::Vec<B>> {
     let slices = <&[u8]>::unpack_vec(r, len)?;
     let mut out = r.vec_with_capacity(slices.len())?;
     for bytes in slices {
-        r.charge_copy(bytes.len())?;
-        out.push(make(bytes));
+        out.push(make(r, bytes)?);
     }
     Ok(out)
 }

@@ -41,12 +41,13 @@ pub(crate) fn pack_seqs<'a, T: Pack + 'a, L: crate::Layout>(
 }
 
 /// The column of the elements of `slices`, all of them: plain data copied
-/// slice by slice, anything else as one column.
+/// slice by slice (but for a plain derived type, whose column is its
+/// fields' columns), anything else as one column.
 fn pack_flat<'a, T: Pack + 'a, L: crate::Layout>(
     slices: impl Iterator<Item = &'a [T]> + Clone,
     w: &mut Writer<'_, L>,
 ) -> Result<()> {
-    if T::PLAIN.in_layout::<L>() {
+    if T::PLAIN.in_layout::<L>() && !T::COLUMNS {
         return slices
             .into_iter()
             .try_for_each(|s| crate::write::pack_each(s, w));
@@ -88,6 +89,10 @@ pub(crate) fn unpack_seqs<'de, T: Unpack<'de>, S, L: crate::Layout>(
             0 => Vec::new(),
             _ => r.nested_holding::<T, _>(|r| T::unpack_vec(r, total))?,
         };
+        // What the column was charged (whatever it charged inside and gave
+        // back), at most what is given back once it is freed: a
+        // hand-written `unpack_vec` that charged nothing gets nothing back.
+        let charged = before.saturating_sub(r.memory_left());
         if all.len() != total {
             return Err(crate::read::short_column(r));
         }
@@ -104,7 +109,7 @@ pub(crate) fn unpack_seqs<'de, T: Unpack<'de>, S, L: crate::Layout>(
             out.push(make(r, items)?);
         }
         // The column's vector is freed; what it was charged is given back.
-        r.refund_since(before, total.saturating_mul(core::mem::size_of::<T>()));
+        r.refund_memory(charged.min(total.saturating_mul(core::mem::size_of::<T>())));
         Ok(out)
     })
 }
@@ -442,11 +447,12 @@ impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BinaryHeap<T> {
         let before = r.expansion();
         let heaps = Vec::<T>::unpack_vec(r, len)?;
         r.charge_key(before, at)?;
-        let mut out = Vec::new();
-        out.try_reserve_exact(heaps.len())
-            .map_err(|_| r.alloc_error(len))?;
-        for items in heaps {
-            out.push(heap_of(r, items, at)?);
+        let mut out = r.vec_with_capacity(heaps.len())?;
+        for (i, items) in heaps.into_iter().enumerate() {
+            if out.len() == out.capacity() {
+                r.grow_toward(&mut out, i + 1, len)?;
+            }
+            out.push(crate::error::in_element(heap_of(r, items, at), "", i)?);
         }
         Ok(out)
     }

@@ -46,16 +46,6 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         self.memory_left = self.memory_left.saturating_add(bytes);
     }
 
-    /// Gives back at most `bytes` of what has been charged since the budget
-    /// had `before` left ([`memory_left`](Self::memory_left)): a transient
-    /// column freed, without trusting that a hand-written decoder charged
-    /// for the vector it returned.
-    #[inline]
-    pub(crate) fn refund_since(&mut self, before: usize, bytes: usize) {
-        let spent = before.saturating_sub(self.memory_left);
-        self.refund_memory(bytes.min(spent));
-    }
-
     /// Charges a copy of `len` input bytes (a string, a byte buffer)
     /// about to be made, if it is large: copies up to
     /// [`SMALL_ALLOCATION`] bytes are left to the budget's allowance per

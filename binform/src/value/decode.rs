@@ -838,6 +838,8 @@ fn chunks<L: crate::Layout>(
     n: usize,
     len: usize,
 ) -> Result<Vec<Value>> {
+    // The arrays' own vectors, besides the column's (given back below).
+    r.charge_memory(n.saturating_mul(len).saturating_mul(VALUE_SIZE))?;
     let mut values = values.into_iter();
     let mut out = Vec::new();
     for _ in 0..n {

@@ -159,7 +159,9 @@ fn every(i: u32) -> Every {
                     .collect()
             })
             .collect(),
-        deque_of_bits: (0..i % 4).map(|k| [k == 0, k == 1, i.is_multiple_of(2)]).collect(),
+        deque_of_bits: (0..i % 4)
+            .map(|k| [k == 0, k == 1, i.is_multiple_of(2)])
+            .collect(),
     }
 }
 
@@ -861,4 +863,62 @@ fn trees_through_vec_count_a_level_a_generation() {
     let err = binform::to_vec(&chain(1_000)).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::LimitExceeded);
     both(&vec![chain(20), chain(3)]);
+}
+
+/// Found by review: a plain derived type (its memory is its encoding)
+/// inside a column of sequences was copied as memory, then read as its
+/// fields' columns.
+#[test]
+fn plain_derived_elements_of_nested_sequences_are_columns() {
+    #[derive(Packable, Debug, Clone, Copy, PartialEq)]
+    #[repr(C)]
+    struct P {
+        x: u8,
+        y: u8,
+    }
+    let nested = vec![
+        vec![P { x: 1, y: 2 }, P { x: 3, y: 4 }],
+        vec![P { x: 5, y: 6 }],
+    ];
+    let bytes = both(&nested);
+    // The counts (2, 1), then x's column, then y's.
+    assert_eq!(bytes[1..], [0x04, 0x02, 1, 3, 5, 2, 4, 6]);
+    let boxed: Vec<Box<[P]>> = nested
+        .iter()
+        .map(|v| v.clone().into_boxed_slice())
+        .collect();
+    assert_eq!(both(&boxed), bytes);
+    let deques: Vec<VecDeque<P>> = nested.iter().map(|v| v.iter().copied().collect()).collect();
+    assert_eq!(both(&deques), bytes);
+}
+
+/// `Bytes` in a column share the input's buffer as a `Bytes` field does
+/// (`SHARE_BYTES_FROM` and longer), and shorter ones are copied.
+#[test]
+fn bytes_in_a_column_share_the_input() {
+    let blobs: Vec<Vec<u8>> = vec![vec![7; 100], vec![8; 3], vec![9; 64]];
+    let input = bytes::Bytes::from(binform::to_vec(&blobs).unwrap());
+    let read: Vec<bytes::Bytes> = binform::from_bytes(input.clone()).unwrap();
+    assert_eq!(read, blobs);
+    let inside = |b: &bytes::Bytes| input.as_ptr_range().contains(&b.as_ptr());
+    assert!(inside(&read[0]) && inside(&read[2]));
+    assert!(!inside(&read[1]));
+}
+
+/// Found by review: an array of a few column values took `0` as its least
+/// size, so its elements counted against the budget of elements that
+/// take no input.
+#[test]
+fn short_arrays_of_columns_take_input() {
+    let fixed = Options::new().fixed_width().max_len(1000);
+    let rows = vec![[true, false, true, false]; 600];
+    let bytes = fixed.to_vec(&(rows.clone(), rows.clone())).unwrap();
+    let back: (Vec<[bool; 4]>, Vec<[bool; 4]>) = fixed.from_slice(&bytes).unwrap();
+    assert_eq!(back, (rows.clone(), rows));
+    let opts = Options::new().max_len(1000);
+    let rows = vec![[Some(1u8), None]; 600];
+    let bytes = opts.to_vec(&(rows.clone(), rows.clone())).unwrap();
+    type Pair = [Option<u8>; 2];
+    let back: (Vec<Pair>, Vec<Pair>) = opts.from_slice(&bytes).unwrap();
+    assert_eq!(back.0, rows);
 }

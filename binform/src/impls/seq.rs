@@ -37,7 +37,9 @@ pub(crate) fn pack_seqs<'a, T: Pack + 'a, L: crate::Layout>(
     items: impl Iterator<Item = &'a [T]> + Clone,
     w: &mut Writer<'_, L>,
 ) -> Result<()> {
-    pack_seqs_with(items.clone().map(<[T]>::len), w, |w| pack_flat(items, w))
+    pack_seqs_with(items.clone().map(<[T]>::len), w, |w, total| {
+        pack_flat(items, total, w)
+    })
 }
 
 /// The column of the elements of `slices`, all of them: plain data copied
@@ -45,6 +47,7 @@ pub(crate) fn pack_seqs<'a, T: Pack + 'a, L: crate::Layout>(
 /// fields' columns), anything else as one column.
 fn pack_flat<'a, T: Pack + 'a, L: crate::Layout>(
     slices: impl Iterator<Item = &'a [T]> + Clone,
+    total: usize,
     w: &mut Writer<'_, L>,
 ) -> Result<()> {
     if T::PLAIN.in_layout::<L>() && !T::COLUMNS {
@@ -52,7 +55,40 @@ fn pack_flat<'a, T: Pack + 'a, L: crate::Layout>(
             .into_iter()
             .try_for_each(|s| crate::write::pack_each(s, w));
     }
-    crate::columns::pack_column::<T, L>(slices.flat_map(<[T]>::iter), w)
+    let all = Counted::new(slices.flat_map(<[T]>::iter), total);
+    crate::columns::pack_column::<T, L>(all, w)
+}
+
+/// An iterator of a known number of items (`total`, the sum of a column
+/// of sequences' counts), which says so: the elements' column then takes
+/// its short forms (`packed::pack_iter`) where a flattening iterator
+/// could not tell its length.
+#[derive(Clone)]
+struct Counted<I> {
+    items: I,
+    left: usize,
+}
+
+impl<I> Counted<I> {
+    fn new(items: I, total: usize) -> Self {
+        Counted { items, left: total }
+    }
+}
+
+impl<I: Iterator> Iterator for Counted<I> {
+    type Item = I::Item;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<I::Item> {
+        let item = self.items.next()?;
+        self.left = self.left.saturating_sub(1);
+        Some(item)
+    }
+
+    #[inline(always)]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
 }
 
 /// A column of sequences of lengths `lens` whose elements `elements`
@@ -62,13 +98,14 @@ fn pack_flat<'a, T: Pack + 'a, L: crate::Layout>(
 fn pack_seqs_with<'w, L: crate::Layout>(
     lens: impl Iterator<Item = usize> + Clone,
     w: &mut Writer<'w, L>,
-    elements: impl FnOnce(&mut Writer<'w, L>) -> Result<()>,
+    elements: impl FnOnce(&mut Writer<'w, L>, usize) -> Result<()>,
 ) -> Result<()> {
     crate::packed::pack_iter(lens.clone().map(|n| n as u64), w)?;
-    if lens.into_iter().all(|n| n == 0) {
+    let total = lens.fold(0usize, usize::saturating_add);
+    if total == 0 {
         return Ok(());
     }
-    w.nested(elements)
+    w.nested(|w| elements(w, total))
 }
 
 /// Reads a column of `n` sequences (`n` checked by the caller) written by
@@ -315,7 +352,9 @@ impl<T: Pack> Pack for VecDeque<T> {
             let (front, back) = d.as_slices();
             [front, back]
         });
-        pack_seqs_with(items.map(VecDeque::len), w, |w| pack_flat(halves, w))
+        pack_seqs_with(items.map(VecDeque::len), w, |w, total| {
+            pack_flat(halves, total, w)
+        })
     }
 }
 
@@ -357,8 +396,8 @@ impl<T: Pack> Pack for LinkedList<T> {
             return crate::write::pack_each_of(items, w);
         }
         let elements = items.clone().flat_map(LinkedList::iter);
-        pack_seqs_with(items.map(LinkedList::len), w, |w| {
-            crate::columns::pack_column::<T, L>(elements, w)
+        pack_seqs_with(items.map(LinkedList::len), w, |w, total| {
+            crate::columns::pack_column::<T, L>(Counted::new(elements, total), w)
         })
     }
 }

@@ -1,4 +1,5 @@
-//! Tuples up to 16 elements: the elements in order, nothing else.
+//! Tuples up to 16 elements: the elements in order, nothing else. A
+//! column of tuples (format.md §27) is each element's column in turn.
 
 use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 
@@ -6,6 +7,7 @@ macro_rules! tuple {
     ($($name:ident . $idx:tt),+) => {
         impl<$($name: Encoding),+> Encoding for ($($name,)+) {
             encoding_builtin!("tuple", $($name),+);
+            const COLUMNS: bool = true;
         }
 
         impl<$($name: Pack),+> Pack for ($($name,)+) {
@@ -18,6 +20,21 @@ macro_rules! tuple {
             #[inline(always)]
             fn pack_cursor<L: crate::Layout>(&self, c: &mut crate::__private::Cursor<'_, '_, L>) -> Result<()> {
                 $(self.$idx.pack_cursor(c)?;)+
+                Ok(())
+            }
+
+            /// Each element's column in turn (§27).
+            fn pack_all<'a, L: crate::Layout>(
+                items: impl Iterator<Item = &'a Self> + Clone,
+                w: &mut Writer<'_, L>,
+            ) -> Result<()>
+            where
+                Self: 'a,
+            {
+                if L::FIXED {
+                    return crate::write::pack_each_of(items, w);
+                }
+                $(crate::columns::pack_column(items.clone().map(|t| &t.$idx), w)?;)+
                 Ok(())
             }
         }
@@ -33,6 +50,30 @@ macro_rules! tuple {
             #[inline]
             fn placeholder(work: &mut u32) -> Option<Self> {
                 Some(($($name::placeholder(work)?,)+))
+            }
+
+            const COLUMN_MIN: usize = crate::__private::column_min_sum(&[$($name::COLUMN_MIN),+]);
+
+            /// Each element's column in turn (§27), then the tuples.
+            fn unpack_vec<L: crate::Layout>(r: &mut Reader<'de, L>, n: usize) -> Result<alloc::vec::Vec<Self>> {
+                if L::FIXED {
+                    return crate::read::unpack_each(r, n);
+                }
+                let before = r.memory_left();
+                let mut columns = ($($name::unpack_vec(r, n)?.into_iter(),)+);
+                let charged = before.saturating_sub(r.memory_left());
+                let mut out = r.vec_with_capacity(n)?;
+                for i in 0..n {
+                    if out.len() == out.capacity() {
+                        r.grow_toward(&mut out, i + 1, n)?;
+                    }
+                    out.push(($(crate::columns::next(r, &mut columns.$idx)?,)+));
+                }
+                // The columns' vectors are freed: given back, at most what
+                // they were charged.
+                let held = 0usize $(.saturating_add(core::mem::size_of::<$name>()))+;
+                r.refund_memory(charged.min(n.saturating_mul(held)));
+                Ok(out)
             }
         }
     };

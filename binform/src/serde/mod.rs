@@ -51,18 +51,20 @@
 //! the following. Where serde's data model does not carry what the derive
 //! writes, the bytes differ:
 //!
-//! - **Sequences of strings, options and derived types.** The derive
-//!   writes them a column at a time (`docs/format.md` §27): all the
-//!   lengths, then all the bytes; all the presence bits, then the values;
-//!   each field of every element, then the next field. serde hands a
+//! - **Sequences of bools, strings, options, sequences, tuples and derived
+//!   types.** The derive writes them a column at a time
+//!   (`docs/format.md` §27): bools as bits; all the lengths, then all the
+//!   bytes or elements; all the presence bits, then the values; each field
+//!   or element of every element, then the next. serde hands a
 //!   sequence over one element at a time, and reading columns back needs
 //!   every field's type before the first element, which serde's
 //!   `Deserialize` does not give, so the bridge writes and reads them row
-//!   by row. `Vec<Person>`, `Vec<String>` and `Vec<Option<u32>>` differ;
-//!   a single `Person`, `Option<String>` and `Vec<u32>` agree.
+//!   by row. `Vec<Person>`, `Vec<String>`, `Vec<Option<u32>>`,
+//!   `Vec<bool>`, `Vec<Vec<u8>>` and `Vec<(u8, u16)>` differ; a single
+//!   `Person`, `Option<String>` and `Vec<u32>` agree.
 //! - **Maps.** The derive writes a map's keys as a column, then its values
 //!   (§27); the bridge key, value, key, value. They agree only where both
-//!   columns are rows anyway (keys and values of bytes, bools, floats).
+//!   columns are rows anyway (keys and values of bytes and floats).
 //!   Sets are their items' column, as sequences are, so sets of integers
 //!   agree (both packed) and sets of strings differ.
 //! - **Shared references.** serde writes an `Rc`/`Arc` as its contents

@@ -344,8 +344,8 @@ pub(super) fn is_column<L: crate::Layout>(elem: &TypeRef, schema: &Schema) -> bo
     !L::FIXED
         && match shape(elem, schema) {
             Ok(Shape::String | Shape::Option(_) | Shape::PackedArray(..)) => true,
-            // Bits (`bool::COLUMNS`).
-            Ok(Shape::Scalar(Scalar::Bool)) => true,
+            // Bits (`bool::COLUMNS`), and tuples: each element's column.
+            Ok(Shape::Scalar(Scalar::Bool) | Shape::Tuple(_)) => true,
             // Sequences (`[T]::COLUMNS`), not sets or C strings.
             Ok(Shape::Seq(_) | Shape::Packed(..) | Shape::Bytes) => is_seq(elem),
             Ok(Shape::Named(def)) => !def.tolerant,

@@ -537,6 +537,7 @@ impl<'s> Decoder<'s> {
             shape @ (Shape::Seq(_) | Shape::Packed(..) | Shape::Bytes) if is_seq(node) => {
                 self.seq_column(r, shape, n)
             }
+            Shape::Tuple(types) => self.tuple_column(r, types, n),
             Shape::String => {
                 r.charge_memory(n.saturating_mul(VALUE_SIZE))?;
                 crate::impls::string::unpack_strs(r, n, |r, s| {
@@ -632,6 +633,38 @@ impl<'s> Decoder<'s> {
         }
         // The column's vector is freed.
         r.refund_memory(total.saturating_mul(VALUE_SIZE));
+        Ok(out)
+    }
+
+    /// A column of `n` tuples of `types`: each element's column in turn,
+    /// then the tuples (as the typed `unpack_vec` of a tuple reads them).
+    fn tuple_column<L: crate::Layout>(
+        &mut self,
+        r: &mut Reader<'_, L>,
+        types: &'s [TypeRef],
+        n: usize,
+    ) -> Result<Vec<Value>> {
+        let mut columns = Vec::new();
+        for (i, ty) in types.iter().enumerate() {
+            r.room_for_one(&mut columns, types.len())?;
+            let column = deeper(r, |r| self.column(r, ty, n)).map_err(|e| e.in_field(&format!(".{i}")))?;
+            if column.len() != n {
+                return Err(crate::read::short_column(r));
+            }
+            columns.push(column.into_iter());
+        }
+        let mut out = Vec::new();
+        for _ in 0..n {
+            r.room_for_one(&mut out, n)?;
+            r.charge_memory(types.len().saturating_mul(VALUE_SIZE))?;
+            let mut items = Vec::with_capacity(types.len());
+            for column in columns.iter_mut() {
+                items.push(crate::columns::next(r, column)?);
+            }
+            out.push(Value::Seq(items));
+        }
+        // The columns' vectors are freed.
+        r.refund_memory(n.saturating_mul(types.len()).saturating_mul(VALUE_SIZE));
         Ok(out)
     }
 

@@ -490,6 +490,21 @@ impl<'s, 'doc> Encoder<'s, 'doc> {
             Some(shape @ (Shape::Seq(_) | Shape::Packed(..) | Shape::Bytes)) if is_seq(node) => {
                 self.seq_column(w, shape, items)
             }
+            // Each element's column in turn.
+            Some(Shape::Tuple(types)) => {
+                let mut rows = Vec::with_capacity(items.len());
+                for v in items {
+                    match v.root() {
+                        Value::Seq(elems) if elems.len() == types.len() => rows.push(elems),
+                        _ => return Err(self.mismatch(format!("a tuple of {}", types.len()), v)),
+                    }
+                }
+                for (i, ty) in types.iter().enumerate() {
+                    let column: Vec<&Value> = rows.iter().filter_map(|elems| elems.get(i)).collect();
+                    self.at(format!(".{i}"), |e| deeper(w, |w| e.column(w, ty, &column)))?;
+                }
+                Ok(())
+            }
             Some(Shape::String) => {
                 let mut texts = Vec::with_capacity(items.len());
                 for v in items {

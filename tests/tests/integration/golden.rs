@@ -366,8 +366,10 @@ fn section_columns() {
     row(Vec::<Point>::new(), &[0x00]);
     // An array: no length, the same columns.
     row([Point { x: 1, y: -1 }], &[0x04, 0x02]);
-    // Tuples are rows; wrappers take their contents' sequences.
+    // Tuples: each element's column; wrappers take their contents'
+    // sequences.
     row(vec![(1u8, 2u8)], &[0x02, 0x01, 0x02]);
+    row(vec![(1u8, 300u16), (2, 5)], &[0x04, 0x01, 0x02, 0xB1, 0x04, 0x0A]);
     row(vec![std::num::Wrapping(300u16)], &[0x02, 0xB1, 0x04]);
     row(vec![Box::new(s("z"))], &[0x02, 0x02, b'z']);
 }

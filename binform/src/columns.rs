@@ -32,6 +32,50 @@ pub(crate) fn write_bits<L: crate::Layout>(
     }
 }
 
+/// [`write_bits`] of the flags of `slices`, `total` of them, eight at a
+/// time: each eight bools (bytes of 0 or 1) gathered into a byte by one
+/// multiplication, and or-ed in at the column's bit position.
+pub(crate) fn write_bit_slices<'a, L: crate::Layout>(
+    slices: impl Iterator<Item = &'a [bool]>,
+    total: usize,
+    w: &mut Writer<'_, L>,
+) {
+    // Bit `i` of the result is byte `i` of `x`, each 0 or 1: the products
+    // of the bytes with the multiplier's bytes meet in the top byte.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let out = w.extend_zeroed(total.div_ceil(8));
+    let mut at = 0usize;
+    let mut put = |byte: u8, count: usize, at: &mut usize| {
+        let shift = *at % 8;
+        if let Some(b) = out.get_mut(*at / 8) {
+            *b |= byte << shift;
+        }
+        if shift + count > 8 {
+            if let Some(b) = out.get_mut(*at / 8 + 1) {
+                *b |= byte >> (8 - shift);
+            }
+        }
+        *at += count;
+    };
+    for slice in slices {
+        let eights = slice.chunks_exact(8);
+        let rest = eights.remainder();
+        for eight in eights {
+            let x = u64::from_le_bytes(core::array::from_fn(|i| {
+                u8::from(eight.get(i).copied().unwrap_or_default())
+            }));
+            put((x.wrapping_mul(GATHER) >> 56) as u8, 8, &mut at);
+        }
+        if !rest.is_empty() {
+            let byte = rest
+                .iter()
+                .enumerate()
+                .fold(0u8, |acc, (i, &b)| acc | (u8::from(b) << i));
+            put(byte, rest.len(), &mut at);
+        }
+    }
+}
+
 /// Reads the bytes of `n` flags written by [`write_bits`]; a set bit past
 /// the last flag is `InvalidValue` (one value, one encoding).
 pub(crate) fn read_bits<'de, L: crate::Layout>(
@@ -54,7 +98,33 @@ pub(crate) fn read_bits<'de, L: crate::Layout>(
 #[derive(Clone, Copy)]
 pub(crate) struct Bits<'de>(&'de [u8]);
 
+/// Each byte's eight flags, lowest bit first.
+const SPREAD: [[bool; 8]; 256] = {
+    let mut table = [[false; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut i = 0;
+        while i < 8 {
+            table[byte][i] = (byte >> i) & 1 == 1;
+            i += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
 impl Bits<'_> {
+    /// Appends the `n` flags to `out`, a byte's eight at a time.
+    pub(crate) fn extend_into(self, n: usize, out: &mut Vec<bool>) {
+        let mut left = n;
+        for &byte in self.0 {
+            let flags = &SPREAD[usize::from(byte)];
+            let take = left.min(8);
+            out.extend_from_slice(flags.get(..take).unwrap_or_default());
+            left -= take;
+        }
+    }
+
     /// Flag `i` (false past the end).
     #[inline(always)]
     pub(crate) fn get(self, i: usize) -> bool {
@@ -121,6 +191,38 @@ pub(crate) fn total_of<L: crate::Layout>(
                 "a column's lengths add up to more than any input holds",
             )
         })
+}
+
+/// An iterator of a known number of items (`total`, the sum of a column
+/// of sequences' counts), which says so: the elements' column then takes
+/// its short forms (`packed::pack_iter`) where a flattening iterator
+/// could not tell its length.
+#[derive(Clone)]
+pub(crate) struct Counted<I> {
+    items: I,
+    left: usize,
+}
+
+impl<I> Counted<I> {
+    pub(crate) fn new(items: I, total: usize) -> Self {
+        Counted { items, left: total }
+    }
+}
+
+impl<I: Iterator> Iterator for Counted<I> {
+    type Item = I::Item;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<I::Item> {
+        let item = self.items.next()?;
+        self.left = self.left.saturating_sub(1);
+        Some(item)
+    }
+
+    #[inline(always)]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
 }
 
 /// Writes one field's column (§27): `T::pack_all`, one nesting level

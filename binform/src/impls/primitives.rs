@@ -245,6 +245,20 @@ impl Pack for bool {
         crate::columns::write_bits(items.copied(), w);
         Ok(())
     }
+
+    /// Bits, eight at a time (§27).
+    #[inline]
+    fn pack_slices<'a, L: crate::Layout>(
+        slices: impl Iterator<Item = &'a [Self]> + Clone,
+        total: usize,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()> {
+        if L::FIXED {
+            return slices.into_iter().try_for_each(|s| Self::pack_slice(s, w));
+        }
+        crate::columns::write_bit_slices(slices, total, w);
+        Ok(())
+    }
 }
 
 /// Out of line, so that `bool::unpack` stays small enough to inline into
@@ -292,7 +306,7 @@ impl<'de> Unpack<'de> for bool {
         if !L::FIXED {
             let bits = crate::columns::read_bits(r, len)?;
             let mut out = r.vec_with_capacity(len)?;
-            out.extend((0..len).map(|i| bits.get(i)));
+            bits.extend_into(len, &mut out);
             return Ok(out);
         }
         let start = r.position();
@@ -351,6 +365,19 @@ macro_rules! packed_hooks {
                 return crate::write::pack_each_of(items, w);
             }
             crate::packed::pack_iter(items.copied(), w)
+        }
+
+        /// Blocks gathered a slice at a time.
+        #[inline]
+        fn pack_slices<'a, L: crate::Layout>(
+            slices: impl Iterator<Item = &'a [Self]> + Clone,
+            total: usize,
+            w: &mut Writer<'_, L>,
+        ) -> Result<()> {
+            if L::FIXED {
+                return slices.into_iter().try_for_each(|s| crate::write::pack_each(s, w));
+            }
+            crate::packed::pack_slices(slices, total, w)
         }
     };
 }

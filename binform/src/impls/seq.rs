@@ -55,40 +55,7 @@ fn pack_flat<'a, T: Pack + 'a, L: crate::Layout>(
             .into_iter()
             .try_for_each(|s| crate::write::pack_each(s, w));
     }
-    let all = Counted::new(slices.flat_map(<[T]>::iter), total);
-    crate::columns::pack_column::<T, L>(all, w)
-}
-
-/// An iterator of a known number of items (`total`, the sum of a column
-/// of sequences' counts), which says so: the elements' column then takes
-/// its short forms (`packed::pack_iter`) where a flattening iterator
-/// could not tell its length.
-#[derive(Clone)]
-struct Counted<I> {
-    items: I,
-    left: usize,
-}
-
-impl<I> Counted<I> {
-    fn new(items: I, total: usize) -> Self {
-        Counted { items, left: total }
-    }
-}
-
-impl<I: Iterator> Iterator for Counted<I> {
-    type Item = I::Item;
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<I::Item> {
-        let item = self.items.next()?;
-        self.left = self.left.saturating_sub(1);
-        Some(item)
-    }
-
-    #[inline(always)]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left, Some(self.left))
-    }
+    T::pack_slices(slices, total, w)
 }
 
 /// A column of sequences of lengths `lens` whose elements `elements`
@@ -397,7 +364,8 @@ impl<T: Pack> Pack for LinkedList<T> {
         }
         let elements = items.clone().flat_map(LinkedList::iter);
         pack_seqs_with(items.map(LinkedList::len), w, |w, total| {
-            crate::columns::pack_column::<T, L>(Counted::new(elements, total), w)
+            let all = crate::columns::Counted::new(elements, total);
+            crate::columns::pack_column::<T, L>(all, w)
         })
     }
 }

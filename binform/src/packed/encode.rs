@@ -71,6 +71,50 @@ pub(crate) fn pack_iter<T: crate::Pack + Copy + Default, L: crate::Layout>(
     gather::<BLOCK, T, L>(items, w)
 }
 
+/// [`pack_iter`] of the values of `slices`, `total` of them, gathered a
+/// slice at a time (a copy each) rather than a value at a time.
+pub(crate) fn pack_slices<'a, T: crate::Pack + Copy + Default + 'a, L: crate::Layout>(
+    slices: impl Iterator<Item = &'a [T]>,
+    total: usize,
+    w: &mut Writer<'_, L>,
+) -> crate::Result<()> {
+    if total < SHORT {
+        // One short block: the values' own encodings, slice by slice.
+        return slices.into_iter().try_for_each(|s| T::pack_slice(s, w));
+    }
+    if total <= SMALL {
+        return gather_slices::<SMALL, T, L>(slices, w);
+    }
+    gather_slices::<BLOCK, T, L>(slices, w)
+}
+
+/// [`pack_slices`]' gathering, in a buffer of `N` values.
+#[inline(always)]
+fn gather_slices<'a, const N: usize, T: crate::Pack + Copy + Default + 'a, L: crate::Layout>(
+    slices: impl Iterator<Item = &'a [T]>,
+    w: &mut Writer<'_, L>,
+) -> crate::Result<()> {
+    let mut buf = [T::default(); N];
+    let mut n = 0;
+    for mut slice in slices {
+        while !slice.is_empty() {
+            let take = (N - n).min(slice.len());
+            let (head, tail) = slice.split_at(take);
+            if let Some(dst) = buf.get_mut(n..n + take) {
+                dst.copy_from_slice(head);
+            }
+            n += take;
+            slice = tail;
+            if n == N {
+                T::pack_slice(&buf, w)?;
+                w.checkpoint();
+                n = 0;
+            }
+        }
+    }
+    T::pack_slice(buf.get(..n).unwrap_or_default(), w)
+}
+
 /// Columns of at most this many values gather in a buffer of their size.
 const SMALL: usize = 32;
 

@@ -33,5 +33,5 @@ mod x86;
 mod tests;
 
 pub(crate) use decode::{unpack_into, unpack_vec};
-pub(crate) use encode::{pack_iter, pack_slice};
+pub(crate) use encode::{pack_iter, pack_slice, pack_slices};
 pub(crate) use lane::Lane;

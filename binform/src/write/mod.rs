@@ -155,6 +155,25 @@ pub trait Pack: Encoding {
         pack_each_of(items, w)
     }
 
+    /// Writes the column (§27) of all the elements of `slices`, `total` of
+    /// them, one slice after another: the elements of a column of
+    /// sequences. The default flattens them into one iterator; bools and
+    /// packed integers override it to work a slice at a time (a flattening
+    /// iterator cost them most of a column's time).
+    #[doc(hidden)]
+    #[inline]
+    fn pack_slices<'a, L: crate::Layout>(
+        slices: impl Iterator<Item = &'a [Self]> + Clone,
+        total: usize,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()>
+    where
+        Self: Sized + 'a,
+    {
+        let all = crate::columns::Counted::new(slices.flat_map(<[Self]>::iter), total);
+        crate::columns::pack_column::<Self, L>(all, w)
+    }
+
     /// Writes the columns (§27) of the elements `items` (at least one): a
     /// derived compact type's fields, a column each. Called by the default
     /// [`pack_slice`](Pack::pack_slice) of a type whose

@@ -922,3 +922,24 @@ fn short_arrays_of_columns_take_input() {
     let back: (Vec<Pair>, Vec<Pair>) = opts.from_slice(&bytes).unwrap();
     assert_eq!(back.0, rows);
 }
+
+proptest::proptest! {
+    /// Columns of sequences of bools and integers are written a slice at
+    /// a time (bits eight at a time, blocks gathered by copies): any split
+    /// into sequences round-trips, and `Value` reads and writes the same
+    /// bytes.
+    #[test]
+    fn sequences_of_bools_and_integers_split_anyhow(
+        bools in proptest::collection::vec(proptest::collection::vec(proptest::bool::ANY, 0..20), 0..40),
+        ints in proptest::collection::vec(proptest::collection::vec(proptest::num::u16::ANY, 0..300), 0..5),
+    ) {
+        let bytes = both(&bools);
+        // The bits are the flags in order, whatever the split.
+        let flat: Vec<bool> = bools.iter().flatten().copied().collect();
+        let bits = binform::to_vec(&flat).unwrap();
+        let length = binform::to_vec(&flat.len()).unwrap().len();
+        proptest::prop_assert!(bytes.ends_with(&bits[length..]));
+        both(&ints);
+        both(&vec![(bools.clone(), ints.clone())]);
+    }
+}

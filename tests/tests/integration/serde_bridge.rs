@@ -434,6 +434,7 @@ fn sequences_of_strings_options_and_derived_types_are_columns_in_the_derive_only
     // block) then all their elements, in the derive.
     assert_eq!(binform::to_vec(&vec![true, true]).unwrap(), [4, 0b11]);
     columns_differ(&vec![true, false, true]);
+    columns_differ(&vec![(1u8, 300u16), (2, 5)]);
     let nested = vec![vec![0u8, 1], vec![2, 3]];
     assert_eq!(binform::to_vec(&nested).unwrap(), [4, 4, 4, 0, 1, 2, 3]);
     assert_eq!(bridge_round_trip(&nested), [4, 4, 0, 1, 4, 2, 3]);

@@ -118,6 +118,16 @@ impl Pack for u8 {
         w.write_keyed_bytes(gap_key | u64::from(Wire::Byte.bits()), [*self]);
         Ok(())
     }
+
+    /// A column of bytes, reserved a chunk at a time.
+    #[inline]
+    fn pack_all<'a, L: crate::Layout>(
+        items: impl Iterator<Item = &'a Self> + Clone,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()> {
+        crate::write::pack_scalars_of(items, |v: &u8| [*v], w);
+        Ok(())
+    }
 }
 
 impl<'de> Unpack<'de> for u8 {
@@ -169,7 +179,18 @@ impl Pack for i8 {
         w.write_keyed_bytes(gap_key | u64::from(Wire::Byte.bits()), [*self as u8]);
         Ok(())
     }
+
+    /// A column of bytes, reserved a chunk at a time.
+    #[inline]
+    fn pack_all<'a, L: crate::Layout>(
+        items: impl Iterator<Item = &'a Self> + Clone,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()> {
+        crate::write::pack_scalars_of(items, |v: &i8| [*v as u8], w);
+        Ok(())
+    }
 }
+
 
 impl<'de> Unpack<'de> for i8 {
     const MIN_SIZE: usize = 1;
@@ -750,6 +771,16 @@ macro_rules! float {
             #[inline(always)]
             fn pack_field<L: crate::Layout>(&self, gap_key: u64, w: &mut Writer<'_, L>) -> Result<()> {
                 w.write_keyed_bytes(gap_key | u64::from(Wire::$wire.bits()), self.to_bits().to_le_bytes());
+                Ok(())
+            }
+
+            /// A column of floats, reserved a chunk at a time.
+            #[inline]
+            fn pack_all<'a, L: crate::Layout>(
+                items: impl Iterator<Item = &'a Self> + Clone,
+                w: &mut Writer<'_, L>,
+            ) -> Result<()> {
+                crate::write::pack_scalars_of(items, |v: &$ty| v.to_bits().to_le_bytes(), w);
                 Ok(())
             }
         }

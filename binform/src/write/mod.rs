@@ -316,6 +316,29 @@ pub(crate) fn pack_each<T: Pack, L: crate::Layout>(
     Ok(())
 }
 
+/// The `pack_all` of a fixed-size scalar (`u8`, `i8`, floats) whose bytes
+/// `bytes` gives: a column of them (a field of each element, §27) reserved
+/// and filled a chunk at a time, where a value at a time cost each its own
+/// reservation.
+#[inline]
+pub(crate) fn pack_scalars_of<'a, T: 'a, const N: usize, L: crate::Layout>(
+    items: impl Iterator<Item = &'a T> + Clone,
+    bytes: impl Fn(&T) -> [u8; N],
+    w: &mut Writer<'_, L>,
+) {
+    let mut left = items.clone().count();
+    let mut items = items;
+    while left > 0 {
+        let k = left.min(SEQUENCE_CHUNK);
+        let out = w.extend_zeroed(k * N);
+        for (dst, v) in out.chunks_exact_mut(N).zip(items.by_ref()) {
+            dst.copy_from_slice(&bytes(v));
+        }
+        left -= k;
+        w.checkpoint();
+    }
+}
+
 /// [`Pack::pack_all`]'s default: one value at a time, a streaming encode
 /// handed the buffer between chunks.
 #[inline]

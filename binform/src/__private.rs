@@ -669,6 +669,6 @@ pub const fn pick_wire<L: crate::Layout>(
     crate::encoding::pick_wire::<L>(compact, fixed)
 }
 
-pub use crate::columns::pack_column;
 pub use crate::error::{in_element, in_field};
 pub use crate::read::short_column;
+pub use crate::write::pack_column;

@@ -193,56 +193,6 @@ pub(crate) fn total_of<L: crate::Layout>(
         })
 }
 
-/// An iterator of a known number of items (`total`, the sum of a column
-/// of sequences' counts), which says so: the elements' column then takes
-/// its short forms (`packed::pack_iter`) where a flattening iterator
-/// could not tell its length.
-#[derive(Clone)]
-pub(crate) struct Counted<I> {
-    items: I,
-    left: usize,
-}
-
-impl<I> Counted<I> {
-    pub(crate) fn new(items: I, total: usize) -> Self {
-        Counted { items, left: total }
-    }
-}
-
-impl<I: Iterator> Iterator for Counted<I> {
-    type Item = I::Item;
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<I::Item> {
-        let item = self.items.next()?;
-        self.left = self.left.saturating_sub(1);
-        Some(item)
-    }
-
-    #[inline(always)]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left, Some(self.left))
-    }
-}
-
-/// Writes one field's column (§27): `T::pack_all`, one nesting level
-/// down when `T`'s column is rows, whose decoder (`Unpack::unpack_vec`'s
-/// default) counts that level.
-#[inline(always)]
-pub fn pack_column<'a, T: crate::Pack + ?Sized + 'a, L: crate::Layout>(
-    items: impl Iterator<Item = &'a T> + Clone,
-    w: &mut crate::Writer<'_, L>,
-) -> crate::Result<()> {
-    if T::PACKED || T::COLUMNS || T::PLAIN.in_layout::<L>() {
-        return T::pack_all(items, w);
-    }
-    // An empty column is no bytes and no level, as its decoder counts.
-    if items.clone().next().is_none() {
-        return Ok(());
-    }
-    w.nested(|w| T::pack_all(items, w))
-}
-
 /// A decoded column's values made into a wrapper's (`Box::new`,
 /// `Cell::new`, ...): the new vector is charged first (wrappers of one
 /// layout with their contents reuse the allocation, and are charged all
@@ -272,7 +222,7 @@ macro_rules! forward_columns {
             // As a reference: a shared value inside may be met again
             // through another (`Writer::owns_path`).
             // A level for rows, as the contents' `unpack_vec` counts.
-            w.through_reference(|w| crate::columns::pack_column::<$inner, L>(items.map($get), w))
+            w.through_reference(|w| crate::write::pack_column::<$inner, L>(items.map($get), w))
         }
     };
 }

@@ -191,7 +191,6 @@ impl Pack for i8 {
     }
 }
 
-
 impl<'de> Unpack<'de> for i8 {
     const MIN_SIZE: usize = 1;
 
@@ -396,7 +395,9 @@ macro_rules! packed_hooks {
             w: &mut Writer<'_, L>,
         ) -> Result<()> {
             if L::FIXED {
-                return slices.into_iter().try_for_each(|s| crate::write::pack_each(s, w));
+                return slices
+                    .into_iter()
+                    .try_for_each(|s| crate::write::pack_each(s, w));
             }
             crate::packed::pack_slices(slices, total, w)
         }

@@ -364,8 +364,8 @@ impl<T: Pack> Pack for LinkedList<T> {
         }
         let elements = items.clone().flat_map(LinkedList::iter);
         pack_seqs_with(items.map(LinkedList::len), w, |w, total| {
-            let all = crate::columns::Counted::new(elements, total);
-            crate::columns::pack_column::<T, L>(all, w)
+            let all = crate::write::Counted::new(elements, total);
+            crate::write::pack_column::<T, L>(all, w)
         })
     }
 }

@@ -34,7 +34,7 @@ macro_rules! tuple {
                 if L::FIXED {
                     return crate::write::pack_each_of(items, w);
                 }
-                $(crate::columns::pack_column(items.clone().map(|t| &t.$idx), w)?;)+
+                $(crate::write::pack_column(items.clone().map(|t| &t.$idx), w)?;)+
                 Ok(())
             }
         }

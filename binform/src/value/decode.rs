@@ -647,7 +647,8 @@ impl<'s> Decoder<'s> {
         let mut columns = Vec::new();
         for (i, ty) in types.iter().enumerate() {
             r.room_for_one(&mut columns, types.len())?;
-            let column = deeper(r, |r| self.column(r, ty, n)).map_err(|e| e.in_field(&format!(".{i}")))?;
+            let column =
+                deeper(r, |r| self.column(r, ty, n)).map_err(|e| e.in_field(&format!(".{i}")))?;
             if column.len() != n {
                 return Err(crate::read::short_column(r));
             }

@@ -500,7 +500,8 @@ impl<'s, 'doc> Encoder<'s, 'doc> {
                     }
                 }
                 for (i, ty) in types.iter().enumerate() {
-                    let column: Vec<&Value> = rows.iter().filter_map(|elems| elems.get(i)).collect();
+                    let column: Vec<&Value> =
+                        rows.iter().filter_map(|elems| elems.get(i)).collect();
                     self.at(format!(".{i}"), |e| deeper(w, |w| e.column(w, ty, &column)))?;
                 }
                 Ok(())

@@ -170,8 +170,8 @@ pub trait Pack: Encoding {
     where
         Self: Sized + 'a,
     {
-        let all = crate::columns::Counted::new(slices.flat_map(<[Self]>::iter), total);
-        crate::columns::pack_column::<Self, L>(all, w)
+        let all = Counted::new(slices.flat_map(<[Self]>::iter), total);
+        pack_column::<Self, L>(all, w)
     }
 
     /// Writes the columns (§27) of the elements `items` (at least one): a
@@ -191,6 +191,56 @@ pub trait Pack: Encoding {
         // wrappers): a derived type writes its fields here instead.
         Self::pack_all(items.iter(), w)
     }
+}
+
+/// An iterator of a known number of items (`total`, the sum of a column
+/// of sequences' counts), which says so: the elements' column then takes
+/// its short forms (`packed::pack_iter`) where a flattening iterator
+/// could not tell its length.
+#[derive(Clone)]
+pub(crate) struct Counted<I> {
+    items: I,
+    left: usize,
+}
+
+impl<I> Counted<I> {
+    pub(crate) fn new(items: I, total: usize) -> Self {
+        Counted { items, left: total }
+    }
+}
+
+impl<I: Iterator> Iterator for Counted<I> {
+    type Item = I::Item;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<I::Item> {
+        let item = self.items.next()?;
+        self.left = self.left.saturating_sub(1);
+        Some(item)
+    }
+
+    #[inline(always)]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+/// Writes one field's column (§27): `T::pack_all`, one nesting level
+/// down when `T`'s column is rows, whose decoder (`Unpack::unpack_vec`'s
+/// default) counts that level.
+#[inline(always)]
+pub fn pack_column<'a, T: Pack + ?Sized + 'a, L: crate::Layout>(
+    items: impl Iterator<Item = &'a T> + Clone,
+    w: &mut Writer<'_, L>,
+) -> Result<()> {
+    if T::PACKED || T::COLUMNS || T::PLAIN.in_layout::<L>() {
+        return T::pack_all(items, w);
+    }
+    // An empty column is no bytes and no level, as its decoder counts.
+    if items.clone().next().is_none() {
+        return Ok(());
+    }
+    w.nested(|w| T::pack_all(items, w))
 }
 
 /// The elements of a column set (§27): a slice of them (a sequence's,

@@ -369,7 +369,10 @@ fn section_columns() {
     // Tuples: each element's column; wrappers take their contents'
     // sequences.
     row(vec![(1u8, 2u8)], &[0x02, 0x01, 0x02]);
-    row(vec![(1u8, 300u16), (2, 5)], &[0x04, 0x01, 0x02, 0xB1, 0x04, 0x0A]);
+    row(
+        vec![(1u8, 300u16), (2, 5)],
+        &[0x04, 0x01, 0x02, 0xB1, 0x04, 0x0A],
+    );
     row(vec![std::num::Wrapping(300u16)], &[0x02, 0xB1, 0x04]);
     row(vec![Box::new(s("z"))], &[0x02, 0x02, b'z']);
 }

@@ -74,6 +74,7 @@ pub(crate) fn write_bit_slices<'a, L: crate::Layout>(
             put(byte, rest.len(), &mut at);
         }
     }
+    debug_assert_eq!(at, total, "the slices hold `total` flags");
 }
 
 /// Reads the bytes of `n` flags written by [`write_bits`]; a set bit past

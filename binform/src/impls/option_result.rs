@@ -172,18 +172,21 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
         let present = bits.count();
         r.check_column::<T>(present, r.position())?;
         let mut values = T::unpack_vec(r, present)?.into_iter();
-        let mut out = r.vec_with_capacity(len)?;
-        for i in 0..len {
-            let v = match bits.get(i) {
-                true => Some(crate::columns::next(r, &mut values)?),
-                false => None,
-            };
-            if out.len() == out.capacity() {
-                r.grow_toward(&mut out, i + 1, len)?;
+        // The options are built in this frame: a stack with room for them.
+        r.growing_for::<Self, _>(|r| {
+            let mut out = r.vec_with_capacity(len)?;
+            for i in 0..len {
+                let v = match bits.get(i) {
+                    true => Some(crate::columns::next(r, &mut values)?),
+                    false => None,
+                };
+                if out.len() == out.capacity() {
+                    r.grow_toward(&mut out, i + 1, len)?;
+                }
+                out.push(v);
             }
-            out.push(v);
-        }
-        Ok(out)
+            Ok(out)
+        })
     }
 }
 

@@ -326,6 +326,11 @@ impl<'de> Unpack<'de> for bool {
         if !L::FIXED {
             let bits = crate::columns::read_bits(r, len)?;
             let mut out = r.vec_with_capacity(len)?;
+            // The input holds the bits, so the whole (charged) length is
+            // reserved, as an error if it fails.
+            if out.capacity() < len {
+                r.grow_toward(&mut out, len, len)?;
+            }
             bits.extend_into(len, &mut out);
             return Ok(out);
         }

@@ -59,21 +59,31 @@ macro_rules! tuple {
                 if L::FIXED {
                     return crate::read::unpack_each(r, n);
                 }
-                let before = r.memory_left();
-                let mut columns = ($($name::unpack_vec(r, n)?.into_iter(),)+);
-                let charged = before.saturating_sub(r.memory_left());
-                let mut out = r.vec_with_capacity(n)?;
-                for i in 0..n {
-                    if out.len() == out.capacity() {
-                        r.grow_toward(&mut out, i + 1, n)?;
-                    }
-                    out.push(($(crate::columns::next(r, &mut columns.$idx)?,)+));
+                if n == 0 {
+                    return Ok(alloc::vec::Vec::new());
                 }
-                // The columns' vectors are freed: given back, at most what
-                // they were charged.
-                let held = 0usize $(.saturating_add(core::mem::size_of::<$name>()))+;
-                r.refund_memory(charged.min(n.saturating_mul(held)));
-                Ok(out)
+                // The tuples are built in this frame: a stack with room for
+                // them, as a derived type's columns get.
+                r.growing_for::<Self, _>(|r| {
+                    let before = r.memory_left();
+                    let mut columns = ($(crate::error::in_field(
+                        $name::unpack_vec(r, n),
+                        concat!(".", stringify!($idx)),
+                    )?.into_iter(),)+);
+                    let charged = before.saturating_sub(r.memory_left());
+                    let mut out = r.vec_with_capacity(n)?;
+                    for i in 0..n {
+                        if out.len() == out.capacity() {
+                            r.grow_toward(&mut out, i + 1, n)?;
+                        }
+                        out.push(($(crate::columns::next(r, &mut columns.$idx)?,)+));
+                    }
+                    // The columns' vectors are freed: given back, at most
+                    // what they were charged.
+                    let held = 0usize $(.saturating_add(core::mem::size_of::<$name>()))+;
+                    r.refund_memory(charged.min(n.saturating_mul(held)));
+                    Ok(out)
+                })
             }
         }
     };

@@ -943,3 +943,26 @@ proptest::proptest! {
         both(&vec![(bools.clone(), ints.clone())]);
     }
 }
+
+/// Found by review: a column of large tuples was built in a frame of its
+/// own with no room made for them on the stack (a derived type's column
+/// grows the stack for its elements); its element errors name the
+/// element.
+#[test]
+fn large_tuples_in_a_column_grow_the_stack() {
+    let rows: Vec<(u8, Box<[u8; 16]>, [u8; 1 << 16])> = vec![(1, Box::new([2; 16]), [3; 1 << 16])];
+    let bytes = binform::to_vec(&rows).unwrap();
+    let back = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let back: Vec<(u8, Box<[u8; 16]>, [u8; 1 << 16])> =
+                binform::from_slice(&bytes).unwrap();
+            (back[0].0, back[0].1[0], back[0].2[1 << 15])
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(back, (1, 2, 3));
+    let err = binform::from_slice::<Vec<(u8, bool)>>(&[0x04, 1, 2, 0b100]).unwrap_err();
+    assert_eq!((err.kind(), err.path()), (ErrorKind::InvalidValue, ".1"));
+}

@@ -205,14 +205,24 @@ pub fn unpack_items(krate: &TokenStream, de: &Lifetime, name: &str, body: &Body)
                 .map(|f| column_min(krate, de, f));
             let read = read_columns(krate, 0, fields, quote!(__n), "");
             let element = take_element(krate, 0, quote!(Self), *style, fields);
+            // The columns' vectors, freed once the elements are built.
+            let sizes = fields.iter().filter(|f| f.is_encoded()).map(|f| {
+                let ty = f.ty;
+                quote!(::core::mem::size_of::<#ty>())
+            });
             let body = rows_loop(
                 krate,
                 quote! {
                     let __v = #element;
                 },
+                quote! {
+                    #krate::__private::refund_columns(__r, __spent, __n, 0 #(+ #sizes)*);
+                },
             );
             let body = quote! {
+                let __mark = #krate::__private::memory_mark(__r);
                 #read
+                let __spent = __mark.saturating_sub(#krate::__private::memory_mark(__r));
                 #body
             };
             (
@@ -273,6 +283,7 @@ fn unpack_enum(krate: &TokenStream, name: &str, variants: &[Variant]) -> TokenSt
                 _ => return ::core::result::Result::Err(#krate::__private::short_column(__r)),
             };
         },
+        quote!(),
     );
     quote! {
         let (__tags, __counts) = #tags;
@@ -282,9 +293,10 @@ fn unpack_enum(krate: &TokenStream, name: &str, variants: &[Variant]) -> TokenSt
 }
 
 /// The loop that builds the `__n` elements, each `__v` made by `make`
-/// (element `__i`) from the columns' iterators: a plain loop, where a
-/// closure handed to a helper cost `cargo check` a generic instance each.
-fn rows_loop(krate: &TokenStream, make: TokenStream) -> TokenStream {
+/// (element `__i`) from the columns' iterators, then `done`: a plain loop,
+/// where a closure handed to a helper cost `cargo check` a generic
+/// instance each.
+fn rows_loop(krate: &TokenStream, make: TokenStream, done: TokenStream) -> TokenStream {
     let out = try_result(quote!(__r.vec_with_capacity::<Self>(__n)));
     let push = try_result(quote!(#krate::__private::push_row(__r, &mut __out, __v, __i, __n)));
     quote! {
@@ -293,6 +305,7 @@ fn rows_loop(krate: &TokenStream, make: TokenStream) -> TokenStream {
             #make
             #push;
         }
+        #done
         ::core::result::Result::Ok(__out)
     }
 }

@@ -501,6 +501,28 @@ pub fn build<'de, T, L: crate::Layout>(
     Ok(out)
 }
 
+/// What the memory budget has left (a derived struct's `unpack_vec`, before
+/// its fields' columns are read).
+#[inline(always)]
+pub fn memory_mark<L: crate::Layout>(r: &crate::Reader<'_, L>) -> usize {
+    r.memory_left()
+}
+
+/// Gives back, once a derived struct's elements are built, what its
+/// fields' columns were charged (the budget had `mark` left before they
+/// were read, `spent` less after), at most `n` elements of `per_element`
+/// bytes (the fields' sizes): their vectors are freed, so the budget bounds
+/// what is held at once.
+#[inline(always)]
+pub fn refund_columns<L: crate::Layout>(
+    r: &mut crate::Reader<'_, L>,
+    spent: usize,
+    n: usize,
+    per_element: usize,
+) {
+    r.refund_memory(spent.min(n.saturating_mul(per_element)));
+}
+
 /// Pushes element `i` of `n` (a derived type's `unpack_vec`), growing the
 /// vector toward `n` when its cautious preallocation is full.
 #[inline(always)]

@@ -19,8 +19,8 @@ pub const DEFAULT_MAX_LEN: usize = usize::MAX;
 /// The default memory budget of one decode is this many bytes (1 MiB)…
 ///
 /// Small, because a server decoding many small messages at once pays it
-/// per message: every benchmark dataset needs at most 29.6 bytes of
-/// memory per input byte (a graph of shared values; `docs/security.md`
+/// per message: every benchmark dataset needs at most 48 bytes of
+/// memory per input byte (empty maps, a tree; `docs/security.md`
 /// has the table), inside the per-byte allowance below, so the base only serves payloads of a
 /// few bytes that build a little more than they are. Raise it with
 /// [`Options::max_memory`] where small inputs legitimately expand.

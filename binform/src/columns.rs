@@ -207,6 +207,27 @@ pub(crate) fn map_column<T, U, L: crate::Layout>(
     Ok(values.into_iter().map(f).collect())
 }
 
+/// The `pack_all` of a type whose sequences are columns (§27): rows in
+/// the fixed layout, and in the compact one the column `$body` writes,
+/// with the elements bound to `$items` and the writer to `$w`.
+macro_rules! column_pack_all {
+    (|$items:ident, $w:ident| $body:expr) => {
+        #[inline]
+        fn pack_all<'a, L: crate::Layout>(
+            $items: impl Iterator<Item = &'a Self> + Clone,
+            $w: &mut crate::Writer<'_, L>,
+        ) -> crate::Result<()>
+        where
+            Self: 'a,
+        {
+            if L::FIXED {
+                return crate::write::pack_each_of($items, $w);
+            }
+            $body
+        }
+    };
+}
+
 /// The `Pack` hooks of a wrapper encoded as its contents (`$get` borrows
 /// them): its slices and sequences are its contents' (§22, §27), so that
 /// what the schema shows, the contents' type, is what is written.

@@ -86,22 +86,13 @@ impl<T: Pack> Pack for Option<T> {
         }
     }
 
-    /// A column of options (§27): a presence bit each, then the present
-    /// values as a column of their own.
-    fn pack_all<'a, L: crate::Layout>(
-        items: impl Iterator<Item = &'a Self> + Clone,
-        w: &mut Writer<'_, L>,
-    ) -> Result<()>
-    where
-        Self: 'a,
-    {
-        if L::FIXED {
-            return crate::write::pack_each_of(items, w);
-        }
+    // A column of options (§27): a presence bit each, then the present
+    // values as a column of their own.
+    column_pack_all!(|items, w| {
         crate::columns::write_bits(items.clone().map(Option::is_some), w);
         // A level for rows, as `T::unpack_vec` counts one for them.
         crate::__private::pack_column(items.filter_map(Option::as_ref), w)
-    }
+    });
 }
 
 #[cold]

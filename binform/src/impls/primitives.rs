@@ -253,18 +253,11 @@ impl Pack for bool {
         Ok(())
     }
 
-    /// A column of bools: bits in the compact layout (§27).
-    #[inline]
-    fn pack_all<'a, L: crate::Layout>(
-        items: impl Iterator<Item = &'a Self> + Clone,
-        w: &mut Writer<'_, L>,
-    ) -> Result<()> {
-        if L::FIXED {
-            return crate::write::pack_each_of(items, w);
-        }
+    // A column of bools: bits in the compact layout (§27).
+    column_pack_all!(|items, w| {
         crate::columns::write_bits(items.copied(), w);
         Ok(())
-    }
+    });
 
     /// Bits, eight at a time (§27).
     #[inline]
@@ -378,19 +371,7 @@ macro_rules! packed_hooks {
             Ok(())
         }
 
-        #[inline]
-        fn pack_all<'a, L: crate::Layout>(
-            items: impl Iterator<Item = &'a Self> + Clone,
-            w: &mut Writer<'_, L>,
-        ) -> Result<()>
-        where
-            Self: 'a,
-        {
-            if L::FIXED {
-                return crate::write::pack_each_of(items, w);
-            }
-            crate::packed::pack_iter(items.copied(), w)
-        }
+        column_pack_all!(|items, w| crate::packed::pack_iter(items.copied(), w));
 
         /// Blocks gathered a slice at a time.
         #[inline]
@@ -935,15 +916,9 @@ macro_rules! nonzero {
                 Self::pack_all(items.iter(), w)
             }
 
-            fn pack_all<'a, L: crate::Layout>(items: impl Iterator<Item = &'a Self> + Clone, w: &mut Writer<'_, L>) -> Result<()>
-            where
-                Self: 'a,
-            {
-                if L::FIXED {
-                    return crate::write::pack_each_of(items, w);
-                }
+            column_pack_all!(|items, w| {
                 crate::packed::pack_iter(items.map(|x| x.get()), w)
-            }
+            });
         }
 
         impl<'de> Unpack<'de> for $nz {

@@ -12,19 +12,7 @@ use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 /// then all their elements' column (§27).
 macro_rules! seq_column_pack {
     ($as_slice:expr) => {
-        #[inline]
-        fn pack_all<'a, L: crate::Layout>(
-            items: impl Iterator<Item = &'a Self> + Clone,
-            w: &mut crate::Writer<'_, L>,
-        ) -> crate::Result<()>
-        where
-            Self: 'a,
-        {
-            if L::FIXED {
-                return crate::write::pack_each_of(items, w);
-            }
-            crate::impls::seq::pack_seqs(items.map($as_slice), w)
-        }
+        column_pack_all!(|items, w| crate::impls::seq::pack_seqs(items.map($as_slice), w));
     };
 }
 // Used by the optional integrations (`bytes`, `smallvec`, `arrayvec`) too.
@@ -304,17 +292,8 @@ impl<T: Pack> Pack for VecDeque<T> {
         })
     }
 
-    /// A column of sequences (§27), over both halves of each.
-    fn pack_all<'a, L: crate::Layout>(
-        items: impl Iterator<Item = &'a Self> + Clone,
-        w: &mut Writer<'_, L>,
-    ) -> Result<()>
-    where
-        Self: 'a,
-    {
-        if L::FIXED {
-            return crate::write::pack_each_of(items, w);
-        }
+    // A column of sequences (§27), over both halves of each.
+    column_pack_all!(|items, w| {
         let halves = items.clone().flat_map(|d| {
             let (front, back) = d.as_slices();
             [front, back]
@@ -322,7 +301,7 @@ impl<T: Pack> Pack for VecDeque<T> {
         pack_seqs_with(items.map(VecDeque::len), w, |w, total| {
             pack_flat(halves, total, w)
         })
-    }
+    });
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for VecDeque<T> {
@@ -351,23 +330,14 @@ impl<T: Pack> Pack for LinkedList<T> {
         w.nested(|w| T::pack_all(self.iter(), w))
     }
 
-    /// A column of sequences (§27).
-    fn pack_all<'a, L: crate::Layout>(
-        items: impl Iterator<Item = &'a Self> + Clone,
-        w: &mut Writer<'_, L>,
-    ) -> Result<()>
-    where
-        Self: 'a,
-    {
-        if L::FIXED {
-            return crate::write::pack_each_of(items, w);
-        }
+    // A column of sequences (§27).
+    column_pack_all!(|items, w| {
         let elements = items.clone().flat_map(LinkedList::iter);
         pack_seqs_with(items.map(LinkedList::len), w, |w, total| {
             let all = crate::write::Counted::new(elements, total);
             crate::write::pack_column::<T, L>(all, w)
         })
-    }
+    });
 }
 
 impl<'de, T: Unpack<'de>> Unpack<'de> for LinkedList<T> {

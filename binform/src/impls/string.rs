@@ -40,20 +40,8 @@ impl Pack for str {
         Ok(())
     }
 
-    /// A column of strings (§27); `str` has no slices of its own.
-    #[inline]
-    fn pack_all<'a, L: crate::Layout>(
-        items: impl Iterator<Item = &'a Self> + Clone,
-        w: &mut Writer<'_, L>,
-    ) -> Result<()>
-    where
-        Self: 'a,
-    {
-        if L::FIXED {
-            return crate::write::pack_each_of(items, w);
-        }
-        crate::impls::string::pack_strs(items, w)
-    }
+    // A column of strings (§27); `str` has no slices of its own.
+    column_pack_all!(|items, w| crate::impls::string::pack_strs(items, w));
 }
 
 impl Encoding for String {
@@ -204,19 +192,7 @@ fn strs_of<'de, T, L: crate::Layout>(
 /// sequences are string columns in the compact layout (§27).
 macro_rules! str_column_pack {
     ($as_str:expr) => {
-        #[inline]
-        fn pack_all<'a, L: crate::Layout>(
-            items: impl Iterator<Item = &'a Self> + Clone,
-            w: &mut Writer<'_, L>,
-        ) -> Result<()>
-        where
-            Self: 'a,
-        {
-            if L::FIXED {
-                return crate::write::pack_each_of(items, w);
-            }
-            crate::impls::string::pack_strs(items.map($as_str), w)
-        }
+        column_pack_all!(|items, w| crate::impls::string::pack_strs(items.map($as_str), w));
     };
 }
 

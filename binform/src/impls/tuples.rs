@@ -23,20 +23,11 @@ macro_rules! tuple {
                 Ok(())
             }
 
-            /// Each element's column in turn (§27).
-            fn pack_all<'a, L: crate::Layout>(
-                items: impl Iterator<Item = &'a Self> + Clone,
-                w: &mut Writer<'_, L>,
-            ) -> Result<()>
-            where
-                Self: 'a,
-            {
-                if L::FIXED {
-                    return crate::write::pack_each_of(items, w);
-                }
+            // Each element's column in turn (§27).
+            column_pack_all!(|items, w| {
                 $(crate::write::pack_column(items.clone().map(|t| &t.$idx), w)?;)+
                 Ok(())
-            }
+            });
         }
 
         impl<'de, $($name: Unpack<'de>),+> Unpack<'de> for ($($name,)+) {

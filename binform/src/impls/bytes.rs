@@ -122,8 +122,13 @@ fn each_of<'de, B, L: crate::Layout>(
     mut make: impl FnMut(&mut Reader<'de, L>, &'de [u8]) -> Result<B>,
 ) -> Result<alloc::vec::Vec<B>> {
     let slices = <&[u8]>::unpack_vec(r, len)?;
-    let mut out = r.vec_with_capacity(slices.len())?;
-    for bytes in slices {
+    let n = slices.len();
+    let mut out = r.vec_with_capacity(n)?;
+    for (i, bytes) in slices.into_iter().enumerate() {
+        // Grown toward the charged length, never doubled past it.
+        if out.len() == out.capacity() {
+            r.grow_toward(&mut out, i + 1, n)?;
+        }
         out.push(make(r, bytes)?);
     }
     Ok(out)

@@ -246,12 +246,16 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
             };
             let mut out = r.vec_with_capacity(len)?;
             let mut start = 0usize;
-            for &n in lens {
+            for (i, &n) in lens.iter().enumerate() {
                 // Each length is at most the total, which fits in `usize`.
                 let end = start + n as usize;
                 let slice = bytes
                     .get(start..end)
                     .ok_or_else(|| crate::read::short_column(r))?;
+                // Grown toward the charged length, never doubled past it.
+                if out.len() == out.capacity() {
+                    r.grow_toward(&mut out, i + 1, len)?;
+                }
                 out.push(slice as &'a [u8]);
                 start = end;
             }

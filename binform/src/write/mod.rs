@@ -376,7 +376,11 @@ pub(crate) fn pack_scalars_of<'a, T: 'a, const N: usize, L: crate::Layout>(
     bytes: impl Fn(&T) -> [u8; N],
     w: &mut Writer<'_, L>,
 ) {
-    let mut left = items.clone().count();
+    // A field of each element says its length; anything else is counted.
+    let mut left = match items.size_hint() {
+        (lo, Some(hi)) if lo == hi => lo,
+        _ => items.clone().count(),
+    };
     let mut items = items;
     while left > 0 {
         let k = left.min(SEQUENCE_CHUNK);

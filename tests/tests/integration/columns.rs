@@ -966,3 +966,18 @@ fn large_tuples_in_a_column_grow_the_stack() {
     let err = binform::from_slice::<Vec<(u8, bool)>>(&[0x04, 1, 2, 0b100]).unwrap_err();
     assert_eq!((err.kind(), err.path()), (ErrorKind::InvalidValue, ".1"));
 }
+
+/// A column of many empty byte strings (a few bytes of counts) grows its
+/// vector toward the charged length, not by doubling past it.
+#[test]
+fn byte_string_columns_grow_toward_their_charge() {
+    let n = 100_000;
+    let bytes = binform::to_vec(&vec![Vec::<u8>::new(); n]).unwrap();
+    assert!(bytes.len() < 1_000, "{}", bytes.len());
+    let opts = Options::new().max_memory(16 << 20);
+    let borrowed: Vec<&[u8]> = opts.from_slice(&bytes).unwrap();
+    assert_eq!(borrowed.len(), n);
+    assert!(borrowed.capacity() <= n, "{}", borrowed.capacity());
+    let owned: Vec<bytes::Bytes> = opts.from_slice(&bytes).unwrap();
+    assert!(owned.capacity() <= n, "{}", owned.capacity());
+}

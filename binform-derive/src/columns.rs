@@ -8,7 +8,8 @@
 //! layout keeps rows, and so do version-tolerant types (no items here).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::Lifetime;
 
 use crate::ast::{Body, Field, Style, Variant};
@@ -42,7 +43,8 @@ fn pack_field(krate: &TokenStream, f: &Field, get: TokenStream, variant: bool) -
 }
 
 /// The expression that reads field `f`'s column of `n` values, as an
-/// iterator, its error given the path `segment`.
+/// iterator, its error given the path `segment`: lazily when its type has
+/// a lazy column (`Columnar`), else its decoded vector's.
 fn unpack_field(krate: &TokenStream, f: &Field, n: TokenStream, segment: &str) -> TokenStream {
     match &f.attrs.with {
         Some(with) => {
@@ -50,8 +52,16 @@ fn unpack_field(krate: &TokenStream, f: &Field, n: TokenStream, segment: &str) -
             quote!(#krate::__private::rows_with(__r, #n, #segment, |__r| #path::unpack(__r)))
         }
         None if f.concrete => {
-            let func = via(krate, f, quote!(), quote!(unpack_column));
-            quote!(#func(__r, #n, #segment))
+            // Method resolution picks the path (`ColumnOf`); spanned on
+            // the type, so that a type without an encoding fails `Field`
+            // at the field, as its other uses do.
+            let ty = f.ty;
+            let vector = via(krate, f, quote!(), quote!(unpack_column));
+            let vector = quote!(|__r, __n, __s| #vector(__r, __n, __s));
+            let r = quote!(__r);
+            quote_spanned!(ty.span()=>
+                (&&#krate::__private::ColumnOf::<#ty>::NEW).read(#r, #n, #segment, #vector)
+            )
         }
         None => {
             let ty = f.ty;
@@ -92,13 +102,7 @@ fn read_columns(
 }
 
 /// `path { a: next(c0)?, .. }`: one element from its fields' columns.
-fn take_element(
-    krate: &TokenStream,
-    v: usize,
-    path: TokenStream,
-    style: Style,
-    fields: &[Field],
-) -> TokenStream {
+fn take_element(v: usize, path: TokenStream, style: Style, fields: &[Field]) -> TokenStream {
     if style == Style::Unit {
         return path;
     }
@@ -109,8 +113,7 @@ fn take_element(
             return quote!(#member: #value);
         }
         let c = column_ident(v, i);
-        let next = try_result(quote!(#krate::__private::next(__r, &mut #c)));
-        quote!(#member: #next)
+        quote!(#member: #c.next()?)
     });
     quote!(#path { #(#inits,)* })
 }
@@ -195,42 +198,17 @@ fn enum_columns(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
 }
 
 /// The `Unpack` items of a compact struct or enum: `COLUMN_MIN` and
-/// `unpack_vec` as columns in the compact layout.
-pub fn unpack_items(krate: &TokenStream, de: &Lifetime, name: &str, body: &Body) -> TokenStream {
-    let (min, columns) = match body {
-        Body::Struct(style, fields) => {
+/// `unpack_vec`, which builds its lazy column's elements (`read_column`).
+pub fn unpack_items(krate: &TokenStream, de: &Lifetime, body: &Body) -> TokenStream {
+    let min = match body {
+        Body::Struct(_, fields) => {
             let mins = fields
                 .iter()
                 .filter(|f| f.is_encoded())
                 .map(|f| column_min(krate, de, f));
-            let read = read_columns(krate, 0, fields, quote!(__n), "");
-            let element = take_element(krate, 0, quote!(Self), *style, fields);
-            // The columns' vectors, freed once the elements are built.
-            let sizes = fields.iter().filter(|f| f.is_encoded()).map(|f| {
-                let ty = f.ty;
-                quote!(::core::mem::size_of::<#ty>())
-            });
-            let body = rows_loop(
-                krate,
-                quote! {
-                    let __v = #element;
-                },
-                quote! {
-                    #krate::__private::refund_columns(__r, __spent, __n, 0 #(+ #sizes)*);
-                },
-            );
-            let body = quote! {
-                let __mark = #krate::__private::memory_mark(__r);
-                #read
-                let __spent = __mark.saturating_sub(#krate::__private::memory_mark(__r));
-                #body
-            };
-            (
-                quote!(#krate::__private::column_min_sum(&[#(#mins),*])),
-                body,
-            )
+            quote!(#krate::__private::column_min_sum(&[#(#mins),*]))
         }
-        Body::Enum(variants) => (quote!(2), unpack_enum(krate, name, variants)),
+        Body::Enum(_) => quote!(2),
     };
     quote! {
         const COLUMN_MIN: ::core::primitive::usize = #min;
@@ -239,23 +217,49 @@ pub fn unpack_items(krate: &TokenStream, de: &Lifetime, name: &str, body: &Body)
             __r: &mut #krate::Reader<#de, __L>,
             __n: ::core::primitive::usize,
         ) -> ::core::result::Result<#krate::__private::Vec<Self>, #krate::Error> {
-            if <__L as #krate::Layout>::FIXED {
-                return #krate::__private::unpack_rows(__r, __n);
-            }
-            // No elements, no columns (nor a recursion through them).
-            if __n == 0 {
-                return ::core::result::Result::Ok(#krate::__private::Vec::new());
-            }
-            // The elements are built in this frame: a stack with room for
-            // them, but no level (the rows inside count theirs).
-            __r.growing_for::<Self, _>(|__r| { #columns })
+            #krate::__private::unpack_lazy::<Self, __L>(__r, __n)
         }
     }
 }
 
-/// An enum's `unpack_vec` body: the indexes, each variant's columns (its
-/// count checked against the input), then the elements in order.
-fn unpack_enum(krate: &TokenStream, name: &str, variants: &[Variant]) -> TokenStream {
+/// The body of a compact struct's or enum's `Columnar::read_column`: its
+/// fields' columns read in wire order (an enum's after its variant
+/// indexes), and an iterator that makes each element from them.
+pub fn read_column(krate: &TokenStream, name: &str, body: &Body) -> TokenStream {
+    let (reads, next) = match body {
+        Body::Struct(style, fields) => {
+            let reads = read_columns(krate, 0, fields, quote!(__n), "");
+            let element = take_element(0, quote!(Self), *style, fields);
+            (reads, element)
+        }
+        Body::Enum(variants) if variants.is_empty() => {
+            // No variant: any index is unknown (`read_tags` says so).
+            let tags = try_result(quote!(#krate::__private::read_tags::<0, __L>(__r, __n, #name)));
+            return quote! {
+                let _ = #tags;
+                ::core::result::Result::Ok(::core::iter::empty())
+            };
+        }
+        Body::Enum(variants) => enum_column(krate, name, variants),
+    };
+    quote! {
+        #[allow(unused_imports)]
+        use #krate::__private::{LazyColumn as _, VecColumn as _};
+        #reads
+        ::core::result::Result::Ok(::core::iter::from_fn(move || {
+            ::core::option::Option::Some(#next)
+        }))
+    }
+}
+
+/// An enum's column reads (the indexes, then each variant's columns, its
+/// count checked against the input) and the expression of its next
+/// element.
+fn enum_column(
+    krate: &TokenStream,
+    name: &str,
+    variants: &[Variant],
+) -> (TokenStream, TokenStream) {
     let k = variants.len();
     let reads = variants.iter().enumerate().map(|(v, var)| {
         let prefix = format!("::{}", var.ident);
@@ -264,48 +268,21 @@ fn unpack_enum(krate: &TokenStream, name: &str, variants: &[Variant]) -> TokenSt
     let arms = variants.iter().enumerate().map(|(v, var)| {
         let ident = var.ident;
         let tag = v as u32;
-        let element = take_element(krate, v, quote!(Self::#ident), var.style, &var.fields);
-        quote!(::core::option::Option::Some(#tag) => #element,)
+        let element = take_element(v, quote!(Self::#ident), var.style, &var.fields);
+        quote!(#tag => #element,)
     });
-    let tags = try_result(quote!(#krate::__private::unpack_tags::<#k, __L>(__r, __n, #name)));
-    if variants.is_empty() {
-        // No variant: any index is unknown (`unpack_tags` says so).
-        return quote! {
-            let _ = #tags;
-            ::core::result::Result::Ok(#krate::__private::Vec::new())
-        };
-    }
-    let rows = rows_loop(
-        krate,
-        quote! {
-            let __v = match __tags.get(__i).copied() {
-                #(#arms)*
-                _ => return ::core::result::Result::Err(#krate::__private::short_column(__r)),
-            };
-        },
-        quote!(),
-    );
-    quote! {
-        let (__tags, __counts) = #tags;
+    let tags = try_result(quote!(#krate::__private::read_tags::<#k, __L>(__r, __n, #name)));
+    let reads = quote! {
+        let (mut __tags, __counts) = #tags;
         #(#reads)*
-        #rows
-    }
-}
-
-/// The loop that builds the `__n` elements, each `__v` made by `make`
-/// (element `__i`) from the columns' iterators, then `done`: a plain loop,
-/// where a closure handed to a helper cost `cargo check` a generic
-/// instance each.
-fn rows_loop(krate: &TokenStream, make: TokenStream, done: TokenStream) -> TokenStream {
-    let out = try_result(quote!(__r.vec_with_capacity::<Self>(__n)));
-    let push = try_result(quote!(#krate::__private::push_row(__r, &mut __out, __v, __i, __n)));
-    quote! {
-        let mut __out = #out;
-        for __i in 0..__n {
-            #make
-            #push;
+    };
+    // Every index was checked below the variants' count: another one is
+    // a short column to the reader of the elements.
+    let next = quote! {
+        match __tags.next()? {
+            #(#arms)*
+            _ => return ::core::option::Option::None,
         }
-        #done
-        ::core::result::Result::Ok(__out)
-    }
+    };
+    (reads, next)
 }

@@ -10,6 +10,7 @@ pub use alloc::vec;
 pub use alloc::vec::Vec;
 pub use core;
 
+pub use crate::columns::lazy::{leaf, unpack_lazy, Columnar};
 pub use crate::impls::SharedUnpack;
 pub use crate::plain::Plain;
 pub use crate::read::ReadCursor;
@@ -448,7 +449,10 @@ pub fn column_iter<'de, T: crate::Unpack<'de>, L: crate::Layout>(
     segment: &'static str,
 ) -> crate::Result<alloc::vec::IntoIter<T>> {
     match column(r, n) {
-        Ok(values) => Ok(values.into_iter()),
+        Ok(values) => {
+            crate::columns::lazy::note_transient(r, &values);
+            Ok(values.into_iter())
+        }
         Err(e) => Err(e.in_field(segment)),
     }
 }
@@ -463,7 +467,10 @@ pub fn rows_with<'de, T, L: crate::Layout>(
     mut read: impl FnMut(&mut crate::Reader<'de, L>) -> crate::Result<T>,
 ) -> crate::Result<alloc::vec::IntoIter<T>> {
     match build(r, n, |r, _| read(r)) {
-        Ok(values) => Ok(values.into_iter()),
+        Ok(values) => {
+            crate::columns::lazy::note_transient(r, &values);
+            Ok(values.into_iter())
+        }
         Err(e) => Err(e.in_field(segment)),
     }
 }
@@ -499,54 +506,6 @@ pub fn build<'de, T, L: crate::Layout>(
         out.push(v);
     }
     Ok(out)
-}
-
-/// What the memory budget has left (a derived struct's `unpack_vec`, before
-/// its fields' columns are read).
-#[inline(always)]
-pub fn memory_mark<L: crate::Layout>(r: &crate::Reader<'_, L>) -> usize {
-    r.memory_left()
-}
-
-/// Gives back, once a derived struct's elements are built, what its
-/// fields' columns were charged (the budget had `mark` left before they
-/// were read, `spent` less after), at most `n` elements of `per_element`
-/// bytes (the fields' sizes): their vectors are freed, so the budget bounds
-/// what is held at once.
-#[inline(always)]
-pub fn refund_columns<L: crate::Layout>(
-    r: &mut crate::Reader<'_, L>,
-    spent: usize,
-    n: usize,
-    per_element: usize,
-) {
-    r.refund_memory(spent.min(n.saturating_mul(per_element)));
-}
-
-/// Pushes element `i` of `n` (a derived type's `unpack_vec`), growing the
-/// vector toward `n` when its cautious preallocation is full.
-#[inline(always)]
-pub fn push_row<T, L: crate::Layout>(
-    r: &mut crate::Reader<'_, L>,
-    out: &mut Vec<T>,
-    value: T,
-    i: usize,
-    n: usize,
-) -> crate::Result<()> {
-    if out.len() == out.capacity() {
-        r.grow_toward(out, i + 1, n)?;
-    }
-    out.push(value);
-    Ok(())
-}
-
-/// The next value of a field's decoded column.
-#[inline(always)]
-pub fn next<T, L: crate::Layout>(
-    r: &crate::Reader<'_, L>,
-    column: &mut alloc::vec::IntoIter<T>,
-) -> crate::Result<T> {
-    crate::columns::next(r, column)
 }
 
 /// Writes an enum column's variant indexes as packed `u32` blocks (§22).
@@ -603,15 +562,6 @@ pub fn pack_all<'a, T: crate::Pack + 'a, L: crate::Layout>(
         return crate::write::pack_each_of(items, w);
     }
     crate::write::pack_columns_of(items, w)
-}
-
-/// [`Unpack::unpack_vec`](crate::Unpack::unpack_vec)'s rows.
-#[inline(always)]
-pub fn unpack_rows<'de, T: crate::Unpack<'de>, L: crate::Layout>(
-    r: &mut crate::Reader<'de, L>,
-    n: usize,
-) -> crate::Result<Vec<T>> {
-    crate::read::unpack_each(r, n)
 }
 
 /// The largest encoding a derived type counts as bounded: above it, room
@@ -694,3 +644,104 @@ pub const fn pick_wire<L: crate::Layout>(
 pub use crate::error::{in_element, in_field};
 pub use crate::read::short_column;
 pub use crate::write::pack_column;
+
+/// A derived type's field column, its path chosen by method resolution:
+/// `(&&ColumnOf::<T>::NEW).read(..)` finds [`LazyColumn`] first when
+/// `T: Columnar`, else [`VecColumn`] one dereference later. Both are
+/// given the field's `Field::unpack_column`: the vector path calls it,
+/// and naming it at the field is what makes a field's type without an
+/// encoding fail `Field` there, as its other uses do (one error).
+pub struct ColumnOf<T>(core::marker::PhantomData<fn() -> T>);
+
+impl<T> ColumnOf<T> {
+    /// The selector.
+    pub const NEW: Self = ColumnOf(core::marker::PhantomData);
+}
+
+/// A field's `Field::unpack_column`.
+pub trait VectorOf<'de, T, L: crate::Layout>:
+    FnOnce(&mut crate::Reader<'de, L>, usize, &'static str) -> crate::Result<alloc::vec::IntoIter<T>>
+{
+}
+
+impl<'de, T, L: crate::Layout, F> VectorOf<'de, T, L> for F where
+    F: FnOnce(
+        &mut crate::Reader<'de, L>,
+        usize,
+        &'static str,
+    ) -> crate::Result<alloc::vec::IntoIter<T>>
+{
+}
+
+/// A field's column read lazily.
+pub trait LazyColumn<'de, T> {
+    /// Field column of `n` values (checked as [`column`] checks them), its
+    /// error given the path `segment`.
+    fn read<L: crate::Layout, F: VectorOf<'de, T, L>>(
+        &self,
+        r: &mut crate::Reader<'de, L>,
+        n: usize,
+        segment: &'static str,
+        vector: F,
+    ) -> crate::Result<impl Iterator<Item = T> + use<'de, T, L, F, Self>>;
+}
+
+impl<'de, T: crate::columns::lazy::Columnar<'de>> LazyColumn<'de, T> for &ColumnOf<T> {
+    // The selector is not captured: the column outlives it.
+    #[allow(refining_impl_trait)]
+    #[inline(always)]
+    fn read<L: crate::Layout, F: VectorOf<'de, T, L>>(
+        &self,
+        r: &mut crate::Reader<'de, L>,
+        n: usize,
+        segment: &'static str,
+        _: F,
+    ) -> crate::Result<impl Iterator<Item = T> + use<'de, T, L, F>> {
+        let column = match T::COLUMN_MIN != 0 || T::PACKED {
+            true => r
+                .check_column::<T>(n, r.position())
+                .and_then(|()| T::read_column(r, n)),
+            false => T::read_column(r, n),
+        };
+        crate::error::in_field(column, segment)
+    }
+}
+
+/// A field's column read as its type's vector (by `vector`, the field's
+/// [`Field::unpack_column`]).
+pub trait VecColumn<'de, T> {
+    /// Field column of `n` values, as [`column_iter`].
+    fn read<L: crate::Layout, F: VectorOf<'de, T, L>>(
+        &self,
+        r: &mut crate::Reader<'de, L>,
+        n: usize,
+        segment: &'static str,
+        vector: F,
+    ) -> crate::Result<alloc::vec::IntoIter<T>>;
+}
+
+impl<'de, T> VecColumn<'de, T> for ColumnOf<T> {
+    #[inline(always)]
+    fn read<L: crate::Layout, F: VectorOf<'de, T, L>>(
+        &self,
+        r: &mut crate::Reader<'de, L>,
+        n: usize,
+        segment: &'static str,
+        vector: F,
+    ) -> crate::Result<alloc::vec::IntoIter<T>> {
+        vector(r, n, segment)
+    }
+}
+
+/// An enum's column of variant indexes as an iterator, and each
+/// variant's count (as [`unpack_tags`]).
+#[inline(always)]
+pub fn read_tags<const K: usize, L: crate::Layout>(
+    r: &mut crate::Reader<'_, L>,
+    n: usize,
+    name: &str,
+) -> crate::Result<(alloc::vec::IntoIter<u32>, [usize; K])> {
+    let (tags, counts) = unpack_tags::<K, L>(r, n, name)?;
+    crate::columns::lazy::note_transient(r, &tags);
+    Ok((tags.into_iter(), counts))
+}

@@ -77,7 +77,7 @@ pub(crate) fn unpack_seqs<'de, T: Unpack<'de>, S, L: crate::Layout>(
         let total = crate::columns::total_of(r, lens, at)?;
         r.check_column::<T>(total, at)?;
         let before = r.memory_left();
-        let all = match total {
+        let mut all = match total {
             0 => Vec::new(),
             _ => r.nested_holding::<T, _>(|r| T::unpack_vec(r, total))?,
         };
@@ -91,15 +91,20 @@ pub(crate) fn unpack_seqs<'de, T: Unpack<'de>, S, L: crate::Layout>(
         // The sequences' own buffers, besides the column's.
         r.charge_memory(total.saturating_mul(core::mem::size_of::<T>()))?;
         let mut out = r.vec_with_capacity::<S>(n)?;
-        let mut values = all.into_iter();
-        for (i, &len) in lens.iter().enumerate() {
-            // Each length is at most the total, which fits in `usize`.
-            let items: Vec<T> = values.by_ref().take(len as usize).collect();
+        // The sequences are cut from the column's end, the last first: each
+        // cut is one copy of its elements into a buffer of their length
+        // (from the front, each cut would move all that follow it). Their
+        // order is restored at the end.
+        for (i, &len) in lens.iter().rev().enumerate() {
+            // Each length is at most what is left of the total: the lengths
+            // add up to it.
+            let items = all.split_off(all.len().saturating_sub(len as usize));
             if out.len() == out.capacity() {
                 r.grow_toward(&mut out, i + 1, n)?;
             }
             out.push(make(r, items)?);
         }
+        out.reverse();
         // The column's vector is freed; what it was charged is given back.
         r.refund_memory(charged.min(total.saturating_mul(core::mem::size_of::<T>())));
         Ok(out)

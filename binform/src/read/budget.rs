@@ -283,11 +283,6 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         Ok(out)
     }
 
-    /// Grows `v`, which is being filled toward a declared (and charged)
-    /// length `len`, to hold at least `need` elements: by doubling, as
-    /// `push` would, but never past `len`, so that its capacity stays
-    /// within what the memory budget was charged; a failed allocation is
-    /// an error, not an abort.
     /// Room for one more element in `v`, which is being filled toward
     /// `len` without having been charged for it: each growth (doubling,
     /// at least 4, never past `len`) is charged for its new capacity
@@ -305,6 +300,11 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         self.grow_toward(v, want, want)
     }
 
+    /// Grows `v`, which is being filled toward a declared (and charged)
+    /// length `len`, to hold at least `need` elements: by doubling, as
+    /// `push` would, but never past `len`, so that its capacity stays
+    /// within what the memory budget was charged; a failed allocation is
+    /// an error, not an abort.
     #[cold]
     #[inline(never)]
     pub(crate) fn grow_toward<T>(&self, v: &mut Vec<T>, need: usize, len: usize) -> Result<()> {

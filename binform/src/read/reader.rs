@@ -37,6 +37,9 @@ pub struct Reader<'de, L: Layout = Compact> {
     pub(super) expansion: u64,
     /// How much expansion the keys of maps and sets may still have.
     pub(super) key_expansion_left: u64,
+    /// Bytes of the transient vectors behind the lazy column being read
+    /// (`columns::lazy`): what is given back once its elements are built.
+    pub(crate) transient: usize,
     /// Shared values decoded so far; created on the first `Rc`/`Arc`.
     /// Dropped by hand (see `Drop`), so that a decode without shared
     /// values pays one test, not a call.
@@ -86,6 +89,7 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
             high_water: 0,
             expansion: 0,
             key_expansion_left: (memory / KEY_EXPANSION_BYTES) as u64,
+            transient: 0,
             refs: ManuallyDrop::new(None),
             reject_cycles: options.cycles_rejected(),
             #[cfg(feature = "bytes")]

@@ -10,6 +10,8 @@
 
 use alloc::vec::Vec;
 
+pub(crate) mod lazy;
+
 use crate::{ErrorKind, Reader, Result, Writer};
 
 /// Writes flags as bits: flag `i` is bit `i % 8` of byte `i / 8`, the

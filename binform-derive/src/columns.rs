@@ -60,7 +60,7 @@ fn unpack_field(krate: &TokenStream, f: &Field, n: TokenStream, segment: &str) -
             let vector = quote!(|__r, __n, __s| #vector(__r, __n, __s));
             let r = quote!(__r);
             quote_spanned!(ty.span()=>
-                (&&#krate::__private::ColumnOf::<#ty>::NEW).read(#r, #n, #segment, #vector)
+                (&&#krate::__private::ColumnOf::<#ty>::NEW).__binform_read_column(#r, #n, #segment, #vector)
             )
         }
         None => {
@@ -113,7 +113,7 @@ fn take_element(v: usize, path: TokenStream, style: Style, fields: &[Field]) -> 
             return quote!(#member: #value);
         }
         let c = column_ident(v, i);
-        quote!(#member: #c.next()?)
+        quote!(#member: ::core::iter::Iterator::next(&mut #c)?)
     });
     quote!(#path { #(#inits,)* })
 }
@@ -279,7 +279,7 @@ fn enum_column(
     // Every index was checked below the variants' count: another one is
     // a short column to the reader of the elements.
     let next = quote! {
-        match __tags.next()? {
+        match ::core::iter::Iterator::next(&mut __tags)? {
             #(#arms)*
             _ => return ::core::option::Option::None,
         }

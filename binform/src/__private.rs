@@ -646,8 +646,9 @@ pub use crate::read::short_column;
 pub use crate::write::pack_column;
 
 /// A derived type's field column, its path chosen by method resolution:
-/// `(&&ColumnOf::<T>::NEW).read(..)` finds [`LazyColumn`] first when
-/// `T: Columnar`, else [`VecColumn`] one dereference later. Both are
+/// `(&&ColumnOf::<T>::NEW).__binform_read_column(..)` finds [`LazyColumn`] first when
+/// `T: Columnar`, else [`VecColumn`] one dereference later (a name no
+/// user's trait in scope at the derive would have). Both are
 /// given the field's `Field::unpack_column`: the vector path calls it,
 /// and naming it at the field is what makes a field's type without an
 /// encoding fail `Field` there, as its other uses do (one error).
@@ -677,7 +678,7 @@ impl<'de, T, L: crate::Layout, F> VectorOf<'de, T, L> for F where
 pub trait LazyColumn<'de, T> {
     /// Field column of `n` values (checked as [`column`] checks them), its
     /// error given the path `segment`.
-    fn read<L: crate::Layout, F: VectorOf<'de, T, L>>(
+    fn __binform_read_column<L: crate::Layout, F: VectorOf<'de, T, L>>(
         &self,
         r: &mut crate::Reader<'de, L>,
         n: usize,
@@ -690,7 +691,7 @@ impl<'de, T: crate::columns::lazy::Columnar<'de>> LazyColumn<'de, T> for &Column
     // The selector is not captured: the column outlives it.
     #[allow(refining_impl_trait)]
     #[inline(always)]
-    fn read<L: crate::Layout, F: VectorOf<'de, T, L>>(
+    fn __binform_read_column<L: crate::Layout, F: VectorOf<'de, T, L>>(
         &self,
         r: &mut crate::Reader<'de, L>,
         n: usize,
@@ -711,7 +712,7 @@ impl<'de, T: crate::columns::lazy::Columnar<'de>> LazyColumn<'de, T> for &Column
 /// [`Field::unpack_column`]).
 pub trait VecColumn<'de, T> {
     /// Field column of `n` values, as [`column_iter`].
-    fn read<L: crate::Layout, F: VectorOf<'de, T, L>>(
+    fn __binform_read_column<L: crate::Layout, F: VectorOf<'de, T, L>>(
         &self,
         r: &mut crate::Reader<'de, L>,
         n: usize,
@@ -722,7 +723,7 @@ pub trait VecColumn<'de, T> {
 
 impl<'de, T> VecColumn<'de, T> for ColumnOf<T> {
     #[inline(always)]
-    fn read<L: crate::Layout, F: VectorOf<'de, T, L>>(
+    fn __binform_read_column<L: crate::Layout, F: VectorOf<'de, T, L>>(
         &self,
         r: &mut crate::Reader<'de, L>,
         n: usize,

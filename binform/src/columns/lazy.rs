@@ -92,29 +92,6 @@ leaf_columns!(
     alloc::string::String,
 );
 
-impl<'de, T: Unpack<'de>> Columnar<'de> for Vec<T> {
-    #[inline(always)]
-    fn read_column<L: Layout>(
-        r: &mut Reader<'de, L>,
-        n: usize,
-    ) -> Result<impl Iterator<Item = Self> + use<'de, T, L>> {
-        leaf(r, n)
-    }
-}
-
-impl<'de, T: Unpack<'de>, const N: usize> Columnar<'de> for [T; N]
-where
-    [T; N]: Unpack<'de>,
-{
-    #[inline(always)]
-    fn read_column<L: Layout>(
-        r: &mut Reader<'de, L>,
-        n: usize,
-    ) -> Result<impl Iterator<Item = Self> + use<'de, T, L, N>> {
-        leaf(r, n)
-    }
-}
-
 /// Presence bits, then the present values' column (as `unpack_vec`).
 impl<'de, T: Columnar<'de>> Columnar<'de> for Option<T> {
     #[inline(always)]

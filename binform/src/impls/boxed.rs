@@ -26,6 +26,10 @@ impl<T: Pack + ?Sized> Pack for Box<T> {
     where
         Self: 'a,
     {
+        // An empty column is no bytes and no level, as its decoder counts.
+        if items.clone().next().is_none() {
+            return Ok(());
+        }
         w.nested(|w| crate::__private::pack_column(items.map(|b| &**b), w))
     }
 }
@@ -51,6 +55,11 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<T> {
     /// The contents' column (packed integers, strings, a derived type's
     /// columns, or rows), then each value boxed.
     fn unpack_vec<L: crate::Layout>(r: &mut Reader<'de, L>, len: usize) -> Result<Vec<Self>> {
+        // An empty column is empty, and no level (a derived type's lazy
+        // column reads its fields' columns of none).
+        if len == 0 {
+            return Ok(Vec::new());
+        }
         let values = r.nested_holding::<T, _>(|r| T::unpack_vec(r, len))?;
         // Each value moves into a box of its own.
         r.charge_memory(values.len().saturating_mul(core::mem::size_of::<T>()))?;
@@ -80,6 +89,9 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Box<[T]> {
     fn unpack_vec<L: crate::Layout>(r: &mut Reader<'de, L>, len: usize) -> Result<Vec<Self>> {
         if L::FIXED {
             return crate::read::unpack_each(r, len);
+        }
+        if len == 0 {
+            return Ok(Vec::new());
         }
         r.nested_holding::<T, _>(|r| {
             crate::impls::seq::unpack_seqs(r, len, |_, items| Ok(items.into_boxed_slice()))

@@ -4,6 +4,7 @@
 use alloc::collections::{BinaryHeap, LinkedList, VecDeque};
 use alloc::vec::Vec;
 
+use crate::columns::lazy::{leaf, note_transient, Columnar};
 use crate::write::SEQUENCE_CHUNK;
 use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 
@@ -65,31 +66,16 @@ fn pack_seqs_with<'w, L: crate::Layout>(
 
 /// Reads a column of `n` sequences (`n` checked by the caller) written by
 /// [`pack_seqs`], each made by `make` from its elements: the lengths, the
-/// elements' column (checked against the input before it is read), then
-/// the elements moved into their sequences.
+/// elements' column ([`seq_elements`]), then the elements moved into their
+/// sequences.
 pub(crate) fn unpack_seqs<'de, T: Unpack<'de>, S, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     n: usize,
     mut make: impl FnMut(&mut Reader<'de, L>, Vec<T>) -> Result<S>,
 ) -> Result<Vec<S>> {
     crate::columns::with_lengths(r, n, |r, lens| {
-        let at = r.position();
-        let total = crate::columns::total_of(r, lens, at)?;
-        r.check_column::<T>(total, at)?;
-        let before = r.memory_left();
-        let mut all = match total {
-            0 => Vec::new(),
-            _ => r.nested_holding::<T, _>(|r| T::unpack_vec(r, total))?,
-        };
-        // What the column was charged (whatever it charged inside and gave
-        // back), at most what is given back once it is freed: a
-        // hand-written `unpack_vec` that charged nothing gets nothing back.
-        let charged = before.saturating_sub(r.memory_left());
-        if all.len() != total {
-            return Err(crate::read::short_column(r));
-        }
-        // The sequences' own buffers, besides the column's.
-        r.charge_memory(total.saturating_mul(core::mem::size_of::<T>()))?;
+        let (mut all, charged) = seq_elements::<T, L>(r, lens)?;
+        let total = all.len();
         let mut out = r.vec_with_capacity::<S>(n)?;
         // The sequences are cut from the column's end, the last first: each
         // cut is one copy of its elements into a buffer of their length
@@ -109,6 +95,101 @@ pub(crate) fn unpack_seqs<'de, T: Unpack<'de>, S, L: crate::Layout>(
         r.refund_memory(charged.min(total.saturating_mul(core::mem::size_of::<T>())));
         Ok(out)
     })
+}
+
+/// The elements' column of a column of sequences of lengths `lens`: their
+/// sum checked against the input before anything is read, one nesting
+/// level if there are elements (as the writer counts), and the sequences'
+/// own buffers charged besides the column's. Also returns what the
+/// column was charged (whatever it charged inside and gave back), at most
+/// what may be given back once it is freed: a hand-written `unpack_vec`
+/// that charged nothing gets nothing back.
+pub(crate) fn seq_elements<'de, T: Unpack<'de>, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    lens: &[u64],
+) -> Result<(Vec<T>, usize)> {
+    let at = r.position();
+    let total = crate::columns::total_of(r, lens, at)?;
+    r.check_column::<T>(total, at)?;
+    let before = r.memory_left();
+    let all = match total {
+        0 => Vec::new(),
+        _ => r.nested_holding::<T, _>(|r| T::unpack_vec(r, total))?,
+    };
+    let charged = before.saturating_sub(r.memory_left());
+    if all.len() != total {
+        return Err(crate::read::short_column(r));
+    }
+    r.charge_memory(total.saturating_mul(core::mem::size_of::<T>()))?;
+    Ok((all, charged))
+}
+
+/// Sequences of strings are read as a column of them (`unpack_seqs`): a
+/// string is moved, not copied, into its sequence.
+impl<'de> Columnar<'de> for Vec<alloc::string::String> {
+    #[inline(always)]
+    fn read_column<L: crate::Layout>(
+        r: &mut Reader<'de, L>,
+        n: usize,
+    ) -> Result<impl Iterator<Item = Self> + use<'de, L>> {
+        leaf(r, n)
+    }
+}
+
+/// Sequences of plain scalars: their lengths and elements' columns (as
+/// `unpack_vec` reads them), each sequence copied from the elements when
+/// it is asked for, where the eager column made every sequence first.
+macro_rules! copied_seq_columns {
+    ($($ty:ty),* $(,)?) => {$(
+        impl<'de> Columnar<'de> for Vec<$ty> {
+            #[inline(always)]
+            fn read_column<L: crate::Layout>(
+                r: &mut Reader<'de, L>,
+                n: usize,
+            ) -> Result<impl Iterator<Item = Self> + use<'de, L>> {
+                copied_seqs(r, n)
+            }
+        }
+    )*};
+}
+
+copied_seq_columns!(u8, u16, u32, u64, u128, i8, i16, i32, i64, i128, f32, f64, bool, char);
+
+/// A column of `n` sequences of `T`: lengths (packed), then the elements'
+/// column (`seq_elements`); both are transient.
+fn copied_seqs<'de, T: Unpack<'de> + Copy, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    n: usize,
+) -> Result<impl Iterator<Item = Vec<T>> + use<'de, T, L>> {
+    let lens: Vec<u64> = crate::packed::unpack_vec(r, n)?;
+    let (all, _) = seq_elements::<T, L>(r, &lens)?;
+    note_transient(r, &lens);
+    note_transient(r, &all);
+    let mut lens = lens.into_iter();
+    let mut at = 0usize;
+    Ok(core::iter::from_fn(move || {
+        // The lengths add up to the elements' count: never past it.
+        let end = at.checked_add(usize::try_from(lens.next()?).ok()?)?;
+        let items = all.get(at..end)?;
+        at = end;
+        match items.is_empty() {
+            true => Some(Vec::new()),
+            false => Some(items.to_vec()),
+        }
+    }))
+}
+
+impl<'de, T: Unpack<'de>, const N: usize> Columnar<'de> for [T; N]
+where
+    [T; N]: Unpack<'de>,
+{
+    #[inline(always)]
+    fn read_column<L: crate::Layout>(
+        r: &mut Reader<'de, L>,
+        n: usize,
+    ) -> Result<impl Iterator<Item = Self> + use<'de, T, L, N>> {
+        leaf(r, n)
+    }
 }
 
 /// The `Unpack` hooks of a sequence type made from a `Vec` by `$make`

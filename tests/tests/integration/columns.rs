@@ -981,3 +981,89 @@ fn byte_string_columns_grow_toward_their_charge() {
     let owned: Vec<bytes::Bytes> = opts.from_slice(&bytes).unwrap();
     assert!(owned.capacity() <= n, "{}", owned.capacity());
 }
+
+/// Found by review: a derived type's lazy column reads its fields'
+/// columns even when it has no elements (a variant nobody took), where
+/// the eager one stopped; a box's empty column must then count no level,
+/// on either side, or a payload the depth limit allowed would fail.
+#[test]
+fn empty_columns_of_boxes_count_no_level() {
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct Boxed {
+        b: Box<u8>,
+        s: Box<[u16]>,
+    }
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    enum E {
+        A(Boxed),
+        B,
+    }
+    let only_b = vec![E::B, E::B];
+    // The least depth that writes it is the least that reads it back.
+    let least = (0..8)
+        .find(|&d| Options::new().max_depth(d).to_vec(&only_b).is_ok())
+        .unwrap();
+    let bytes = Options::new().max_depth(least).to_vec(&only_b).unwrap();
+    let back: Vec<E> = Options::new().max_depth(least).from_slice(&bytes).unwrap();
+    assert_eq!(back, only_b);
+    // With a boxed variant, one more level is needed both ways.
+    let with_a = vec![
+        E::B,
+        E::A(Boxed {
+            b: Box::new(7),
+            s: vec![1, 2].into(),
+        }),
+    ];
+    let err = Options::new().max_depth(least).to_vec(&with_a).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    let bytes = binform::to_vec(&with_a).unwrap();
+    let err = Options::new()
+        .max_depth(least)
+        .from_slice::<Vec<E>>(&bytes)
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    both(&with_a);
+    both(&only_b);
+}
+
+/// Found by review: the derive's generated column code calls methods; a
+/// user's trait in scope with a method of the same name, implemented for
+/// every type, must not change what it calls.
+mod a_user_trait_in_scope {
+    use binform::Packable;
+
+    #[allow(dead_code)]
+    trait Everything {
+        fn read(&self) {}
+        fn next(&mut self) {}
+        fn __binform(&self) {}
+    }
+    impl<T: ?Sized> Everything for T {}
+
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct Point {
+        x: u32,
+        tag: Option<String>,
+        pair: (u8, bool),
+        kind: super::Kind,
+    }
+
+    #[test]
+    fn does_not_change_the_generated_code() {
+        let points = vec![
+            Point {
+                x: 1,
+                tag: None,
+                pair: (2, true),
+                kind: super::Kind::Plain,
+            },
+            Point {
+                x: 300,
+                tag: Some("p".into()),
+                pair: (9, false),
+                kind: super::Kind::Tagged(4),
+            },
+        ];
+        crate::round_trip(&points);
+    }
+}

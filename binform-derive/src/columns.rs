@@ -57,7 +57,7 @@ fn unpack_field(krate: &TokenStream, f: &Field, n: TokenStream, segment: &str) -
             // at the field, as its other uses do.
             let ty = f.ty;
             let vector = via(krate, f, quote!(), quote!(unpack_column));
-            let vector = quote!(|__r, __n, __s| #vector(__r, __n, __s));
+
             let r = quote!(__r);
             quote_spanned!(ty.span()=>
                 (&&#krate::__private::ColumnOf::<#ty>::NEW).__binform_read_column(#r, #n, #segment, #vector)

@@ -659,45 +659,36 @@ impl<T> ColumnOf<T> {
     pub const NEW: Self = ColumnOf(core::marker::PhantomData);
 }
 
-/// A field's `Field::unpack_column`.
-pub trait VectorOf<'de, T, L: crate::Layout>:
-    FnOnce(&mut crate::Reader<'de, L>, usize, &'static str) -> crate::Result<alloc::vec::IntoIter<T>>
-{
-}
-
-impl<'de, T, L: crate::Layout, F> VectorOf<'de, T, L> for F where
-    F: FnOnce(
-        &mut crate::Reader<'de, L>,
-        usize,
-        &'static str,
-    ) -> crate::Result<alloc::vec::IntoIter<T>>
-{
-}
+/// A field's `Field::unpack_column` (a function pointer, not a generic
+/// closure: the derive's `cargo check` spent a second on 100 types
+/// inferring closures).
+pub type VectorOf<'de, T, L> =
+    fn(&mut crate::Reader<'de, L>, usize, &'static str) -> crate::Result<alloc::vec::IntoIter<T>>;
 
 /// A field's column read lazily.
 pub trait LazyColumn<'de, T> {
     /// Field column of `n` values (checked as [`column`] checks them), its
     /// error given the path `segment`.
-    fn __binform_read_column<L: crate::Layout, F: VectorOf<'de, T, L>>(
+    fn __binform_read_column<L: crate::Layout>(
         &self,
         r: &mut crate::Reader<'de, L>,
         n: usize,
         segment: &'static str,
-        vector: F,
-    ) -> crate::Result<impl Iterator<Item = T> + use<'de, T, L, F, Self>>;
+        vector: VectorOf<'de, T, L>,
+    ) -> crate::Result<impl Iterator<Item = T> + use<'de, T, L, Self>>;
 }
 
 impl<'de, T: crate::columns::lazy::Columnar<'de>> LazyColumn<'de, T> for &ColumnOf<T> {
     // The selector is not captured: the column outlives it.
     #[allow(refining_impl_trait)]
     #[inline(always)]
-    fn __binform_read_column<L: crate::Layout, F: VectorOf<'de, T, L>>(
+    fn __binform_read_column<L: crate::Layout>(
         &self,
         r: &mut crate::Reader<'de, L>,
         n: usize,
         segment: &'static str,
-        _: F,
-    ) -> crate::Result<impl Iterator<Item = T> + use<'de, T, L, F>> {
+        _: VectorOf<'de, T, L>,
+    ) -> crate::Result<impl Iterator<Item = T> + use<'de, T, L>> {
         let column = match T::COLUMN_MIN != 0 || T::PACKED {
             true => r
                 .check_column::<T>(n, r.position())
@@ -712,23 +703,23 @@ impl<'de, T: crate::columns::lazy::Columnar<'de>> LazyColumn<'de, T> for &Column
 /// [`Field::unpack_column`]).
 pub trait VecColumn<'de, T> {
     /// Field column of `n` values, as [`column_iter`].
-    fn __binform_read_column<L: crate::Layout, F: VectorOf<'de, T, L>>(
+    fn __binform_read_column<L: crate::Layout>(
         &self,
         r: &mut crate::Reader<'de, L>,
         n: usize,
         segment: &'static str,
-        vector: F,
+        vector: VectorOf<'de, T, L>,
     ) -> crate::Result<alloc::vec::IntoIter<T>>;
 }
 
 impl<'de, T> VecColumn<'de, T> for ColumnOf<T> {
     #[inline(always)]
-    fn __binform_read_column<L: crate::Layout, F: VectorOf<'de, T, L>>(
+    fn __binform_read_column<L: crate::Layout>(
         &self,
         r: &mut crate::Reader<'de, L>,
         n: usize,
         segment: &'static str,
-        vector: F,
+        vector: VectorOf<'de, T, L>,
     ) -> crate::Result<alloc::vec::IntoIter<T>> {
         vector(r, n, segment)
     }

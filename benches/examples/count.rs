@@ -16,7 +16,8 @@
 //! `pcppl` (postcard on the same people);
 //! the same with `-de` decode; `log`, `mk48` and `mc` encode 100
 //! logs, 100 mk48 updates and 10 players, and `log-de`, `mk48-de`,
-//! `mc-de` and `cards-de` decode them and Kate with 100 cards.
+//! `mc-de` and `cards-de` decode them and Kate with 100 cards; `mesh`
+//! and `mesh-de` a mesh of 1,000 triangles.
 
 use std::hint::black_box;
 fn main() {
@@ -108,6 +109,8 @@ fn main() {
     let fingerprinted = binform::Options::new().fingerprint(true);
     let bfppl = fingerprinted.to_vec(&ppl).unwrap();
     let bls = binform::to_vec(&ls).unwrap();
+    let mesh = binform_benches::seed::mesh(1_000);
+    let bmesh = binform::to_vec(&mesh).unwrap();
     for _ in 0..n {
         buf.clear();
         match which.as_str() {
@@ -125,6 +128,12 @@ fn main() {
                 );
             }
             "ls" => binform::to_vec_into(&mut buf, black_box(&ls)).unwrap(),
+            "mesh" => binform::to_vec_into(&mut buf, black_box(&mesh)).unwrap(),
+            "mesh-de" => {
+                black_box(
+                    binform::from_slice::<binform_benches::seed::Mesh>(black_box(&bmesh)).unwrap(),
+                );
+            }
             "lst-de" => {
                 black_box(
                     binform::from_slice::<binform_benches::models::tolerant::LargeStruct>(

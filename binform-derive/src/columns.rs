@@ -242,13 +242,34 @@ pub fn read_column(krate: &TokenStream, name: &str, body: &Body) -> TokenStream 
         }
         Body::Enum(variants) => enum_column(krate, name, variants),
     };
+    let columns = match body {
+        // A struct whose fields' columns would all be rows is rows
+        // (`Encoding::COLUMNS`, decided with its fields' types): its
+        // fields' columns are then empty, and each element is the next
+        // row. The test is a constant: each instance keeps one branch.
+        Body::Struct(_, fields) if fields.iter().any(|f| f.is_encoded()) => quote! {
+            let mut __rows = #krate::__private::rows_of::<Self, __L>(__r, __n)?;
+            let __n = match <Self as #krate::Encoding>::COLUMNS {
+                true => __n,
+                false => 0,
+            };
+            #reads
+            ::core::iter::from_fn(move || {
+                if !<Self as #krate::Encoding>::COLUMNS {
+                    return ::core::iter::Iterator::next(&mut __rows);
+                }
+                ::core::option::Option::Some(#next)
+            })
+        },
+        _ => quote! {
+            #reads
+            ::core::iter::from_fn(move || ::core::option::Option::Some(#next))
+        },
+    };
     quote! {
         #[allow(unused_imports)]
         use #krate::__private::{LazyColumn as _, VecColumn as _};
-        #reads
-        ::core::result::Result::Ok(::core::iter::from_fn(move || {
-            ::core::option::Option::Some(#next)
-        }))
+        ::core::result::Result::Ok({ #columns })
     }
 }
 

@@ -55,9 +55,27 @@ pub fn items(cont: &Container, krate: &TokenStream) -> TokenStream {
     let shape = binform_schema::hash::reference_value(&name);
     // A compact type's sequences are columns (§27); a tolerant type's
     // stay rows, each value framed field by field.
-    let columns = match cont.is_tolerant() {
-        true => quote!(),
-        false => quote!(
+    let columns = match &cont.body {
+        _ if cont.is_tolerant() => quote!(),
+        // A struct whose fields' columns would all be rows (floats, bytes,
+        // structs of them) is rows: the same bytes, in the order plain
+        // data lies in memory. Not with a `with` field, whose encoding the
+        // schema does not show.
+        Body::Struct(_, fields)
+            if fields.iter().any(|f| f.is_encoded())
+                && fields.iter().all(|f| f.attrs.with.is_none()) =>
+        {
+            let rows = fields.iter().filter(|f| f.is_encoded()).map(|f| {
+                let ty = f.ty;
+                match f.concrete {
+                    true => crate::fields::via(krate, f, quote!(), quote!(ROWS)),
+                    false => quote!((!<#ty as #krate::Encoding>::COLUMNS
+                        && !<#ty as #krate::Encoding>::PACKED)),
+                }
+            });
+            quote!(const COLUMNS: ::core::primitive::bool = !(#(#rows)&&*);)
+        }
+        Body::Struct(..) | Body::Enum(_) => quote!(
             const COLUMNS: ::core::primitive::bool = true;
         ),
     };

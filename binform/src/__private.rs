@@ -10,7 +10,7 @@ pub use alloc::vec;
 pub use alloc::vec::Vec;
 pub use core;
 
-pub use crate::columns::lazy::{leaf, unpack_lazy, Columnar};
+pub use crate::columns::lazy::{leaf, rows_of, unpack_lazy, Columnar};
 pub use crate::impls::SharedUnpack;
 pub use crate::plain::Plain;
 pub use crate::read::ReadCursor;
@@ -271,6 +271,9 @@ pub unsafe trait Field: Sized {
     const MIN_SIZE: usize;
     /// [`Encoding::SHAPE`](crate::Encoding::SHAPE).
     const SHAPE: u64;
+    /// Whether the type's column is rows (neither columns nor packed): a
+    /// struct of such fields is written as rows in its columns (§27).
+    const ROWS: bool;
     /// [`Encoding::describe`](crate::Encoding::describe).
     fn describe(b: &mut crate::schema::Builder) -> crate::TypeRef;
     /// [`Pack::pack`](crate::Pack::pack).
@@ -341,6 +344,7 @@ unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     const MIN_SIZE: usize = <T as crate::Unpack<'static>>::MIN_SIZE;
     const MAX_SIZE: usize = <T as crate::Pack>::MAX_SIZE;
     const SHAPE: u64 = <T as crate::Encoding>::SHAPE;
+    const ROWS: bool = !<T as crate::Encoding>::COLUMNS && !<T as crate::Encoding>::PACKED;
     #[inline]
     fn describe(b: &mut crate::schema::Builder) -> crate::TypeRef {
         <T as crate::Encoding>::describe(b)
@@ -558,7 +562,9 @@ pub fn pack_all<'a, T: crate::Pack + 'a, L: crate::Layout>(
     items: impl Iterator<Item = &'a T>,
     w: &mut crate::Writer<'_, L>,
 ) -> crate::Result<()> {
-    if L::FIXED {
+    // Rows in the fixed layout, and for a struct whose fields' columns
+    // would all be rows (its `COLUMNS`).
+    if L::FIXED || !T::COLUMNS {
         return crate::write::pack_each_of(items, w);
     }
     crate::write::pack_columns_of(items, w)

@@ -92,6 +92,20 @@ leaf_columns!(
     alloc::string::String,
 );
 
+/// A derived struct's rows, when its fields' columns would all be rows
+/// (`Encoding::COLUMNS` unset); else none, and its fields' columns are
+/// read.
+#[inline(always)]
+pub fn rows_of<'de, T: Unpack<'de>, L: Layout>(
+    r: &mut Reader<'de, L>,
+    n: usize,
+) -> Result<IntoIter<T>> {
+    match T::COLUMNS {
+        true => Ok(Vec::new().into_iter()),
+        false => leaf(r, n),
+    }
+}
+
 /// Presence bits, then the present values' column (as `unpack_vec`).
 impl<'de, T: Columnar<'de>> Columnar<'de> for Option<T> {
     #[inline(always)]
@@ -154,7 +168,9 @@ pub fn unpack_lazy<'de, T: Columnar<'de>, L: Layout>(
     r: &mut Reader<'de, L>,
     n: usize,
 ) -> Result<Vec<T>> {
-    if L::FIXED {
+    // Rows in the fixed layout, and for a struct whose fields' columns
+    // would all be rows (its `COLUMNS`).
+    if L::FIXED || !T::COLUMNS {
         return crate::read::unpack_each(r, n);
     }
     // No elements, no columns (nor a recursion through them).

@@ -341,24 +341,69 @@ pub(super) fn wire_of<L: crate::Layout>(
 /// schema's account of `Encoding::COLUMNS`. Wrappers encoded as their
 /// contents are transparent in schemas and forward their columns.
 pub(super) fn is_column<L: crate::Layout>(elem: &TypeRef, schema: &Schema) -> bool {
-    !L::FIXED
-        && match shape(elem, schema) {
-            Ok(Shape::String | Shape::Option(_) | Shape::PackedArray(..)) => true,
-            // Bits (`bool::COLUMNS`), and tuples: each element's column.
-            Ok(Shape::Scalar(Scalar::Bool) | Shape::Tuple(_)) => true,
-            // Sequences (`[T]::COLUMNS`), not sets or C strings.
-            Ok(Shape::Seq(_) | Shape::Packed(..) | Shape::Bytes) => is_seq(elem),
-            Ok(Shape::Named(def)) => !def.tolerant,
-            // Arrays of columns or of packed integers (`[T; N]::COLUMNS`).
-            Ok(Shape::Array(inner, _)) => {
-                is_column::<L>(inner, schema)
-                    || matches!(
-                        shape(inner, schema),
-                        Ok(Shape::Scalar(s) | Shape::NonZero(s)) if s.packs()
-                    )
-            }
-            _ => false,
+    let mut work = ROWS_WORK;
+    !L::FIXED && column_within(elem, schema, &mut work, ROWS_DEPTH)
+}
+
+/// How many schema nodes one [`is_column`] may visit to find that a
+/// struct's fields are all rows: a struct's rows are at most its size
+/// in memory, so no Rust type comes near; a hostile schema (a struct of
+/// a thousand fields of a struct of a thousand ...) is cut short, and
+/// called columns.
+const ROWS_WORK: u32 = 1 << 16;
+
+/// How deep structs of rows may nest in one [`is_column`].
+const ROWS_DEPTH: u32 = 64;
+
+/// [`is_column`] in the compact layout, `work` the nodes it may still
+/// visit.
+fn column_within(elem: &TypeRef, schema: &Schema, work: &mut u32, depth: u32) -> bool {
+    match shape(elem, schema) {
+        Ok(Shape::String | Shape::Option(_) | Shape::PackedArray(..)) => true,
+        // Bits (`bool::COLUMNS`), and tuples: each element's column.
+        Ok(Shape::Scalar(Scalar::Bool) | Shape::Tuple(_)) => true,
+        // Sequences (`[T]::COLUMNS`), not sets or C strings.
+        Ok(Shape::Seq(_) | Shape::Packed(..) | Shape::Bytes) => is_seq(elem),
+        // A compact type, unless it is a struct whose fields' columns
+        // would all be rows (the derive's `COLUMNS`).
+        Ok(Shape::Named(def)) => !def.tolerant && !rows_only(def, schema, work, depth),
+        // Arrays of columns or of packed integers (`[T; N]::COLUMNS`).
+        Ok(Shape::Array(inner, _)) => {
+            column_within(inner, schema, work, depth) || packs(inner, schema)
         }
+        _ => false,
+    }
+}
+
+/// Whether a schema node is packed integers (`Encoding::PACKED`).
+fn packs(node: &TypeRef, schema: &Schema) -> bool {
+    matches!(shape(node, schema), Ok(Shape::Scalar(s) | Shape::NonZero(s)) if s.packs())
+}
+
+/// Whether a compact struct is written as rows in its columns (§27): it
+/// has fields, none of them a `with` field, and none of them is a column
+/// or packed, so its fields' columns would be the same bytes in another
+/// order.
+fn rows_only(def: &TypeDef, schema: &Schema, work: &mut u32, depth: u32) -> bool {
+    let crate::schema::Body::Struct(fields) = &def.body else {
+        return false;
+    };
+    // A struct can hold itself only through a sequence or an option,
+    // both columns; a schema that says otherwise (`struct S { a:
+    // array<S, 1> }`, which no Rust type is) ends at a depth no Rust
+    // struct of rows reaches.
+    let Some(depth) = depth.checked_sub(1) else {
+        return false;
+    };
+    !fields.is_empty()
+        && fields.iter().all(|f| {
+            let Some(left) = work.checked_sub(1) else {
+                return false;
+            };
+            *work = left;
+            let with = matches!(&f.schema, TypeRef::Builtin { name, .. } if name == "with");
+            !with && !column_within(&f.schema, schema, work, depth) && !packs(&f.schema, schema)
+        })
 }
 
 /// Whether `node` is a sequence (`seq<T>`, `packed<T>`), whose columns

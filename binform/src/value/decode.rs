@@ -569,7 +569,7 @@ impl<'s> Decoder<'s> {
             // a derived value does in rows: a schema's recursion goes
             // through a derived type, so this bounds it (arrays and
             // options only grow the stack).
-            Shape::Named(def) if !def.tolerant => deeper(r, |r| {
+            Shape::Named(def) if is_column::<L>(node, self.schema) => deeper(r, |r| {
                 r.nested(|r| match &def.body {
                     Body::Struct(fields) => {
                         let columns = self.field_columns(r, fields, n, "")?;

@@ -532,49 +532,57 @@ impl<'s, 'doc> Encoder<'s, 'doc> {
                 self.column(w, inner, &present)
             }
             // A level, as the decoder counts for a derived type's columns.
-            Some(Shape::Named(def)) if !def.tolerant => deeper(w, |w| {
-                w.nested(|w| match &def.body {
-                    Body::Struct(defs) => {
-                        let mut rows = Vec::with_capacity(items.len());
-                        for v in items {
-                            match v {
-                                Value::Struct { fields, .. } => rows.push((fields.as_slice(), *v)),
-                                _ => {
-                                    return Err(self.mismatch(format!("a `{}` struct", def.name), v))
+            Some(Shape::Named(def)) if super::builtin::is_column::<L>(node, schema) => {
+                deeper(w, |w| {
+                    w.nested(|w| match &def.body {
+                        Body::Struct(defs) => {
+                            let mut rows = Vec::with_capacity(items.len());
+                            for v in items {
+                                match v {
+                                    Value::Struct { fields, .. } => {
+                                        rows.push((fields.as_slice(), *v))
+                                    }
+                                    _ => {
+                                        return Err(
+                                            self.mismatch(format!("a `{}` struct", def.name), v)
+                                        )
+                                    }
                                 }
                             }
+                            self.field_columns(w, &def.name, defs, &rows, "")
                         }
-                        self.field_columns(w, &def.name, defs, &rows, "")
-                    }
-                    Body::Enum(variants) => {
-                        let mut tags = Vec::with_capacity(items.len());
-                        let mut each: Vec<Vec<Row<'_>>> =
-                            variants.iter().map(|_| Vec::new()).collect();
-                        for v in items {
-                            let Value::Variant {
-                                variant, fields, ..
-                            } = v
-                            else {
-                                return Err(self.mismatch(format!("a `{}` variant", def.name), v));
-                            };
-                            let index = self.variant_index(variants, variant);
-                            let Some(rows) = index.and_then(|i| each.get_mut(i)) else {
-                                return Err(
-                                    self.mismatch(format!("a variant of `{}`", def.name), v)
-                                );
-                            };
-                            rows.push((fields.as_slice(), *v));
-                            tags.push(index.unwrap_or_default() as u32);
+                        Body::Enum(variants) => {
+                            let mut tags = Vec::with_capacity(items.len());
+                            let mut each: Vec<Vec<Row<'_>>> =
+                                variants.iter().map(|_| Vec::new()).collect();
+                            for v in items {
+                                let Value::Variant {
+                                    variant, fields, ..
+                                } = v
+                                else {
+                                    return Err(
+                                        self.mismatch(format!("a `{}` variant", def.name), v)
+                                    );
+                                };
+                                let index = self.variant_index(variants, variant);
+                                let Some(rows) = index.and_then(|i| each.get_mut(i)) else {
+                                    return Err(
+                                        self.mismatch(format!("a variant of `{}`", def.name), v)
+                                    );
+                                };
+                                rows.push((fields.as_slice(), *v));
+                                tags.push(index.unwrap_or_default() as u32);
+                            }
+                            crate::packed::pack_iter(tags.iter().copied(), w)?;
+                            for (vd, rows) in variants.iter().zip(&each) {
+                                let prefix = format!("::{}", vd.name);
+                                self.field_columns(w, &def.name, &vd.fields, rows, &prefix)?;
+                            }
+                            Ok(())
                         }
-                        crate::packed::pack_iter(tags.iter().copied(), w)?;
-                        for (vd, rows) in variants.iter().zip(&each) {
-                            let prefix = format!("::{}", vd.name);
-                            self.field_columns(w, &def.name, &vd.fields, rows, &prefix)?;
-                        }
-                        Ok(())
-                    }
+                    })
                 })
-            }),
+            }
             _ => deeper(w, |w| {
                 for (i, item) in items.iter().enumerate() {
                     self.at(format!("[{i}]"), |e| e.value(w, node, item))?;

@@ -881,8 +881,9 @@ fn plain_derived_elements_of_nested_sequences_are_columns() {
         vec![P { x: 5, y: 6 }],
     ];
     let bytes = both(&nested);
-    // The counts (2, 1), then x's column, then y's.
-    assert_eq!(bytes[1..], [0x04, 0x02, 1, 3, 5, 2, 4, 6]);
+    // The counts (2, 1), then the elements: a struct of bytes is rows (its
+    // fields' columns would be the same bytes), copied whole.
+    assert_eq!(bytes[1..], [0x04, 0x02, 1, 2, 3, 4, 5, 6]);
     let boxed: Vec<Box<[P]>> = nested
         .iter()
         .map(|v| v.clone().into_boxed_slice())
@@ -890,6 +891,81 @@ fn plain_derived_elements_of_nested_sequences_are_columns() {
     assert_eq!(both(&boxed), bytes);
     let deques: Vec<VecDeque<P>> = nested.iter().map(|v| v.iter().copied().collect()).collect();
     assert_eq!(both(&deques), bytes);
+
+    // Plain in memory, but a bool makes it columns (bits).
+    #[derive(Packable, Debug, Clone, Copy, PartialEq)]
+    #[repr(C)]
+    struct Q {
+        x: u8,
+        on: bool,
+    }
+    let nested = vec![
+        vec![Q { x: 1, on: true }, Q { x: 3, on: false }],
+        vec![Q { x: 5, on: true }],
+    ];
+    let bytes = both(&nested);
+    // The counts (2, 1), then x's column, then on's bits (0b101).
+    assert_eq!(bytes[1..], [0x04, 0x02, 1, 3, 5, 0b101]);
+    let deques: Vec<VecDeque<Q>> = nested.iter().map(|v| v.iter().copied().collect()).collect();
+    assert_eq!(both(&deques), bytes);
+}
+
+/// A struct whose fields' columns would all be rows (floats, bytes,
+/// structs of them, `Result`s, `char`s) is written as rows in the compact
+/// layout, the same size as its columns; plain ones are one copy. Inside
+/// other columns, options, tuples and `Value` alike.
+#[test]
+fn structs_of_rows_are_rows() {
+    #[derive(Packable, Debug, Clone, Copy, PartialEq)]
+    struct V3 {
+        x: f32,
+        y: f32,
+        z: f32,
+    }
+    #[derive(Packable, Debug, Clone, Copy, PartialEq)]
+    struct Tri {
+        a: V3,
+        b: V3,
+        c: char,
+        d: i8,
+    }
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct Holder {
+        id: u32,
+        tri: Tri,
+        maybe: Option<V3>,
+        pair: (V3, u16),
+        many: Vec<Tri>,
+    }
+    let v = |i: u8| V3 {
+        x: f32::from(i),
+        y: -1.5,
+        z: f32::from(i) * 2.0,
+    };
+    let tri = |i: u8| Tri {
+        a: v(i),
+        b: v(i + 1),
+        c: char::from(b'a' + i),
+        d: -(i as i8),
+    };
+    let vs: Vec<V3> = (0..3).map(v).collect();
+    let bytes = both(&vs);
+    // The length, then each vector's 12 bytes in order.
+    assert_eq!(bytes.len(), 1 + 36);
+    assert_eq!(bytes[1..5], 0f32.to_le_bytes());
+    assert_eq!(bytes[5..9], (-1.5f32).to_le_bytes());
+    let holders: Vec<Holder> = (0..4)
+        .map(|i| Holder {
+            id: u32::from(i) * 1000,
+            tri: tri(i),
+            maybe: (i % 2 == 0).then(|| v(i)),
+            pair: (v(i), u16::from(i)),
+            many: (0..i).map(tri).collect(),
+        })
+        .collect();
+    both(&holders);
+    both(&vec![vec![tri(1), tri(2)], vec![], vec![tri(3)]]);
+    both(&vec![Some(tri(1)), None, Some(tri(2))]);
 }
 
 /// `Bytes` in a column share the input's buffer as a `Bytes` field does

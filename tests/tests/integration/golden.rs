@@ -306,6 +306,9 @@ enum Shape {
 }
 
 #[derive(Packable, Debug, PartialEq, Clone)]
+struct Rgb(u8, u8, u8);
+
+#[derive(Packable, Debug, PartialEq, Clone)]
 struct Person {
     name: String,
     age: u8,
@@ -364,6 +367,12 @@ fn section_columns() {
     );
     // No elements, no columns.
     row(Vec::<Point>::new(), &[0x00]);
+    // A struct whose fields' columns would all be rows is rows.
+    row(
+        vec![Rgb(1, 2, 3), Rgb(4, 5, 6)],
+        &[0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06],
+    );
+    row(vec![Rgb(1, 2, 3)], &[0x02, 0x01, 0x02, 0x03]);
     // An array: no length, the same columns.
     row([Point { x: 1, y: -1 }], &[0x04, 0x02]);
     // Tuples: each element's column; wrappers take their contents'

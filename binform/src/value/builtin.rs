@@ -7,6 +7,7 @@
 //! encoding (`u32` and `u64` varints; zig-zag `i32` and `i64`) a record
 //! uses the wider: the bytes are the same.
 
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -301,6 +302,7 @@ pub(super) static NO_TYPES: Schema = Schema {
 pub(super) fn wire_of<L: crate::Layout>(
     node: &TypeRef,
     schema: &Schema,
+    rows: &mut Rows,
 ) -> Result<crate::tolerant::wire::Wire> {
     use crate::tolerant::wire::Wire;
     use crate::tolerant::wire::PACKED_ELEMENT;
@@ -327,8 +329,10 @@ pub(super) fn wire_of<L: crate::Layout>(
         Shape::Packed(..) => Wire::Seq(PACKED_ELEMENT),
         Shape::Seq(elem) => match node {
             // Columns (§27) are framed, as `[T]`'s wire type says.
-            TypeRef::Builtin { name, .. } if name == "seq" && !is_column::<L>(elem, schema) => {
-                Wire::seq_of(wire_of::<L>(elem, schema)?)
+            TypeRef::Builtin { name, .. }
+                if name == "seq" && !is_column::<L>(elem, schema, rows) =>
+            {
+                Wire::seq_of(wire_of::<L>(elem, schema, rows)?)
             }
             _ => Wire::Framed,
         },
@@ -340,24 +344,32 @@ pub(super) fn wire_of<L: crate::Layout>(
 /// Whether sequences of `elem` are columns in the layout `L` (§27): the
 /// schema's account of `Encoding::COLUMNS`. Wrappers encoded as their
 /// contents are transparent in schemas and forward their columns.
-pub(super) fn is_column<L: crate::Layout>(elem: &TypeRef, schema: &Schema) -> bool {
-    let mut work = ROWS_WORK;
-    !L::FIXED && column_within(elem, schema, &mut work, ROWS_DEPTH)
+pub(super) fn is_column<L: crate::Layout>(
+    elem: &TypeRef,
+    schema: &Schema,
+    rows: &mut Rows,
+) -> bool {
+    !L::FIXED && column_within(elem, schema, rows, ROWS_DEPTH)
 }
 
-/// How many schema nodes one [`is_column`] may visit to find that a
-/// struct's fields are all rows: a struct's rows are at most its size
-/// in memory, so no Rust type comes near; a hostile schema (a struct of
-/// a thousand fields of a struct of a thousand ...) is cut short, and
-/// called columns.
-const ROWS_WORK: u32 = 1 << 16;
+/// Whether each struct of a schema met so far is rows (§27 "Structs of
+/// rows"), worked out once per struct for a whole decode or encode: a
+/// column of a zero-size array of such a struct costs a lookup, not a
+/// walk of its fields.
+pub(super) type Rows = BTreeMap<*const TypeDef, bool>;
 
-/// How deep structs of rows may nest in one [`is_column`].
-const ROWS_DEPTH: u32 = 64;
+/// How deep structs and arrays of rows may nest in one [`is_column`]: a
+/// bound on the stack a hostile schema can make it use, far past any Rust
+/// struct of rows (each level is a field holding the next).
+const ROWS_DEPTH: u32 = 256;
 
-/// [`is_column`] in the compact layout, `work` the nodes it may still
-/// visit.
-fn column_within(elem: &TypeRef, schema: &Schema, work: &mut u32, depth: u32) -> bool {
+/// [`is_column`] in the compact layout, `depth` the levels of structs and
+/// arrays it may still go down.
+fn column_within(elem: &TypeRef, schema: &Schema, rows: &mut Rows, depth: u32) -> bool {
+    let Some(depth) = depth.checked_sub(1) else {
+        // A deeper schema than any Rust type: columns.
+        return true;
+    };
     match shape(elem, schema) {
         Ok(Shape::String | Shape::Option(_) | Shape::PackedArray(..)) => true,
         // Bits (`bool::COLUMNS`), and tuples: each element's column.
@@ -366,10 +378,10 @@ fn column_within(elem: &TypeRef, schema: &Schema, work: &mut u32, depth: u32) ->
         Ok(Shape::Seq(_) | Shape::Packed(..) | Shape::Bytes) => is_seq(elem),
         // A compact type, unless it is a struct whose fields' columns
         // would all be rows (the derive's `COLUMNS`).
-        Ok(Shape::Named(def)) => !def.tolerant && !rows_only(def, schema, work, depth),
+        Ok(Shape::Named(def)) => !def.tolerant && !rows_only(def, schema, rows, depth),
         // Arrays of columns or of packed integers (`[T; N]::COLUMNS`).
         Ok(Shape::Array(inner, _)) => {
-            column_within(inner, schema, work, depth) || packs(inner, schema)
+            column_within(inner, schema, rows, depth) || packs(inner, schema)
         }
         _ => false,
     }
@@ -383,27 +395,25 @@ fn packs(node: &TypeRef, schema: &Schema) -> bool {
 /// Whether a compact struct is written as rows in its columns (§27): it
 /// has fields, none of them a `with` field, and none of them is a column
 /// or packed, so its fields' columns would be the same bytes in another
-/// order.
-fn rows_only(def: &TypeDef, schema: &Schema, work: &mut u32, depth: u32) -> bool {
+/// order. Remembered in `rows`; a struct met again while its own fields
+/// are being looked at (which no Rust type of rows can do: it would hold
+/// itself by value) is columns.
+fn rows_only(def: &TypeDef, schema: &Schema, rows: &mut Rows, depth: u32) -> bool {
+    let key: *const TypeDef = def;
+    if let Some(&known) = rows.get(&key) {
+        return known;
+    }
+    rows.insert(key, false);
     let crate::schema::Body::Struct(fields) = &def.body else {
         return false;
     };
-    // A struct can hold itself only through a sequence or an option,
-    // both columns; a schema that says otherwise (`struct S { a:
-    // array<S, 1> }`, which no Rust type is) ends at a depth no Rust
-    // struct of rows reaches.
-    let Some(depth) = depth.checked_sub(1) else {
-        return false;
-    };
-    !fields.is_empty()
+    let answer = !fields.is_empty()
         && fields.iter().all(|f| {
-            let Some(left) = work.checked_sub(1) else {
-                return false;
-            };
-            *work = left;
             let with = matches!(&f.schema, TypeRef::Builtin { name, .. } if name == "with");
-            !with && !column_within(&f.schema, schema, work, depth) && !packs(&f.schema, schema)
-        })
+            !with && !column_within(&f.schema, schema, rows, depth) && !packs(&f.schema, schema)
+        });
+    rows.insert(key, answer);
+    answer
 }
 
 /// Whether `node` is a sequence (`seq<T>`, `packed<T>`), whose columns
@@ -433,7 +443,8 @@ mod tests {
             "{seen}"
         );
         assert_eq!(
-            wire_of::<crate::layout::Compact>(&schema.root, &schema).unwrap(),
+            wire_of::<crate::layout::Compact>(&schema.root, &schema, &mut Default::default())
+                .unwrap(),
             T::WIRE,
             "{}",
             schema.root
@@ -450,7 +461,8 @@ mod tests {
             "{seen}"
         );
         assert_eq!(
-            wire_of::<crate::layout::Fixed>(&schema.root, &schema).unwrap(),
+            wire_of::<crate::layout::Fixed>(&schema.root, &schema, &mut Default::default())
+                .unwrap(),
             T::FIXED_WIRE,
             "{} (fixed)",
             schema.root

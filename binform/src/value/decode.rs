@@ -101,6 +101,7 @@ fn body<L: crate::Layout>(
         tags: BTreeMap::new(),
         dyn_tags: DynTags::default(),
         others: BTreeMap::new(),
+        rows: BTreeMap::new(),
     };
     let value = d.value(&mut r, &schema.root)?;
     r.finish()?;
@@ -121,6 +122,8 @@ struct Decoder<'s> {
     dyn_tags: DynTags,
     /// Each tolerant enum's `other` variant.
     others: BTreeMap<*const crate::schema::VariantDef, Option<usize>>,
+    /// Which structs are rows (§27), each worked out once.
+    rows: super::builtin::Rows,
 }
 
 impl<'s> Decoder<'s> {
@@ -155,7 +158,7 @@ impl<'s> Decoder<'s> {
                 if shape(elem, self.schema).is_ok_and(|s| matches!(s, Shape::Scalar(Scalar::U8))) {
                     r.charge_memory(n)?;
                     Value::Bytes(r.read_bytes(n)?.to_vec())
-                } else if is_column::<L>(elem, self.schema) {
+                } else if is_column::<L>(elem, self.schema, &mut self.rows) {
                     Value::Seq(deeper(r, |r| self.column(r, elem, n))?)
                 } else {
                     Value::Seq(self.elements(r, n, |d, r| d.value(r, elem))?)
@@ -444,7 +447,7 @@ impl<'s> Decoder<'s> {
         if let Shape::Option(inner) = shape(node, self.schema)? {
             // An option of a self-delimiting type is its contents' field,
             // or `Null` for `None`.
-            if wire_of::<L>(inner, self.schema)? != Wire::Framed {
+            if wire_of::<L>(inner, self.schema, &mut self.rows)? != Wire::Framed {
                 return match wire {
                     Wire::Null => Ok(Value::Optional(None)),
                     wire => Ok(Value::Optional(Some(Box::new(
@@ -453,7 +456,7 @@ impl<'s> Decoder<'s> {
                 };
             }
         }
-        let expected = wire_of::<L>(node, self.schema)?;
+        let expected = wire_of::<L>(node, self.schema, &mut self.rows)?;
         if wire == Wire::Framed {
             // Framed is always readable: the value's plain encoding.
             let len = r.read_len()?;
@@ -524,7 +527,7 @@ impl<'s> Decoder<'s> {
                 let values = packed_values(r, s, nonzero, total)?;
                 chunks(r, values, n, len)
             }
-            Shape::Array(elem, len) if is_column::<L>(node, self.schema) => {
+            Shape::Array(elem, len) if is_column::<L>(node, self.schema, &mut self.rows) => {
                 let total = n.checked_mul(len).ok_or_else(|| r.alloc_error(n))?;
                 let values = deeper(r, |r| self.column(r, elem, total))?;
                 chunks(r, values, n, len)
@@ -569,15 +572,17 @@ impl<'s> Decoder<'s> {
             // a derived value does in rows: a schema's recursion goes
             // through a derived type, so this bounds it (arrays and
             // options only grow the stack).
-            Shape::Named(def) if is_column::<L>(node, self.schema) => deeper(r, |r| {
-                r.nested(|r| match &def.body {
-                    Body::Struct(fields) => {
-                        let columns = self.field_columns(r, fields, n, "")?;
-                        self.rows_of(r, n, &def.name, None, fields, columns)
-                    }
-                    Body::Enum(variants) => self.enum_column(r, def, variants, n),
+            Shape::Named(def) if is_column::<L>(node, self.schema, &mut self.rows) => {
+                deeper(r, |r| {
+                    r.nested(|r| match &def.body {
+                        Body::Struct(fields) => {
+                            let columns = self.field_columns(r, fields, n, "")?;
+                            self.rows_of(r, n, &def.name, None, fields, columns)
+                        }
+                        Body::Enum(variants) => self.enum_column(r, def, variants, n),
+                    })
                 })
-            }),
+            }
             _ => self.elements(r, n, |d, r| d.value(r, node)),
         }
     }
@@ -909,6 +914,7 @@ fn builtin<L: crate::Layout>(r: &mut Reader<'_, L>, node: &TypeRef) -> Result<Va
         tags: BTreeMap::new(),
         dyn_tags: DynTags::default(),
         others: BTreeMap::new(),
+        rows: BTreeMap::new(),
     }
     .value(r, node)
 }

@@ -63,6 +63,8 @@ struct Encoder<'s, 'doc> {
     variants: BTreeMap<*const VariantDef, BTreeMap<String, usize>>,
     /// Each trait-object node's tags.
     dyn_tags: DynTags,
+    /// Which structs are rows (§27), each worked out once.
+    rows: super::builtin::Rows,
 }
 
 impl<'s, 'doc> Encoder<'s, 'doc> {
@@ -76,6 +78,7 @@ impl<'s, 'doc> Encoder<'s, 'doc> {
             shared,
             variants: BTreeMap::new(),
             dyn_tags: DynTags::default(),
+            rows: BTreeMap::new(),
         }
     }
 
@@ -144,7 +147,7 @@ impl<'s, 'doc> Encoder<'s, 'doc> {
                     Ok(())
                 }
                 Value::Seq(items) if items.len() == n => {
-                    if super::builtin::is_column::<L>(elem, schema) {
+                    if super::builtin::is_column::<L>(elem, schema, &mut self.rows) {
                         let items: Vec<&Value> = items.iter().collect();
                         return deeper(w, |w| self.column(w, elem, &items));
                     }
@@ -369,7 +372,7 @@ impl<'s, 'doc> Encoder<'s, 'doc> {
     ) -> Result<()> {
         let schema = self.schema;
         if let Shape::Option(inner) = shape(node, schema)? {
-            if wire_of::<L>(inner, schema)? != Wire::Framed {
+            if wire_of::<L>(inner, schema, &mut self.rows)? != Wire::Framed {
                 return match v {
                     Value::Optional(None) => {
                         w.write_varint(gap_key | u64::from(Wire::Null.bits()));
@@ -380,7 +383,7 @@ impl<'s, 'doc> Encoder<'s, 'doc> {
                 };
             }
         }
-        let wire = wire_of::<L>(node, schema)?;
+        let wire = wire_of::<L>(node, schema, &mut self.rows)?;
         w.write_varint(gap_key | u64::from(wire.bits()));
         match wire {
             Wire::Framed => w.write_len_prefixed(|w| self.value(w, node, v)),
@@ -472,7 +475,9 @@ impl<'s, 'doc> Encoder<'s, 'doc> {
                 let all = self.flatten(items, len)?;
                 self.packed(w, s, nonzero, all)
             }
-            Some(Shape::Array(elem, len)) if super::builtin::is_column::<L>(node, schema) => {
+            Some(Shape::Array(elem, len))
+                if super::builtin::is_column::<L>(node, schema, &mut self.rows) =>
+            {
                 let all = self.flatten(items, len)?;
                 self.column(w, elem, &all)
             }
@@ -532,7 +537,9 @@ impl<'s, 'doc> Encoder<'s, 'doc> {
                 self.column(w, inner, &present)
             }
             // A level, as the decoder counts for a derived type's columns.
-            Some(Shape::Named(def)) if super::builtin::is_column::<L>(node, schema) => {
+            Some(Shape::Named(def))
+                if super::builtin::is_column::<L>(node, schema, &mut self.rows) =>
+            {
                 deeper(w, |w| {
                     w.nested(|w| match &def.body {
                         Body::Struct(defs) => {

@@ -1143,3 +1143,36 @@ mod a_user_trait_in_scope {
         crate::round_trip(&points);
     }
 }
+
+/// Found by review: `Value` bounded how deep it looks for structs of rows
+/// (now 256 levels), where the derive has none: a deep chain of nested
+/// structs of rows is rows to both.
+#[test]
+fn deep_structs_of_rows_agree_with_value() {
+    macro_rules! chain {
+        ($first:ident $(, $name:ident)*) => {
+            #[derive(Packable, Debug, Clone, Copy, PartialEq, Default)]
+            struct $first(f32);
+            chain!(@next $first $(, $name)*);
+        };
+        (@next $prev:ident, $name:ident $(, $rest:ident)*) => {
+            #[derive(Packable, Debug, Clone, Copy, PartialEq, Default)]
+            struct $name($prev, u8);
+            chain!(@next $name $(, $rest)*);
+        };
+        (@next $last:ident) => {
+            type Deepest = $last;
+        };
+    }
+    // 36 levels: the lazy columns' iterator types nest with the structs,
+    // and past about 40 levels by value rustc's default recursion limit
+    // (128) ends the trait solving (`#![recursion_limit]` raises it).
+    chain!(
+        C00, C01, C02, C03, C04, C05, C06, C07, C08, C09, C10, C11, C12, C13, C14, C15, C16, C17,
+        C18, C19, C20, C21, C22, C23, C24, C25, C26, C27, C28, C29, C30, C31, C32, C33, C34, C35
+    );
+    let values = vec![Deepest::default(); 3];
+    let bytes = both(&values);
+    // Rows: each value's 4 + 35 bytes in turn.
+    assert_eq!(bytes.len(), 1 + 3 * 39);
+}

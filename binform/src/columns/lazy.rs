@@ -129,36 +129,6 @@ impl<'de, T: Columnar<'de>> Columnar<'de> for Option<T> {
     }
 }
 
-/// Each element's column in turn (as `unpack_vec`), an error naming its
-/// index.
-macro_rules! tuple_columns {
-    ($($name:ident . $idx:tt),+) => {
-        impl<'de, $($name: Columnar<'de>),+> Columnar<'de> for ($($name,)+) {
-            #[inline(always)]
-            #[allow(non_snake_case)]
-            fn read_column<L: Layout>(
-                r: &mut Reader<'de, L>,
-                n: usize,
-            ) -> Result<impl Iterator<Item = Self> + use<'de, $($name,)+ L>> {
-                $(let mut $name = crate::error::in_field(
-                    $name::read_column(r, n),
-                    concat!(".", stringify!($idx)),
-                )?;)+
-                Ok(core::iter::from_fn(move || Some(($($name.next()?,)+))))
-            }
-        }
-    };
-}
-
-tuple_columns!(A.0);
-tuple_columns!(A.0, B.1);
-tuple_columns!(A.0, B.1, C.2);
-tuple_columns!(A.0, B.1, C.2, D.3);
-tuple_columns!(A.0, B.1, C.2, D.3, E.4);
-tuple_columns!(A.0, B.1, C.2, D.3, E.4, F.5);
-tuple_columns!(A.0, B.1, C.2, D.3, E.4, F.5, G.6);
-tuple_columns!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7);
-
 /// A derived type's `unpack_vec`: rows in the fixed layout; in the
 /// compact one its lazy column, each element built in place in the
 /// vector. Once they are, the leaves' vectors are freed, and what they

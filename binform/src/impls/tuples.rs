@@ -77,6 +77,23 @@ macro_rules! tuple {
                 })
             }
         }
+
+        // Lazily, inside a derived type's column: each element's column in
+        // turn (as `unpack_vec`), an error naming its index.
+        impl<'de, $($name: crate::columns::lazy::Columnar<'de>),+> crate::columns::lazy::Columnar<'de> for ($($name,)+) {
+            #[inline(always)]
+            #[allow(non_snake_case)]
+            fn read_column<L: crate::Layout>(
+                r: &mut Reader<'de, L>,
+                n: usize,
+            ) -> Result<impl Iterator<Item = Self> + use<'de, $($name,)+ L>> {
+                $(let mut $name = crate::error::in_field(
+                    $name::read_column(r, n),
+                    concat!(".", stringify!($idx)),
+                )?;)+
+                Ok(core::iter::from_fn(move || Some(($($name.next()?,)+))))
+            }
+        }
     };
 }
 

@@ -349,14 +349,42 @@ pub(super) fn is_column<L: crate::Layout>(
     schema: &Schema,
     rows: &mut Rows,
 ) -> bool {
-    !L::FIXED && column_within(elem, schema, rows, ROWS_DEPTH)
+    if L::FIXED {
+        return false;
+    }
+    let key: *const TypeRef = elem;
+    if let Some(&known) = rows.nodes.as_ref().and_then(|nodes| nodes.get(&key)) {
+        return known;
+    }
+    let answer = column_within(elem, schema, rows, ROWS_DEPTH);
+    if let Some(nodes) = &mut rows.nodes {
+        nodes.insert(key, answer);
+    }
+    answer
 }
 
-/// Whether each struct of a schema met so far is rows (§27 "Structs of
-/// rows"), worked out once per struct for a whole decode or encode: a
-/// column of a zero-size array of such a struct costs a lookup, not a
-/// walk of its fields.
-pub(super) type Rows = BTreeMap<*const TypeDef, bool>;
+/// What [`is_column`] found so far, for a whole decode or encode: each
+/// struct of the schema met, whether it is rows (§27 "Structs of rows"),
+/// worked out once; and, for a decoder, whose nodes are all borrowed from
+/// the schema for the whole decode (so an address is one node), each node
+/// asked about, whether it is a column. A column of zero-size arrays of a
+/// large struct, or of arrays nested 256 deep, then costs a lookup an
+/// element, not a walk of the type.
+#[derive(Default)]
+pub(super) struct Rows {
+    structs: BTreeMap<*const TypeDef, bool>,
+    nodes: Option<BTreeMap<*const TypeRef, bool>>,
+}
+
+impl Rows {
+    /// For a decoder: nodes remembered too.
+    pub(super) fn remembering_nodes() -> Self {
+        Rows {
+            structs: BTreeMap::new(),
+            nodes: Some(BTreeMap::new()),
+        }
+    }
+}
 
 /// How deep structs and arrays of rows may nest in one [`is_column`]: a
 /// bound on the stack a hostile schema can make it use, far past any Rust
@@ -400,10 +428,10 @@ fn packs(node: &TypeRef, schema: &Schema) -> bool {
 /// itself by value) is columns.
 fn rows_only(def: &TypeDef, schema: &Schema, rows: &mut Rows, depth: u32) -> bool {
     let key: *const TypeDef = def;
-    if let Some(&known) = rows.get(&key) {
+    if let Some(&known) = rows.structs.get(&key) {
         return known;
     }
-    rows.insert(key, false);
+    rows.structs.insert(key, false);
     let crate::schema::Body::Struct(fields) = &def.body else {
         return false;
     };
@@ -412,7 +440,7 @@ fn rows_only(def: &TypeDef, schema: &Schema, rows: &mut Rows, depth: u32) -> boo
             let with = matches!(&f.schema, TypeRef::Builtin { name, .. } if name == "with");
             !with && !column_within(&f.schema, schema, rows, depth) && !packs(&f.schema, schema)
         });
-    rows.insert(key, answer);
+    rows.structs.insert(key, answer);
     answer
 }
 

@@ -101,7 +101,7 @@ fn body<L: crate::Layout>(
         tags: BTreeMap::new(),
         dyn_tags: DynTags::default(),
         others: BTreeMap::new(),
-        rows: BTreeMap::new(),
+        rows: super::builtin::Rows::remembering_nodes(),
     };
     let value = d.value(&mut r, &schema.root)?;
     r.finish()?;
@@ -914,7 +914,7 @@ fn builtin<L: crate::Layout>(r: &mut Reader<'_, L>, node: &TypeRef) -> Result<Va
         tags: BTreeMap::new(),
         dyn_tags: DynTags::default(),
         others: BTreeMap::new(),
-        rows: BTreeMap::new(),
+        rows: super::builtin::Rows::remembering_nodes(),
     }
     .value(r, node)
 }

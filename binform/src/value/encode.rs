@@ -78,7 +78,7 @@ impl<'s, 'doc> Encoder<'s, 'doc> {
             shared,
             variants: BTreeMap::new(),
             dyn_tags: DynTags::default(),
-            rows: BTreeMap::new(),
+            rows: Default::default(),
         }
     }
 

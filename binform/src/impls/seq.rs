@@ -153,7 +153,9 @@ macro_rules! copied_seq_columns {
     )*};
 }
 
-copied_seq_columns!(u8, u16, u32, u64, u128, i8, i16, i32, i64, i128, f32, f64, bool, char);
+copied_seq_columns!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64, bool, char
+);
 
 /// A column of `n` sequences of `T`: lengths (packed), then the elements'
 /// column (`seq_elements`); both are transient.
@@ -177,19 +179,6 @@ fn copied_seqs<'de, T: Unpack<'de> + Copy, L: crate::Layout>(
             false => Some(items.to_vec()),
         }
     }))
-}
-
-impl<'de, T: Unpack<'de>, const N: usize> Columnar<'de> for [T; N]
-where
-    [T; N]: Unpack<'de>,
-{
-    #[inline(always)]
-    fn read_column<L: crate::Layout>(
-        r: &mut Reader<'de, L>,
-        n: usize,
-    ) -> Result<impl Iterator<Item = Self> + use<'de, T, L, N>> {
-        leaf(r, n)
-    }
 }
 
 /// The `Unpack` hooks of a sequence type made from a `Vec` by `$make`

@@ -369,7 +369,9 @@ pub(super) fn is_column<L: crate::Layout>(
 /// the schema for the whole decode (so an address is one node), each node
 /// asked about, whether it is a column. A column of zero-size arrays of a
 /// large struct, or of arrays nested 256 deep, then costs a lookup an
-/// element, not a walk of the type.
+/// element, not a walk of the type. Past [`ROWS_DEPTH`] levels, or
+/// through a struct that holds itself by value (no Rust type does either),
+/// an answer can depend on which node was asked about first.
 #[derive(Default)]
 pub(super) struct Rows {
     structs: BTreeMap<*const TypeDef, bool>,

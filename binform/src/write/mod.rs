@@ -369,26 +369,30 @@ pub(crate) fn pack_each<T: Pack, L: crate::Layout>(
 /// The `pack_all` of a fixed-size scalar (`u8`, `i8`, floats) whose bytes
 /// `bytes` gives: a column of them (a field of each element, §27) reserved
 /// and filled a chunk at a time, where a value at a time cost each its own
-/// reservation.
+/// reservation. The iterator's size hint only sizes a chunk: what a chunk
+/// was not filled with is taken back, and every value the iterator
+/// yields is written, once.
 #[inline]
 pub(crate) fn pack_scalars_of<'a, T: 'a, const N: usize, L: crate::Layout>(
-    items: impl Iterator<Item = &'a T> + Clone,
+    items: impl Iterator<Item = &'a T>,
     bytes: impl Fn(&T) -> [u8; N],
     w: &mut Writer<'_, L>,
 ) {
-    // A field of each element says its length; anything else is counted.
-    let mut left = match items.size_hint() {
-        (lo, Some(hi)) if lo == hi => lo,
-        _ => items.clone().count(),
-    };
-    let mut items = items;
-    while left > 0 {
-        let k = left.min(SEQUENCE_CHUNK);
+    let mut items = items.peekable();
+    while items.peek().is_some() {
+        let k = match items.size_hint() {
+            (_, Some(hi)) => hi,
+            (lo, None) => lo,
+        }
+        .clamp(1, SEQUENCE_CHUNK);
         let out = w.extend_zeroed(k * N);
+        let mut filled = 0;
+        // The chunk's slots first: a full chunk takes no value past it.
         for (dst, v) in out.chunks_exact_mut(N).zip(items.by_ref()) {
             dst.copy_from_slice(&bytes(v));
+            filled += 1;
         }
-        left -= k;
+        w.unextend((k - filled) * N);
         w.checkpoint();
     }
 }

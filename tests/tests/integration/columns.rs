@@ -1176,3 +1176,42 @@ fn deep_structs_of_rows_agree_with_value() {
     // Rows: each value's 4 + 35 bytes in turn.
     assert_eq!(bytes.len(), 1 + 3 * 39);
 }
+
+/// Found by review: a column of bytes or floats was reserved from its
+/// iterator's size hint when it claimed to be exact, and filled by a
+/// `zip`: an iterator whose hint lies (a hand-written caller of the
+/// doc-hidden `Pack::pack_all`) lost values or wrote zeros. Every value
+/// yielded is written, once.
+#[test]
+fn scalar_columns_write_every_value_whatever_the_hint() {
+    struct Lying<I>(I, usize);
+    impl<I: Iterator + Clone> Iterator for Lying<I> {
+        type Item = I::Item;
+        fn next(&mut self) -> Option<I::Item> {
+            self.0.next()
+        }
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            (self.1, Some(self.1))
+        }
+    }
+    impl<I: Iterator + Clone> Clone for Lying<I> {
+        fn clone(&self) -> Self {
+            Lying(self.0.clone(), self.1)
+        }
+    }
+    let values: Vec<f32> = (0..300).map(|i| i as f32 * 0.5).collect();
+    let expected: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    for hint in [0, 1, 299, 301, 1000] {
+        let mut out = Vec::new();
+        let mut w = binform::Writer::new(&mut out);
+        <f32 as Pack>::pack_all(Lying(values.iter(), hint), &mut w).unwrap();
+        drop(w);
+        assert_eq!(out, expected, "hint {hint}");
+    }
+    let bytes: Vec<u8> = (0..=255).collect();
+    let mut out = Vec::new();
+    let mut w = binform::Writer::new(&mut out);
+    <u8 as Pack>::pack_all(Lying(bytes.iter(), 3), &mut w).unwrap();
+    drop(w);
+    assert_eq!(out, bytes);
+}

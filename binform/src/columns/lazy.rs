@@ -59,17 +59,19 @@ pub(crate) fn note_transient<T, L: Layout>(r: &mut Reader<'_, L>, values: &[T]) 
 /// Leaves: types whose column is their decoded vector.
 macro_rules! leaf_columns {
     ($($ty:ty),* $(,)?) => {$(
-        impl<'de> Columnar<'de> for $ty {
+        impl<'de> crate::columns::lazy::Columnar<'de> for $ty {
             #[inline(always)]
-            fn read_column<L: Layout>(
-                r: &mut Reader<'de, L>,
+            fn read_column<L: crate::Layout>(
+                r: &mut crate::Reader<'de, L>,
                 n: usize,
-            ) -> Result<impl Iterator<Item = Self> + use<'de, L>> {
-                leaf(r, n)
+            ) -> crate::Result<impl Iterator<Item = Self> + use<'de, L>> {
+                crate::columns::lazy::leaf(r, n)
             }
         }
     )*};
 }
+
+pub(crate) use leaf_columns;
 
 leaf_columns!(
     u8,

@@ -4,7 +4,7 @@
 use alloc::collections::{BinaryHeap, LinkedList, VecDeque};
 use alloc::vec::Vec;
 
-use crate::columns::lazy::{leaf, note_transient, Columnar};
+use crate::columns::lazy::{note_transient, Columnar};
 use crate::write::SEQUENCE_CHUNK;
 use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 
@@ -124,17 +124,9 @@ pub(crate) fn seq_elements<'de, T: Unpack<'de>, L: crate::Layout>(
     Ok((all, charged))
 }
 
-/// Sequences of strings are read as a column of them (`unpack_seqs`): a
-/// string is moved, not copied, into its sequence.
-impl<'de> Columnar<'de> for Vec<alloc::string::String> {
-    #[inline(always)]
-    fn read_column<L: crate::Layout>(
-        r: &mut Reader<'de, L>,
-        n: usize,
-    ) -> Result<impl Iterator<Item = Self> + use<'de, L>> {
-        leaf(r, n)
-    }
-}
+// Sequences of strings are read as a column of them (`unpack_seqs`): a
+// string is moved, not copied, into its sequence.
+crate::columns::lazy::leaf_columns!(Vec<alloc::string::String>);
 
 /// Sequences of plain scalars: their lengths and elements' columns (as
 /// `unpack_vec` reads them), each sequence copied from the elements when

@@ -8,101 +8,159 @@
 //! layout keeps rows, and so do version-tolerant types (no items here).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
+use quote::{format_ident, quote, ToTokens};
 use syn::Lifetime;
 
 use crate::ast::{Body, Field, Style, Variant};
-use crate::fields::{default_value, try_result, via};
+use crate::fields::{binding, default_value, try_result, via};
 
-/// The statement that writes field `f`'s column: `get` borrows it from
-/// an element (`variant`: from an element of one variant, or `None`).
-fn pack_field(krate: &TokenStream, f: &Field, get: TokenStream, variant: bool) -> TokenStream {
-    let items = match variant {
-        false => quote!(__items.iter().map(#get)),
-        true => quote!(__items.iter().filter_map(#get)),
-    };
-    let call = match &f.attrs.with {
-        Some(with) => {
-            let path = &with.value;
-            quote!(#krate::__private::pack_rows_with(#items, __w, |__v, __w| #path::pack(__v, __w)))
-        }
-        None if f.concrete => {
-            // Through `Field`, spanned on the type: a missing encoding is
-            // one error, at the field.
-            let func = via(krate, f, quote!(), quote!(pack_column));
-            quote!(#func(#items, __w))
-        }
-        None => {
-            let ty = f.ty;
-            quote!(#krate::__private::pack_column::<#ty, __L>(#items, __w))
-        }
-    };
-    let call = try_result(call);
-    quote!(#call;)
+/// Fields whose columns are read and written together, in wire order.
+enum Run<'f, 'a> {
+    /// Up to 16 fields: one column of tuples of them (`ReadFields`,
+    /// `PackFields`), so that a type's columns are a call and a pattern
+    /// for every 16 fields, not code for each (`docs/compile-time.md`).
+    Tuple(Vec<(usize, &'f Field<'a>)>),
+    /// A `with` field: its module's values one after another.
+    With(usize, &'f Field<'a>),
 }
 
-/// The expression that reads field `f`'s column of `n` values, as an
-/// iterator, its error given the path `segment`: lazily when its type has
-/// a lazy column (`Columnar`), else its decoded vector's.
-fn unpack_field(krate: &TokenStream, f: &Field, n: TokenStream, segment: &str) -> TokenStream {
-    match &f.attrs.with {
-        Some(with) => {
-            let path = &with.value;
-            quote!(#krate::__private::rows_with(__r, #n, #segment, |__r| #path::unpack(__r)))
-        }
-        None if f.concrete => {
-            // Method resolution picks the path (`ColumnOf`); spanned on
-            // the type, so that a type without an encoding fails `Field`
-            // at the field, as its other uses do.
-            let ty = f.ty;
-            let vector = via(krate, f, quote!(), quote!(unpack_column));
+/// The most fields in one run: the longest tuple with the runtime's
+/// column impls.
+const RUN: usize = 16;
 
-            let r = quote!(__r);
-            quote_spanned!(ty.span()=>
-                (&&#krate::__private::ColumnOf::<#ty>::NEW).__binform_read_column(#r, #n, #segment, #vector)
-            )
+/// The runs of `fields`' encoded fields, in wire order.
+fn runs<'f, 'a>(fields: &'f [Field<'a>]) -> Vec<Run<'f, 'a>> {
+    let mut runs = Vec::new();
+    let mut tuple = Vec::new();
+    for (i, f) in crate::ast::wire_order(fields) {
+        if (f.attrs.with.is_some() || tuple.len() == RUN) && !tuple.is_empty() {
+            runs.push(Run::Tuple(core::mem::take(&mut tuple)));
         }
-        None => {
-            let ty = f.ty;
-            quote!(#krate::__private::column_iter::<#ty, __L>(__r, #n, #segment))
+        match f.attrs.with {
+            Some(_) => runs.push(Run::With(i, f)),
+            None => tuple.push((i, f)),
         }
     }
-}
-
-/// A field's `COLUMN_MIN`; a `with` field counts nothing.
-fn column_min(krate: &TokenStream, de: &Lifetime, f: &Field) -> TokenStream {
-    if f.attrs.with.is_some() {
-        return quote!(0);
+    if !tuple.is_empty() {
+        runs.push(Run::Tuple(tuple));
     }
-    via(krate, f, quote!(#krate::Unpack<#de>), quote!(COLUMN_MIN))
+    runs
 }
 
-/// Binding of the decoded column of field `i` of variant `v`.
-fn column_ident(v: usize, i: usize) -> syn::Ident {
-    format_ident!("__c{}_{}", v, i)
+/// Binding of the column of run `c` of variant `v`.
+fn run_ident(v: usize, c: usize) -> syn::Ident {
+    format_ident!("__k{}_{}", v, c)
 }
 
-/// Reads the columns of `fields` (of variant `v`, `n` values each) into
-/// bindings, each error given its path segment.
-fn read_columns(
+/// A type's or a variant's columns: the statements that read its runs
+/// (of variant `v`, `n` values each) into bindings, each field's error
+/// given its path segment, and the expression of its next element,
+/// `path` of its fields.
+///
+/// One run of up to 16 fields (most types) is one column of tuples, the
+/// element made in its iterator (`ReadFields`); a struct's rows
+/// are read there too. More runs read a column of tuples each, and the
+/// element is made from them here.
+fn read_runs(
     krate: &TokenStream,
     v: usize,
-    fields: &[Field],
+    (path, style, fields): (TokenStream, Style, &[Field]),
+    n: TokenStream,
+    prefix: &str,
+) -> (TokenStream, TokenStream) {
+    let runs = runs(fields);
+    if let [Run::Tuple(one)] = runs.as_slice() {
+        let k = run_ident(v, 0);
+        let read = try_result(read_one_run(krate, (path, style, fields), one, n, prefix));
+        return (
+            quote!(let mut #k = #read;),
+            quote!(::core::iter::Iterator::next(&mut #k)?),
+        );
+    }
+    let mut reads = Vec::new();
+    let mut takes = Vec::new();
+    for (c, run) in runs.into_iter().enumerate() {
+        let k = run_ident(v, c);
+        let (read, pat) = match run {
+            Run::Tuple(fields) => {
+                let tys = fields.iter().map(|(_, f)| f.ty);
+                let binds = fields.iter().map(|(i, _)| binding(*i));
+                let read = read_tuple(
+                    krate,
+                    &fields,
+                    &n,
+                    prefix,
+                    quote!((#(#tys,)*)),
+                    quote!(|__t| __t),
+                );
+                (read, quote!((#(#binds,)*)))
+            }
+            Run::With(i, f) => {
+                let path = &f.attrs.with.as_ref().map(|w| &w.value);
+                let name = segment(prefix, f);
+                let b = binding(i);
+                let read =
+                    quote!(#krate::__private::rows_with(__r, #n, #name, |__r| #path::unpack(__r)));
+                (read, quote!(#b))
+            }
+        };
+        let read = try_result(read);
+        reads.push(quote!(let mut #k = #read;));
+        takes.push(quote!(let #pat = ::core::iter::Iterator::next(&mut #k)?;));
+    }
+    let element = construct(path, style, fields);
+    (
+        quote!(#(#reads)*),
+        quote!({
+            #(#takes)*
+            #element
+        }),
+    )
+}
+
+/// The column of a type or variant whose encoded fields are one run
+/// `one`: one column of tuples, each made into `path` of them, or into the
+/// struct's rows when they are rows (`ReadFields`).
+fn read_one_run(
+    krate: &TokenStream,
+    (path, style, fields): (TokenStream, Style, &[Field]),
+    one: &[(usize, &Field)],
     n: TokenStream,
     prefix: &str,
 ) -> TokenStream {
-    let reads = crate::ast::wire_order(fields).into_iter().map(|(i, f)| {
-        let c = column_ident(v, i);
-        let segment = format!("{prefix}.{}", crate::encoding::compact_tokens(&f.member));
-        let read = try_result(unpack_field(krate, f, n.clone(), &segment));
-        quote!(let mut #c = #read;)
-    });
-    quote!(#(#reads)*)
+    let binds = one.iter().map(|(i, _)| binding(*i));
+    let element = construct(path, style, fields);
+    let make = quote!(|(#(#binds,)*)| #element);
+    read_tuple(krate, one, &n, prefix, quote!(Self), make)
 }
 
-/// `path { a: next(c0)?, .. }`: one element from its fields' columns.
-fn take_element(v: usize, path: TokenStream, style: Style, fields: &[Field]) -> TokenStream {
+/// The column of tuples of the fields `run` (`n` values), each made into
+/// an `out` by `make` (`ReadFields`).
+fn read_tuple(
+    krate: &TokenStream,
+    run: &[(usize, &Field)],
+    n: &TokenStream,
+    prefix: &str,
+    out: TokenStream,
+    make: TokenStream,
+) -> TokenStream {
+    let tys = run.iter().map(|(_, f)| f.ty);
+    let names = run.iter().map(|(_, f)| segment(prefix, f));
+    quote! {
+        (&#krate::__private::FieldsOf::<(#(#tys,)*)>::NEW).__binform_read_as::<#out, __L, _>(
+            __r, #n, &[#(#names),*], #make,
+        )
+    }
+}
+
+/// A field's path segment in errors: `prefix.member`.
+fn segment(prefix: &str, f: &Field) -> String {
+    format!("{prefix}.{}", crate::encoding::compact_tokens(&f.member))
+}
+
+/// `path { a: __f0, .. }`: an element of the fields bound by their
+/// runs' patterns, fields that are not encoded at their defaults.
+fn construct(path: TokenStream, style: Style, fields: &[Field]) -> TokenStream {
     if style == Style::Unit {
         return path;
     }
@@ -112,10 +170,41 @@ fn take_element(v: usize, path: TokenStream, style: Style, fields: &[Field]) -> 
             let value = default_value(f);
             return quote!(#member: #value);
         }
-        let c = column_ident(v, i);
-        quote!(#member: ::core::iter::Iterator::next(&mut #c)?)
+        let b = binding(i);
+        quote!(#member: #b)
     });
     quote!(#path { #(#inits,)* })
+}
+
+/// The statements that write the runs of `fields`: `get(pattern, values)`
+/// makes the iterator of an element's fields bound by `pattern` as
+/// `values`.
+fn pack_runs(
+    krate: &TokenStream,
+    fields: &[Field],
+    get: impl Fn(TokenStream, TokenStream) -> TokenStream,
+) -> TokenStream {
+    let stmts = runs(fields).into_iter().map(|run| {
+        let call = match run {
+            Run::Tuple(fields) => {
+                let tys = fields.iter().map(|(_, f)| f.ty);
+                let members = fields.iter().map(|(_, f)| &f.member);
+                let binds: Vec<_> = fields.iter().map(|(i, _)| binding(*i)).collect();
+                let items = get(quote!(#(#members: #binds,)*), quote!((#(#binds,)*)));
+                quote!((&#krate::__private::FieldsOf::<(#(&#tys,)*)>::NEW).__binform_pack_fields(#items, __w))
+            }
+            Run::With(i, f) => {
+                let path = &f.attrs.with.as_ref().map(|w| &w.value);
+                let member = &f.member;
+                let b = binding(i);
+                let items = get(quote!(#member: #b,), quote!(#b));
+                quote!(#krate::__private::pack_rows_with(#items, __w, |__v, __w| #path::pack(__v, __w)))
+            }
+        };
+        let call = try_result(call);
+        quote!(#call;)
+    });
+    quote!(#(#stmts)*)
 }
 
 /// The `Pack` items of a compact struct or enum: `pack_all` (its
@@ -142,22 +231,24 @@ pub fn pack_items(krate: &TokenStream, body: &Body) -> TokenStream {
             __items: #krate::__private::Rows<'_, Self>,
             __w: &mut #krate::Writer<'_, __L>,
         ) -> ::core::result::Result<(), #krate::Error> {
+            #[allow(unused_imports)]
+            use #krate::__private::{NoFields as _, PackFields as _};
             #columns
             ::core::result::Result::Ok(())
         }
     }
 }
 
-/// A struct's columns: each encoded field over every element.
+/// A struct's columns: its runs over every element.
 fn struct_columns(krate: &TokenStream, fields: &[Field]) -> TokenStream {
-    let stmts = crate::ast::wire_order(fields).into_iter().map(|(_, f)| {
-        let member = &f.member;
-        pack_field(krate, f, quote!(|__x: &Self| &__x.#member), false)
-    });
-    quote!(#(#stmts)*)
+    pack_runs(
+        krate,
+        fields,
+        |pat, values| quote!(__items.iter().map(|__x: &Self| { let Self { #pat .. } = __x; #values })),
+    )
 }
 
-/// An enum's columns: the variant indexes, then each variant's fields
+/// An enum's columns: the variant indexes, then each variant's runs
 /// over the elements of that variant.
 fn enum_columns(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
     if variants.is_empty() {
@@ -172,21 +263,17 @@ fn enum_columns(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
         };
         quote!(Self::#ident #pat => #tag,)
     });
-    let columns = variants.iter().flat_map(|v| {
+    let columns = variants.iter().map(|v| {
         let ident = v.ident;
-        crate::ast::wire_order(&v.fields)
-            .into_iter()
-            .map(move |(_, f)| {
-                let member = &f.member;
-                let get = quote! {
-                    |__x: &Self| match __x {
-                        Self::#ident { #member: __v, .. } => ::core::option::Option::Some(__v),
-                        #[allow(unreachable_patterns)]
-                        _ => ::core::option::Option::None,
-                    }
-                };
-                pack_field(krate, f, get, true)
-            })
+        pack_runs(krate, &v.fields, |pat, values| {
+            quote! {
+                __items.iter().filter_map(|__x: &Self| match __x {
+                    Self::#ident { #pat .. } => ::core::option::Option::Some(#values),
+                    #[allow(unreachable_patterns)]
+                    _ => ::core::option::Option::None,
+                })
+            }
+        })
     });
     let tags = try_result(quote! {
         #krate::__private::tag_column(__items, |__x| match __x { #(#tag_arms)* }, __w)
@@ -197,9 +284,24 @@ fn enum_columns(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
     }
 }
 
-/// The `Unpack` items of a compact struct or enum: `COLUMN_MIN` and
-/// `unpack_vec`, which builds its lazy column's elements (`read_column`).
-pub fn unpack_items(krate: &TokenStream, de: &Lifetime, body: &Body) -> TokenStream {
+/// A field's `COLUMN_MIN`; a `with` field counts nothing.
+fn column_min(krate: &TokenStream, de: &Lifetime, f: &Field) -> TokenStream {
+    if f.attrs.with.is_some() {
+        return quote!(0);
+    }
+    via(krate, f, quote!(#krate::Unpack<#de>), quote!(COLUMN_MIN))
+}
+
+/// The `Unpack` items of a compact struct or enum: `COLUMN_MIN`,
+/// `unpack_vec`, which builds its lazy column's elements, and
+/// `read_column`, that lazy column.
+pub fn unpack_items(
+    krate: &TokenStream,
+    de: &Lifetime,
+    name: &str,
+    captures: &TokenStream,
+    body: &Body,
+) -> TokenStream {
     let min = match body {
         Body::Struct(_, fields) => {
             let mins = fields
@@ -210,6 +312,7 @@ pub fn unpack_items(krate: &TokenStream, de: &Lifetime, body: &Body) -> TokenStr
         }
         Body::Enum(_) => quote!(2),
     };
+    let read_column = read_column(krate, name, body);
     quote! {
         const COLUMN_MIN: ::core::primitive::usize = #min;
 
@@ -219,18 +322,34 @@ pub fn unpack_items(krate: &TokenStream, de: &Lifetime, body: &Body) -> TokenStr
         ) -> ::core::result::Result<#krate::__private::Vec<Self>, #krate::Error> {
             #krate::__private::unpack_lazy::<Self, __L>(__r, __n)
         }
+
+        #[inline(always)]
+        fn read_column<__L: #krate::Layout>(
+            __r: &mut #krate::Reader<#de, __L>,
+            __n: ::core::primitive::usize,
+        ) -> ::core::result::Result<
+            impl ::core::iter::Iterator<Item = Self> + use<#captures>,
+            #krate::Error,
+        > {
+            #[allow(unused_imports)]
+            use #krate::__private::{NoFields as _, ReadFields as _};
+            #read_column
+        }
     }
 }
 
-/// The body of a compact struct's or enum's `Columnar::read_column`: its
+/// The body of a compact struct's or enum's `Unpack::read_column`: its
 /// fields' columns read in wire order (an enum's after its variant
 /// indexes), and an iterator that makes each element from them.
-pub fn read_column(krate: &TokenStream, name: &str, body: &Body) -> TokenStream {
+fn read_column(krate: &TokenStream, name: &str, body: &Body) -> TokenStream {
     let (reads, next) = match body {
         Body::Struct(style, fields) => {
-            let reads = read_columns(krate, 0, fields, quote!(__n), "");
-            let element = take_element(0, quote!(Self), *style, fields);
-            (reads, element)
+            if let [Run::Tuple(one)] = runs(fields).as_slice() {
+                let this = (quote!(Self), *style, fields.as_slice());
+                return read_one_run(krate, this, one, quote!(__n), "");
+            }
+            let this = (quote!(Self), *style, fields.as_slice());
+            read_runs(krate, 0, this, quote!(__n), "")
         }
         Body::Enum(variants) if variants.is_empty() => {
             // No variant: any index is unknown (`read_tags` says so).
@@ -266,11 +385,7 @@ pub fn read_column(krate: &TokenStream, name: &str, body: &Body) -> TokenStream 
             ::core::iter::from_fn(move || ::core::option::Option::Some(#next))
         },
     };
-    quote! {
-        #[allow(unused_imports)]
-        use #krate::__private::{LazyColumn as _, VecColumn as _};
-        ::core::result::Result::Ok({ #columns })
-    }
+    quote!(::core::result::Result::Ok({ #columns }))
 }
 
 /// An enum's column reads (the indexes, then each variant's columns, its
@@ -284,12 +399,13 @@ fn enum_column(
     let k = variants.len();
     let reads = variants.iter().enumerate().map(|(v, var)| {
         let prefix = format!("::{}", var.ident);
-        read_columns(krate, v, &var.fields, quote!(__counts[#v]), &prefix)
-    });
-    let arms = variants.iter().enumerate().map(|(v, var)| {
         let ident = var.ident;
+        let this = (quote!(Self::#ident), var.style, var.fields.as_slice());
+        read_runs(krate, v, this, quote!(__counts[#v]), &prefix)
+    });
+    let (reads, elements): (Vec<_>, Vec<_>) = reads.unzip();
+    let arms = elements.iter().enumerate().map(|(v, element)| {
         let tag = v as u32;
-        let element = take_element(v, quote!(Self::#ident), var.style, &var.fields);
         quote!(#tag => #element,)
     });
     let tags = try_result(quote!(#krate::__private::read_tags::<#k, __L>(__r, __n, #name)));
@@ -306,4 +422,16 @@ fn enum_column(
         }
     };
     (reads, next)
+}
+
+/// What a lazy column's iterator captures: `de`, every parameter of the
+/// type (lifetimes first) and the layout `__L`.
+pub fn captures(generics: &syn::Generics, de: &Lifetime) -> TokenStream {
+    let lifetimes = generics.lifetimes().map(|l| l.lifetime.to_token_stream());
+    let others = generics.params.iter().filter_map(|p| match p {
+        syn::GenericParam::Type(t) => Some(t.ident.to_token_stream()),
+        syn::GenericParam::Const(c) => Some(c.ident.to_token_stream()),
+        syn::GenericParam::Lifetime(_) => None,
+    });
+    quote!(#de, #(#lifetimes,)* #(#others,)* __L)
 }

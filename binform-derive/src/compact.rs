@@ -290,7 +290,8 @@ impl Layout for Compact {
             Body::Struct(style, fields) => unpack_struct(krate, de, *style, fields),
             Body::Enum(variants) => unpack_enum(krate, de, gen.name, variants),
         };
-        let columns = crate::columns::unpack_items(krate, de, &gen.cont.body);
+        let captures = crate::columns::captures(gen.cont.generics, de);
+        let columns = crate::columns::unpack_items(krate, de, gen.name, &captures, &gen.cont.body);
         quote! {
             #inline
             fn unpack_cursor<__L: #krate::Layout>(

@@ -84,18 +84,6 @@ fn with_lifetime(generics: &syn::Generics, de: Lifetime) -> syn::Generics {
     out
 }
 
-/// What a lazy column's iterator captures: `de`, every parameter of the
-/// type (lifetimes first) and the layout `__L`.
-fn captures(generics: &syn::Generics, de: &Lifetime) -> TokenStream {
-    let lifetimes = generics.lifetimes().map(|l| l.lifetime.to_token_stream());
-    let others = generics.params.iter().filter_map(|p| match p {
-        syn::GenericParam::Type(t) => Some(t.ident.to_token_stream()),
-        syn::GenericParam::Const(c) => Some(c.ident.to_token_stream()),
-        syn::GenericParam::Lifetime(_) => None,
-    });
-    quote!(#de, #(#lifetimes,)* #(#others,)* __L)
-}
-
 /// The generics with `predicates` added to their where-clause.
 fn with_predicates(
     mut generics: syn::Generics,
@@ -147,30 +135,6 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
     let unpack_items = layout.unpack_items(&gen);
     let min_size = layout.min_size(&gen);
     let encoding_items = encoding::items(cont, &krate);
-    let columnar = match cont.is_tolerant() {
-        true => quote!(),
-        false => {
-            let body = crate::columns::read_column(&krate, &name, &cont.body);
-            let captures = captures(cont.generics, &de);
-            let inline = &gen.inline;
-            quote! {
-                #[automatically_derived]
-                impl #de_impl_generics #krate::__private::Columnar<#de> for #ident #ty_generics #unpack_where {
-                    #inline
-                    fn read_column<__L: #krate::Layout>(
-                        __r: &mut #krate::Reader<#de, __L>,
-                        __n: ::core::primitive::usize,
-                    ) -> ::core::result::Result<
-                        impl ::core::iter::Iterator<Item = Self> + use<#captures>,
-                        #krate::Error,
-                    > {
-                        #body
-                    }
-                }
-            }
-        }
-    };
-
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, unused_labels, clippy::all)]
@@ -211,7 +175,6 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
                 }
             }
 
-            #columnar
         };
     }
 }

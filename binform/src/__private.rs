@@ -10,14 +10,14 @@ pub use alloc::vec;
 pub use alloc::vec::Vec;
 pub use core;
 
-pub use crate::columns::lazy::{leaf, rows_of, unpack_lazy, Columnar};
+pub use crate::columns::lazy::{rows_of, unpack_lazy, ReadFields};
 pub use crate::impls::SharedUnpack;
 pub use crate::plain::Plain;
 pub use crate::read::ReadCursor;
 pub use crate::schema::hash::{builtin_value, number_value, reference_value};
 pub use crate::tolerant::wire::Wire;
 pub use crate::tolerant::Fields;
-pub use crate::write::{Cursor, Kept, Rows, RESERVE_SLACK};
+pub use crate::write::{Cursor, Kept, PackFields, Rows, RESERVE_SLACK};
 
 /// The position (in tag order) of the variant of the enum `T` whose
 /// placeholder costs least: where a derived enum's placeholder starts.
@@ -313,20 +313,6 @@ pub unsafe trait Field: Sized {
     fn placeholder(work: &mut u32) -> Option<Self>;
     /// [`Unpack::COLUMN_MIN`](crate::Unpack::COLUMN_MIN).
     const COLUMN_MIN: usize;
-    /// [`Pack::pack_all`](crate::Pack::pack_all): one field's column.
-    fn pack_column<'a, L: crate::Layout>(
-        items: impl Iterator<Item = &'a Self> + Clone,
-        w: &mut crate::Writer<'_, L>,
-    ) -> crate::Result<()>
-    where
-        Self: 'a;
-    /// [`column_iter`]: one field's column of `n` values, `n` checked
-    /// first, its error given the path `segment`.
-    fn unpack_column<L: crate::Layout>(
-        r: &mut crate::Reader<'_, L>,
-        n: usize,
-        segment: &'static str,
-    ) -> crate::Result<alloc::vec::IntoIter<Self>>;
 }
 
 /// Every encodable type is a [`Field`]. Not recommended in errors, so that
@@ -397,24 +383,6 @@ unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
         <T as crate::Unpack<'static>>::placeholder(work)
     }
     const COLUMN_MIN: usize = <T as crate::Unpack<'static>>::COLUMN_MIN;
-    #[inline(always)]
-    fn pack_column<'a, L: crate::Layout>(
-        items: impl Iterator<Item = &'a Self> + Clone,
-        w: &mut crate::Writer<'_, L>,
-    ) -> crate::Result<()>
-    where
-        Self: 'a,
-    {
-        pack_column(items, w)
-    }
-    #[inline(always)]
-    fn unpack_column<L: crate::Layout>(
-        r: &mut crate::Reader<'_, L>,
-        n: usize,
-        segment: &'static str,
-    ) -> crate::Result<alloc::vec::IntoIter<Self>> {
-        column_iter(r, n, segment)
-    }
 }
 
 /// A derived enum's column of variant indexes (§27).
@@ -444,23 +412,6 @@ pub fn column<'de, T: crate::Unpack<'de>, L: crate::Layout>(
     T::unpack_vec(r, n)
 }
 
-/// [`column`] as an iterator, its error given the path `segment`: one
-/// field's column in a derived type's `unpack_vec`.
-#[inline(always)]
-pub fn column_iter<'de, T: crate::Unpack<'de>, L: crate::Layout>(
-    r: &mut crate::Reader<'de, L>,
-    n: usize,
-    segment: &'static str,
-) -> crate::Result<alloc::vec::IntoIter<T>> {
-    match column(r, n) {
-        Ok(values) => {
-            crate::columns::lazy::note_transient(r, &values);
-            Ok(values.into_iter())
-        }
-        Err(e) => Err(e.in_field(segment)),
-    }
-}
-
 /// A column of `n` values read one at a time by `read` (a `with`
 /// field's module, which has no columns of its own), as an iterator, its
 /// error given the path `segment`.
@@ -472,7 +423,7 @@ pub fn rows_with<'de, T, L: crate::Layout>(
 ) -> crate::Result<alloc::vec::IntoIter<T>> {
     match build(r, n, |r, _| read(r)) {
         Ok(values) => {
-            crate::columns::lazy::note_transient(r, &values);
+            r.note_transient(&values);
             Ok(values.into_iter())
         }
         Err(e) => Err(e.in_field(segment)),
@@ -651,83 +602,69 @@ pub use crate::error::{in_element, in_field};
 pub use crate::read::short_column;
 pub use crate::write::pack_column;
 
-/// A derived type's field column, its path chosen by method resolution:
-/// `(&&ColumnOf::<T>::NEW).__binform_read_column(..)` finds [`LazyColumn`] first when
-/// `T: Columnar`, else [`VecColumn`] one dereference later (a name no
-/// user's trait in scope at the derive would have). Both are
-/// given the field's `Field::unpack_column`: the vector path calls it,
-/// and naming it at the field is what makes a field's type without an
-/// encoding fail `Field` there, as its other uses do (one error).
-pub struct ColumnOf<T>(core::marker::PhantomData<fn() -> T>);
+/// The selector of a derived type's columns of up to 16 fields `F` (a
+/// tuple of their types, or of references to them):
+/// `(&FieldsOf::<F>::NEW).__binform_read_as(..)` finds [`ReadFields`]
+/// (`__binform_pack_fields`: [`PackFields`](crate::write::PackFields))
+/// when every field's type has an encoding. When one has none, method
+/// resolution moves on to [`NoFields`], whose methods ask nothing of the
+/// types: the field's other uses report it (`Field`, at the field), and
+/// the columns add no error of their own at the derive.
+pub struct FieldsOf<'de, F>(core::marker::PhantomData<fn(&'de ()) -> F>);
 
-impl<T> ColumnOf<T> {
-    /// The selector.
-    pub const NEW: Self = ColumnOf(core::marker::PhantomData);
-}
-
-/// A field's `Field::unpack_column` (a function pointer, not a generic
-/// closure: the derive's `cargo check` spent a second on 100 types
-/// inferring closures).
-pub type VectorOf<'de, T, L> =
-    fn(&mut crate::Reader<'de, L>, usize, &'static str) -> crate::Result<alloc::vec::IntoIter<T>>;
-
-/// A field's column read lazily.
-pub trait LazyColumn<'de, T> {
-    /// Field column of `n` values (checked as [`column`] checks them), its
-    /// error given the path `segment`.
-    fn __binform_read_column<L: crate::Layout>(
-        &self,
-        r: &mut crate::Reader<'de, L>,
-        n: usize,
-        segment: &'static str,
-        vector: VectorOf<'de, T, L>,
-    ) -> crate::Result<impl Iterator<Item = T> + use<'de, T, L, Self>>;
-}
-
-impl<'de, T: crate::columns::lazy::Columnar<'de>> LazyColumn<'de, T> for &ColumnOf<T> {
-    // The selector is not captured: the column outlives it.
-    #[allow(refining_impl_trait)]
-    #[inline(always)]
-    fn __binform_read_column<L: crate::Layout>(
-        &self,
-        r: &mut crate::Reader<'de, L>,
-        n: usize,
-        segment: &'static str,
-        _: VectorOf<'de, T, L>,
-    ) -> crate::Result<impl Iterator<Item = T> + use<'de, T, L>> {
-        let column = match T::COLUMN_MIN != 0 || T::PACKED {
-            true => r
-                .check_column::<T>(n, r.position())
-                .and_then(|()| T::read_column(r, n)),
-            false => T::read_column(r, n),
-        };
-        crate::error::in_field(column, segment)
+// By hand: a derive would ask `F: Copy`. Copied, not moved, out of the
+// reference when method resolution reaches `NoFields`.
+impl<F> Clone for FieldsOf<'_, F> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
-/// A field's column read as its type's vector (by `vector`, the field's
-/// [`Field::unpack_column`]).
-pub trait VecColumn<'de, T> {
-    /// Field column of `n` values, as [`column_iter`].
-    fn __binform_read_column<L: crate::Layout>(
-        &self,
-        r: &mut crate::Reader<'de, L>,
-        n: usize,
-        segment: &'static str,
-        vector: VectorOf<'de, T, L>,
-    ) -> crate::Result<alloc::vec::IntoIter<T>>;
+impl<F> Copy for FieldsOf<'_, F> {}
+
+impl<F> FieldsOf<'_, F> {
+    /// The selector.
+    pub const NEW: Self = FieldsOf(core::marker::PhantomData);
 }
 
-impl<'de, T> VecColumn<'de, T> for ColumnOf<T> {
-    #[inline(always)]
-    fn __binform_read_column<L: crate::Layout>(
-        &self,
+/// [`FieldsOf`] of fields of which one has no encoding: never called
+/// (the crate does not compile), only there to end method resolution
+/// quietly.
+pub trait NoFields<'de, F> {
+    /// No values.
+    fn __binform_read_as<Out, L: crate::Layout, Make: FnMut(F) -> Out>(
+        self,
         r: &mut crate::Reader<'de, L>,
         n: usize,
-        segment: &'static str,
-        vector: VectorOf<'de, T, L>,
-    ) -> crate::Result<alloc::vec::IntoIter<T>> {
-        vector(r, n, segment)
+        names: &'static [&'static str],
+        make: Make,
+    ) -> crate::Result<core::iter::Empty<Out>>;
+
+    /// Writes nothing.
+    fn __binform_pack_fields<L: crate::Layout>(
+        self,
+        items: impl Iterator<Item = F> + Clone,
+        w: &mut crate::Writer<'_, L>,
+    ) -> crate::Result<()>;
+}
+
+impl<'de, F> NoFields<'de, F> for FieldsOf<'de, F> {
+    fn __binform_read_as<Out, L: crate::Layout, Make: FnMut(F) -> Out>(
+        self,
+        _: &mut crate::Reader<'de, L>,
+        _: usize,
+        _: &'static [&'static str],
+        _: Make,
+    ) -> crate::Result<core::iter::Empty<Out>> {
+        Ok(core::iter::empty())
+    }
+
+    fn __binform_pack_fields<L: crate::Layout>(
+        self,
+        _: impl Iterator<Item = F> + Clone,
+        _: &mut crate::Writer<'_, L>,
+    ) -> crate::Result<()> {
+        Ok(())
     }
 }
 
@@ -740,6 +677,6 @@ pub fn read_tags<const K: usize, L: crate::Layout>(
     name: &str,
 ) -> crate::Result<(alloc::vec::IntoIter<u32>, [usize; K])> {
     let (tags, counts) = unpack_tags::<K, L>(r, n, name)?;
-    crate::columns::lazy::note_transient(r, &tags);
+    r.note_transient(&tags);
     Ok((tags.into_iter(), counts))
 }

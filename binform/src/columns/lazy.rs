@@ -10,89 +10,15 @@
 //! the next level: a quarter of the decode. Only the leaves (integers,
 //! strings, sequences, anything without a lazy column) are vectors now.
 //!
-//! Which path a derived type's field takes is chosen at compile time by
-//! method resolution (`__private::ColumnOf`): a type with a lazy column
-//! ([`Columnar`]) is read lazily, any other through its `unpack_vec`.
+//! Every type has a column to read (`Unpack::read_column`); the leaves'
+//! is their decoded vector. A derived type reads its fields' columns as
+//! tuples of them ([`ReadFields`], one call for up to 16 fields), so that the
+//! code the derive emits for a type is one call and one pattern, not a
+//! statement for each field (`docs/compile-time.md`).
 
 use alloc::vec::{IntoIter, Vec};
 
 use crate::{Layout, Reader, Result, Unpack};
-
-/// A type whose column (§27) can be read as an iterator that makes each
-/// value when it is asked for it. Implemented by the derive (for types
-/// with columns), by `Option` and tuples of such types, and by the
-/// leaves, whose iterator is their decoded vector's.
-///
-/// The iterator yields exactly `n` values when the column was well
-/// formed; fewer is a short column, which the reader of the values turns
-/// into an error ([`unpack_lazy`]).
-#[doc(hidden)]
-pub trait Columnar<'de>: Unpack<'de> {
-    /// Reads a column of `n` values (`n` checked by the caller against
-    /// the input, as for `unpack_vec`).
-    fn read_column<L: Layout>(
-        r: &mut Reader<'de, L>,
-        n: usize,
-    ) -> Result<impl Iterator<Item = Self> + use<'de, Self, L>>;
-}
-
-/// A leaf's column: its decoded vector, whose bytes are counted as the
-/// enclosing lazy column's transient memory (given back once the
-/// elements are built).
-#[inline(always)]
-pub fn leaf<'de, T: Unpack<'de>, L: Layout>(
-    r: &mut Reader<'de, L>,
-    n: usize,
-) -> Result<IntoIter<T>> {
-    let values = T::unpack_vec(r, n)?;
-    note_transient(r, &values);
-    Ok(values.into_iter())
-}
-
-/// Counts `values` as transient memory of the lazy column being read.
-#[inline(always)]
-pub(crate) fn note_transient<T, L: Layout>(r: &mut Reader<'_, L>, values: &[T]) {
-    let bytes = values.len().saturating_mul(core::mem::size_of::<T>());
-    r.transient = r.transient.saturating_add(bytes);
-}
-
-/// Leaves: types whose column is their decoded vector.
-macro_rules! leaf_columns {
-    ($($ty:ty),* $(,)?) => {$(
-        impl<'de> crate::columns::lazy::Columnar<'de> for $ty {
-            #[inline(always)]
-            fn read_column<L: crate::Layout>(
-                r: &mut crate::Reader<'de, L>,
-                n: usize,
-            ) -> crate::Result<impl Iterator<Item = Self> + use<'de, L>> {
-                crate::columns::lazy::leaf(r, n)
-            }
-        }
-    )*};
-}
-
-pub(crate) use leaf_columns;
-
-leaf_columns!(
-    u8,
-    u16,
-    u32,
-    u64,
-    u128,
-    usize,
-    i8,
-    i16,
-    i32,
-    i64,
-    i128,
-    isize,
-    f32,
-    f64,
-    bool,
-    char,
-    (),
-    alloc::string::String,
-);
 
 /// A derived struct's rows, when its fields' columns would all be rows
 /// (`Encoding::COLUMNS` unset); else none, and its fields' columns are
@@ -104,30 +30,44 @@ pub fn rows_of<'de, T: Unpack<'de>, L: Layout>(
 ) -> Result<IntoIter<T>> {
     match T::COLUMNS {
         true => Ok(Vec::new().into_iter()),
-        false => leaf(r, n),
+        false => {
+            let rows = T::unpack_vec(r, n)?;
+            r.note_transient(&rows);
+            Ok(rows.into_iter())
+        }
     }
 }
 
-/// Presence bits, then the present values' column (as `unpack_vec`).
-impl<'de, T: Columnar<'de>> Columnar<'de> for Option<T> {
-    #[inline(always)]
-    fn read_column<L: Layout>(
-        r: &mut Reader<'de, L>,
-        n: usize,
-    ) -> Result<impl Iterator<Item = Self> + use<'de, T, L>> {
-        let bits = super::read_bits(r, n)?;
-        let present = bits.count();
-        r.check_column::<T>(present, r.position())?;
-        let mut values = T::read_column(r, present)?;
-        let mut i = 0usize;
-        Ok(core::iter::from_fn(move || {
-            let v = match bits.get(i) {
-                true => Some(values.next()?),
-                false => None,
-            };
-            i += 1;
-            Some(v)
-        }))
+/// `Option<T>`'s column (`Unpack::read_column`): presence bits, then
+/// the present values' column (as `unpack_vec` reads them).
+#[inline(always)]
+pub(crate) fn option_column<'de, T: Unpack<'de>, L: Layout>(
+    r: &mut Reader<'de, L>,
+    n: usize,
+) -> Result<impl Iterator<Item = Option<T>> + use<'de, T, L>> {
+    let bits = super::read_bits(r, n)?;
+    let present = bits.count();
+    r.check_column::<T>(present, r.position())?;
+    let mut values = T::read_column(r, present)?;
+    let mut i = 0usize;
+    Ok(core::iter::from_fn(move || {
+        let v = match bits.get(i) {
+            true => Some(values.next()?),
+            false => None,
+        };
+        i += 1;
+        Some(v)
+    }))
+}
+
+/// Checks a field's column of `n` values against the input, as
+/// `__private::column` checks it, before its `read_column` (a derived
+/// type's or a tuple's field).
+#[inline(always)]
+pub fn check_field<'de, T: Unpack<'de>, L: Layout>(r: &mut Reader<'de, L>, n: usize) -> Result<()> {
+    match T::COLUMN_MIN != 0 || T::PACKED {
+        true => r.check_column::<T>(n, r.position()),
+        false => Ok(()),
     }
 }
 
@@ -136,7 +76,7 @@ impl<'de, T: Columnar<'de>> Columnar<'de> for Option<T> {
 /// vector. Once they are, the leaves' vectors are freed, and what they
 /// were charged is given back (at most what the column was charged).
 #[inline]
-pub fn unpack_lazy<'de, T: Columnar<'de>, L: Layout>(
+pub fn unpack_lazy<'de, T: Unpack<'de>, L: Layout>(
     r: &mut Reader<'de, L>,
     n: usize,
 ) -> Result<Vec<T>> {
@@ -170,4 +110,30 @@ pub fn unpack_lazy<'de, T: Columnar<'de>, L: Layout>(
         r.refund_memory(spent.min(held));
         Ok(out)
     })
+}
+
+/// The columns of up to 16 fields `F` of a derived type (or a tuple's
+/// elements), read as one column of tuples: implemented for the selector
+/// `&__private::FieldsOf<F>` of tuples of decodable types
+/// (`impls/tuples.rs`).
+#[doc(hidden)]
+pub trait ReadFields<'de, F> {
+    /// Reads each element's column of `n` values in turn (checked as
+    /// `__private::column` checks it), the `i`-th error given the path
+    /// `names[i]`, and yields `make` of each tuple: the values of a type
+    /// `Out` of these fields. When `Out`'s column is rows
+    /// (`Encoding::COLUMNS` unset: a struct whose fields' columns would
+    /// all be rows), its rows are read instead, and the fields' columns
+    /// are empty ([`rows_of`]).
+    ///
+    /// The value is made in the tuples' iterator, not in one of `Out`'s
+    /// own around it: opaque iterators nest with the types, and rustc's
+    /// recursion limit bounds how deep.
+    fn __binform_read_as<Out: Unpack<'de>, L: Layout, Make: FnMut(F) -> Out>(
+        self,
+        r: &mut Reader<'de, L>,
+        n: usize,
+        names: &'static [&'static str],
+        make: Make,
+    ) -> Result<impl Iterator<Item = Out> + use<'de, F, Out, L, Make, Self>>;
 }

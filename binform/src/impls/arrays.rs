@@ -125,14 +125,3 @@ impl<'de, T: Unpack<'de>, const N: usize> Unpack<'de> for [T; N] {
         Some(slots.map(|slot| slot.unwrap_or_else(|| unreachable!("checked above"))))
     }
 }
-
-/// Arrays in a derived type's column: their decoded vector (a leaf).
-impl<'de, T: Unpack<'de>, const N: usize> crate::columns::lazy::Columnar<'de> for [T; N] {
-    #[inline(always)]
-    fn read_column<L: crate::Layout>(
-        r: &mut Reader<'de, L>,
-        n: usize,
-    ) -> Result<impl Iterator<Item = Self> + use<'de, T, L, N>> {
-        crate::columns::lazy::leaf(r, n)
-    }
-}

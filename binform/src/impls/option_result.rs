@@ -152,6 +152,14 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
     /// A presence bit for each of 256 options.
     const COLUMN_MIN: usize = 32;
 
+    #[inline(always)]
+    fn read_column<L: crate::Layout>(
+        r: &mut Reader<'de, L>,
+        n: usize,
+    ) -> Result<impl Iterator<Item = Self> + use<'de, T, L>> {
+        crate::columns::lazy::option_column(r, n)
+    }
+
     fn unpack_vec<L: crate::Layout>(
         r: &mut Reader<'de, L>,
         len: usize,

@@ -131,6 +131,8 @@ impl Pack for u8 {
 }
 
 impl<'de> Unpack<'de> for u8 {
+    super::seq::copied_seq_column!();
+
     const MIN_SIZE: usize = 1;
 
     #[inline(always)]
@@ -192,6 +194,8 @@ impl Pack for i8 {
 }
 
 impl<'de> Unpack<'de> for i8 {
+    super::seq::copied_seq_column!();
+
     const MIN_SIZE: usize = 1;
 
     #[inline(always)]
@@ -303,6 +307,8 @@ fn unpack_bool<'de>(s: &mut impl Source<'de>) -> Result<bool> {
 }
 
 impl<'de> Unpack<'de> for bool {
+    super::seq::copied_seq_column!();
+
     const MIN_SIZE: usize = 1;
 
     /// A bit for each of 256 values.
@@ -395,6 +401,8 @@ macro_rules! unpacked_hooks {
     () => {
         /// A block of 256 takes its header and base at least (§22).
         const COLUMN_MIN: usize = 2;
+
+        super::seq::copied_seq_column!();
 
         #[inline]
         fn unpack_vec<L: crate::Layout>(
@@ -773,6 +781,8 @@ macro_rules! float {
         }
 
         impl<'de> Unpack<'de> for $ty {
+            super::seq::copied_seq_column!();
+
             const MIN_SIZE: usize = core::mem::size_of::<$ty>();
 
             #[inline(always)]
@@ -852,6 +862,8 @@ fn unpack_char<'de, S: Source<'de>>(s: &mut S) -> Result<char> {
 }
 
 impl<'de> Unpack<'de> for char {
+    super::seq::copied_seq_column!();
+
     const MIN_SIZE: usize = 1;
 
     #[cfg_attr(debug_assertions, inline)]

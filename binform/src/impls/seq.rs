@@ -4,7 +4,6 @@
 use alloc::collections::{BinaryHeap, LinkedList, VecDeque};
 use alloc::vec::Vec;
 
-use crate::columns::lazy::{note_transient, Columnar};
 use crate::write::SEQUENCE_CHUNK;
 use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 
@@ -124,41 +123,33 @@ pub(crate) fn seq_elements<'de, T: Unpack<'de>, L: crate::Layout>(
     Ok((all, charged))
 }
 
-// Sequences of strings are read as a column of them (`unpack_seqs`): a
-// string is moved, not copied, into its sequence.
-crate::columns::lazy::leaf_columns!(Vec<alloc::string::String>);
-
-/// Sequences of plain scalars: their lengths and elements' columns (as
-/// `unpack_vec` reads them), each sequence copied from the elements when
-/// it is asked for, where the eager column made every sequence first.
-macro_rules! copied_seq_columns {
-    ($($ty:ty),* $(,)?) => {$(
-        impl<'de> Columnar<'de> for Vec<$ty> {
-            #[inline(always)]
-            fn read_column<L: crate::Layout>(
-                r: &mut Reader<'de, L>,
-                n: usize,
-            ) -> Result<impl Iterator<Item = Self> + use<'de, L>> {
-                copied_seqs(r, n)
-            }
+/// `Unpack::read_seqs` of a plain scalar: each sequence of a column of
+/// them copied out of the elements' column when it is asked for, where
+/// the eager column made every sequence first; empty ones allocate
+/// nothing.
+macro_rules! copied_seq_column {
+    () => {
+        #[inline(always)]
+        fn read_seqs<L: crate::Layout>(
+            r: &mut crate::Reader<'de, L>,
+            n: usize,
+        ) -> crate::Result<impl Iterator<Item = alloc::vec::Vec<Self>> + use<'de, L>> {
+            crate::impls::seq::copied_seqs(r, n)
         }
-    )*};
+    };
 }
-
-copied_seq_columns!(
-    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64, bool, char
-);
+pub(crate) use copied_seq_column;
 
 /// A column of `n` sequences of `T`: lengths (packed), then the elements'
 /// column (`seq_elements`); both are transient.
-fn copied_seqs<'de, T: Unpack<'de> + Copy, L: crate::Layout>(
+pub(crate) fn copied_seqs<'de, T: Unpack<'de> + Copy, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     n: usize,
 ) -> Result<impl Iterator<Item = Vec<T>> + use<'de, T, L>> {
     let lens: Vec<u64> = crate::packed::unpack_vec(r, n)?;
     let (all, _) = seq_elements::<T, L>(r, &lens)?;
-    note_transient(r, &lens);
-    note_transient(r, &all);
+    r.note_transient(&lens);
+    r.note_transient(&all);
     let mut lens = lens.into_iter();
     let mut at = 0usize;
     Ok(core::iter::from_fn(move || {
@@ -279,6 +270,14 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Vec<T> {
     }
 
     seq_column_unpack!(|_, items| Ok(items));
+
+    #[inline(always)]
+    fn read_column<L: crate::Layout>(
+        r: &mut Reader<'de, L>,
+        n: usize,
+    ) -> Result<impl Iterator<Item = Self> + use<'de, T, L>> {
+        T::read_seqs(r, n)
+    }
 }
 
 impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {

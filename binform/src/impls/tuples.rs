@@ -25,8 +25,9 @@ macro_rules! tuple {
 
             // Each element's column in turn (§27).
             column_pack_all!(|items, w| {
-                $(crate::write::pack_column(items.clone().map(|t| &t.$idx), w)?;)+
-                Ok(())
+                use crate::write::PackFields as _;
+                (&crate::__private::FieldsOf::<($(&$name,)+)>::NEW)
+                    .__binform_pack_fields(items.map(|t| ($(&t.$idx,)+)), w)
             });
         }
 
@@ -46,52 +47,71 @@ macro_rules! tuple {
             const COLUMN_MIN: usize = crate::__private::column_min_sum(&[$($name::COLUMN_MIN),+]);
 
             /// Each element's column in turn (§27), then the tuples.
+            #[inline]
             fn unpack_vec<L: crate::Layout>(r: &mut Reader<'de, L>, n: usize) -> Result<alloc::vec::Vec<Self>> {
-                if L::FIXED {
-                    return crate::read::unpack_each(r, n);
-                }
-                if n == 0 {
-                    return Ok(alloc::vec::Vec::new());
-                }
-                // The tuples are built in this frame: a stack with room for
-                // them, as a derived type's columns get.
-                r.growing_for::<Self, _>(|r| {
-                    let before = r.memory_left();
-                    let mut columns = ($(crate::error::in_field(
-                        $name::unpack_vec(r, n),
-                        concat!(".", stringify!($idx)),
-                    )?.into_iter(),)+);
-                    let charged = before.saturating_sub(r.memory_left());
-                    let mut out = r.vec_with_capacity(n)?;
-                    for i in 0..n {
-                        if out.len() == out.capacity() {
-                            r.grow_toward(&mut out, i + 1, n)?;
-                        }
-                        out.push(($(crate::columns::next(r, &mut columns.$idx)?,)+));
-                    }
-                    // The columns' vectors are freed: given back, at most
-                    // what they were charged.
-                    let held = 0usize $(.saturating_add(core::mem::size_of::<$name>()))+;
-                    r.refund_memory(charged.min(n.saturating_mul(held)));
-                    Ok(out)
-                })
+                crate::columns::lazy::unpack_lazy::<Self, L>(r, n)
             }
-        }
 
-        // Lazily, inside a derived type's column: each element's column in
-        // turn (as `unpack_vec`), an error naming its index.
-        impl<'de, $($name: crate::columns::lazy::Columnar<'de>),+> crate::columns::lazy::Columnar<'de> for ($($name,)+) {
             #[inline(always)]
-            #[allow(non_snake_case)]
             fn read_column<L: crate::Layout>(
                 r: &mut Reader<'de, L>,
                 n: usize,
             ) -> Result<impl Iterator<Item = Self> + use<'de, $($name,)+ L>> {
+                use crate::columns::lazy::ReadFields as _;
+                (&crate::__private::FieldsOf::<'de, Self>::NEW).__binform_read_as(
+                    r,
+                    n,
+                    &[$(concat!(".", stringify!($idx))),+],
+                    |t: Self| t,
+                )
+            }
+        }
+
+        // The selector of a derived type's fields (`__private::FieldsOf`).
+        impl<'de, $($name: Unpack<'de>),+> crate::columns::lazy::ReadFields<'de, ($($name,)+)>
+            for &crate::__private::FieldsOf<'de, ($($name,)+)>
+        {
+            // The selector is not captured: the column outlives it.
+            #[allow(refining_impl_trait)]
+            #[inline(always)]
+            #[allow(non_snake_case)]
+            fn __binform_read_as<Out: Unpack<'de>, L: crate::Layout, Make: FnMut(($($name,)+)) -> Out>(
+                self,
+                r: &mut Reader<'de, L>,
+                n: usize,
+                names: &'static [&'static str],
+                mut make: Make,
+            ) -> Result<impl Iterator<Item = Out> + use<'de, $($name,)+ Out, L, Make>> {
+                let mut rows = crate::columns::lazy::rows_of::<Out, L>(r, n)?;
+                let n = if Out::COLUMNS { n } else { 0 };
+                // No helper with an opaque iterator of its own between the
+                // fields' and this one: they nest a level a type.
                 $(let mut $name = crate::error::in_field(
-                    $name::read_column(r, n),
-                    concat!(".", stringify!($idx)),
+                    crate::columns::lazy::check_field::<$name, L>(r, n)
+                        .and_then(|()| $name::read_column(r, n)),
+                    names.get($idx).copied().unwrap_or_default(),
                 )?;)+
-                Ok(core::iter::from_fn(move || Some(($($name.next()?,)+))))
+                Ok(core::iter::from_fn(move || {
+                    // A constant test: each instance keeps one branch.
+                    if !Out::COLUMNS {
+                        return rows.next();
+                    }
+                    Some(make(($($name.next()?,)+)))
+                }))
+            }
+        }
+
+        impl<'a, $($name: Pack + 'a),+> crate::write::PackFields<($(&'a $name,)+)>
+            for &crate::__private::FieldsOf<'_, ($(&'a $name,)+)>
+        {
+            #[inline(always)]
+            fn __binform_pack_fields<L: crate::Layout>(
+                self,
+                items: impl Iterator<Item = ($(&'a $name,)+)> + Clone,
+                w: &mut Writer<'_, L>,
+            ) -> Result<()> {
+                $(crate::write::pack_column(items.clone().map(|t| t.$idx), w)?;)+
+                Ok(())
             }
         }
     };

@@ -120,6 +120,41 @@ pub trait Unpack<'de>: Encoding + Sized {
         unpack_each(r, len)
     }
 
+    /// Reads a column of `n` values (§27; `n` checked by the caller
+    /// against the input, as for [`unpack_vec`](Unpack::unpack_vec)) as an
+    /// iterator that yields them in order: exactly `n` when the column was
+    /// well formed, fewer for a short one, which the reader of the values
+    /// turns into an error.
+    ///
+    /// The default is the decoded vector, counted as transient memory of
+    /// the enclosing column. Derived types, `Option` and tuples read their
+    /// fields' columns and build each value when it is asked for, where it
+    /// is stored (`columns::lazy`).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn read_column<L: crate::Layout>(
+        r: &mut Reader<'de, L>,
+        n: usize,
+    ) -> Result<impl Iterator<Item = Self> + use<'de, Self, L>> {
+        let values = Self::unpack_vec(r, n)?;
+        r.note_transient(&values);
+        Ok(values.into_iter())
+    }
+
+    /// [`read_column`](Unpack::read_column) of `Vec<Self>`: the decoded
+    /// sequences by default; plain scalars copy each sequence out of the
+    /// elements' column when it is asked for.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn read_seqs<L: crate::Layout>(
+        r: &mut Reader<'de, L>,
+        n: usize,
+    ) -> Result<impl Iterator<Item = Vec<Self>> + use<'de, Self, L>> {
+        let values = <Vec<Self> as Unpack<'de>>::unpack_vec(r, n)?;
+        r.note_transient(&values);
+        Ok(values.into_iter())
+    }
+
     /// Decodes an array of `N` values; packed integers override it to
     /// read their blocks.
     #[doc(hidden)]

@@ -73,6 +73,14 @@ impl<L: crate::Layout> Drop for Reader<'_, L> {
 }
 
 impl<'de, L: crate::Layout> Reader<'de, L> {
+    /// Counts `values` as transient memory of the lazy column being read
+    /// (`columns::lazy::unpack_lazy` gives it back).
+    #[inline(always)]
+    pub(crate) fn note_transient<T>(&mut self, values: &[T]) {
+        let bytes = values.len().saturating_mul(core::mem::size_of::<T>());
+        self.transient = self.transient.saturating_add(bytes);
+    }
+
     /// A reader over `input` with the limits of `options`. The byte budget
     /// (`max_bytes`) is checked by the entry points, not here.
     #[inline]

@@ -243,6 +243,20 @@ pub fn pack_column<'a, T: Pack + ?Sized + 'a, L: crate::Layout>(
     w.nested(|w| T::pack_all(items, w))
 }
 
+/// The columns of up to 16 fields of a derived type (or a tuple's
+/// elements), written from tuples `F` of references to them: implemented
+/// for the selector `&__private::FieldsOf<F>` of tuples of references to
+/// encodable types (`impls/tuples.rs`).
+#[doc(hidden)]
+pub trait PackFields<F> {
+    /// Writes each element's column in turn ([`pack_column`]).
+    fn __binform_pack_fields<L: crate::Layout>(
+        self,
+        items: impl Iterator<Item = F> + Clone,
+        w: &mut Writer<'_, L>,
+    ) -> Result<()>;
+}
+
 /// The elements of a column set (§27): a slice of them (a sequence's,
 /// which needs no copy), or references gathered from an iterator (a
 /// field's values, an option's present values).

@@ -1,11 +1,14 @@
 //! The column generator (`docs/format.md` §27): a compact type's
 //! sequences, written a field at a time. A struct writes each encoded
 //! field's column in wire order; an enum its variant indexes, then each
-//! variant's fields' columns over the elements of that variant. A field's
-//! column is its type's own (`Pack::pack_all` / `Unpack::unpack_vec`),
-//! so strings, options, integers and nested derived types recurse; a
-//! `with` field is its module's values one after another. The fixed
-//! layout keeps rows, and so do version-tolerant types (no items here).
+//! variant's fields' columns over the elements of that variant. The
+//! fields go in runs of up to 16, each one call on a tuple of their types
+//! (`__private::ReadFields` / `PackFields`, generic code of the runtime,
+//! where each field's column is its type's `Unpack::read_column` /
+//! `Pack::pack_all`), so strings, options, integers and nested derived
+//! types recurse; a `with` field is its module's values one after
+//! another, a run of its own. The fixed layout keeps rows, and so do
+//! version-tolerant types (no items here).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
@@ -70,6 +73,9 @@ fn read_runs(
 ) -> (TokenStream, TokenStream) {
     let runs = runs(fields);
     if let [Run::Tuple(one)] = runs.as_slice() {
+        if let [(i, f)] = one.as_slice() {
+            return read_lone(krate, v, (path, style, fields), (*i, f), &n, prefix);
+        }
         let k = run_ident(v, 0);
         let read = try_result(read_one_run(krate, (path, style, fields), one, n, prefix));
         return (
@@ -82,6 +88,10 @@ fn read_runs(
     for (c, run) in runs.into_iter().enumerate() {
         let k = run_ident(v, c);
         let (read, pat) = match run {
+            Run::Tuple(fields) if fields.len() == 1 => {
+                let (i, f) = fields[0];
+                (read_one(krate, f, &n, prefix), binding(i).to_token_stream())
+            }
             Run::Tuple(fields) => {
                 let tys = fields.iter().map(|(_, f)| f.ty);
                 let binds = fields.iter().map(|(i, _)| binding(*i));
@@ -132,6 +142,37 @@ fn read_one_run(
     let element = construct(path, style, fields);
     let make = quote!(|(#(#binds,)*)| #element);
     read_tuple(krate, one, &n, prefix, quote!(Self), make)
+}
+
+/// A variant whose one encoded field `(i, f)` is read without a tuple
+/// (`read_one`): nesting no deeper than the field's own column, as a
+/// chain of such variants needs (`recursion_limit`).
+fn read_lone(
+    krate: &TokenStream,
+    v: usize,
+    (path, style, fields): (TokenStream, Style, &[Field]),
+    (i, f): (usize, &Field),
+    n: &TokenStream,
+    prefix: &str,
+) -> (TokenStream, TokenStream) {
+    let k = run_ident(v, 0);
+    let read = try_result(read_one(krate, f, n, prefix));
+    let b = binding(i);
+    let element = construct(path, style, fields);
+    (
+        quote!(let mut #k = #read;),
+        quote!({
+            let #b = ::core::iter::Iterator::next(&mut #k)?;
+            #element
+        }),
+    )
+}
+
+/// The column of the lone field `f` (`n` values; `ReadOne`).
+fn read_one(krate: &TokenStream, f: &Field, n: &TokenStream, prefix: &str) -> TokenStream {
+    let ty = f.ty;
+    let name = segment(prefix, f);
+    quote!((&#krate::__private::FieldsOf::<(#ty,)>::NEW).__binform_read_one(__r, #n, #name))
 }
 
 /// The column of tuples of the fields `run` (`n` values), each made into
@@ -298,8 +339,7 @@ fn column_min(krate: &TokenStream, de: &Lifetime, f: &Field) -> TokenStream {
 pub fn unpack_items(
     krate: &TokenStream,
     de: &Lifetime,
-    name: &str,
-    captures: &TokenStream,
+    (name, inline, captures): (&str, &TokenStream, &TokenStream),
     body: &Body,
 ) -> TokenStream {
     let min = match body {
@@ -323,7 +363,7 @@ pub fn unpack_items(
             #krate::__private::unpack_lazy::<Self, __L>(__r, __n)
         }
 
-        #[inline(always)]
+        #inline
         fn read_column<__L: #krate::Layout>(
             __r: &mut #krate::Reader<#de, __L>,
             __n: ::core::primitive::usize,
@@ -332,7 +372,7 @@ pub fn unpack_items(
             #krate::Error,
         > {
             #[allow(unused_imports)]
-            use #krate::__private::{NoFields as _, ReadFields as _};
+            use #krate::__private::{NoFields as _, ReadFields as _, ReadOne as _};
             #read_column
         }
     }

@@ -291,7 +291,8 @@ impl Layout for Compact {
             Body::Enum(variants) => unpack_enum(krate, de, gen.name, variants),
         };
         let captures = crate::columns::captures(gen.cont.generics, de);
-        let columns = crate::columns::unpack_items(krate, de, gen.name, &captures, &gen.cont.body);
+        let columns =
+            crate::columns::unpack_items(krate, de, (gen.name, inline, &captures), &gen.cont.body);
         quote! {
             #inline
             fn unpack_cursor<__L: #krate::Layout>(

@@ -10,7 +10,7 @@ pub use alloc::vec;
 pub use alloc::vec::Vec;
 pub use core;
 
-pub use crate::columns::lazy::{rows_of, unpack_lazy, ReadFields};
+pub use crate::columns::lazy::{rows_of, unpack_lazy, ReadFields, ReadOne};
 pub use crate::impls::SharedUnpack;
 pub use crate::plain::Plain;
 pub use crate::read::ReadCursor;
@@ -395,23 +395,6 @@ pub fn tag_column<S, L: crate::Layout>(
     pack_tags(items.iter().map(tag), w)
 }
 
-/// A column of `n` values of `T` (§27): `n` checked against the input
-/// (a variant's share of an enum column, say), then `T::unpack_vec`.
-#[inline(always)]
-pub fn column<'de, T: crate::Unpack<'de>, L: crate::Layout>(
-    r: &mut crate::Reader<'de, L>,
-    n: usize,
-) -> crate::Result<Vec<T>> {
-    // A count inside a column is at most the sequence's, which was checked
-    // (and, for elements that take no input, charged to the budget of
-    // such elements) once: a zero-size field is not charged again for
-    // each column it is in.
-    if T::COLUMN_MIN != 0 || T::PACKED {
-        r.check_column::<T>(n, r.position())?;
-    }
-    T::unpack_vec(r, n)
-}
-
 /// A column of `n` values read one at a time by `read` (a `with`
 /// field's module, which has no columns of its own), as an iterator, its
 /// error given the path `segment`.
@@ -640,6 +623,14 @@ pub trait NoFields<'de, F> {
         make: Make,
     ) -> crate::Result<core::iter::Empty<Out>>;
 
+    /// No values.
+    fn __binform_read_one<T, L: crate::Layout>(
+        self,
+        r: &mut crate::Reader<'de, L>,
+        n: usize,
+        name: &'static str,
+    ) -> crate::Result<core::iter::Empty<T>>;
+
     /// Writes nothing.
     fn __binform_pack_fields<L: crate::Layout>(
         self,
@@ -656,6 +647,15 @@ impl<'de, F> NoFields<'de, F> for FieldsOf<'de, F> {
         _: &'static [&'static str],
         _: Make,
     ) -> crate::Result<core::iter::Empty<Out>> {
+        Ok(core::iter::empty())
+    }
+
+    fn __binform_read_one<T, L: crate::Layout>(
+        self,
+        _: &mut crate::Reader<'de, L>,
+        _: usize,
+        _: &'static str,
+    ) -> crate::Result<core::iter::Empty<T>> {
         Ok(core::iter::empty())
     }
 

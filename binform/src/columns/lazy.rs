@@ -60,9 +60,11 @@ pub(crate) fn option_column<'de, T: Unpack<'de>, L: Layout>(
     }))
 }
 
-/// Checks a field's column of `n` values against the input, as
-/// `__private::column` checks it, before its `read_column` (a derived
-/// type's or a tuple's field).
+/// Checks a field's column of `n` values against the input before its
+/// `read_column` (a derived type's or a tuple's field): a count inside a
+/// column is at most the sequence's, which was checked (and, for elements
+/// that take no input, charged to the budget of such elements) once, so a
+/// zero-size field is not charged again for each column it is in.
 #[inline(always)]
 pub fn check_field<'de, T: Unpack<'de>, L: Layout>(r: &mut Reader<'de, L>, n: usize) -> Result<()> {
     match T::COLUMN_MIN != 0 || T::PACKED {
@@ -118,8 +120,8 @@ pub fn unpack_lazy<'de, T: Unpack<'de>, L: Layout>(
 /// (`impls/tuples.rs`).
 #[doc(hidden)]
 pub trait ReadFields<'de, F> {
-    /// Reads each element's column of `n` values in turn (checked as
-    /// `__private::column` checks it), the `i`-th error given the path
+    /// Reads each element's column of `n` values in turn (checked by
+    /// [`check_field`]), the `i`-th error given the path
     /// `names[i]`, and yields `make` of each tuple: the values of a type
     /// `Out` of these fields. When `Out`'s column is rows
     /// (`Encoding::COLUMNS` unset: a struct whose fields' columns would
@@ -136,4 +138,20 @@ pub trait ReadFields<'de, F> {
         names: &'static [&'static str],
         make: Make,
     ) -> Result<impl Iterator<Item = Out> + use<'de, F, Out, L, Make, Self>>;
+}
+
+/// The column of a lone field `T` (a variant of one field, or a field
+/// between `with` fields) read without a tuple: the field's own iterator,
+/// nesting no deeper than it (`recursion_limit`). Implemented for the
+/// selector `&__private::FieldsOf<(T,)>` (`impls/tuples.rs`).
+#[doc(hidden)]
+pub trait ReadOne<'de, T> {
+    /// `T`'s column of `n` values (checked by [`check_field`]), its error
+    /// given the path `name`.
+    fn __binform_read_one<L: Layout>(
+        self,
+        r: &mut Reader<'de, L>,
+        n: usize,
+        name: &'static str,
+    ) -> Result<impl Iterator<Item = T> + use<'de, T, L, Self>>;
 }

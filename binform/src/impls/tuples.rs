@@ -117,6 +117,25 @@ macro_rules! tuple {
     };
 }
 
+// A lone field's column (`ReadOne`), selected as a tuple of one is.
+impl<'de, T: Unpack<'de>> crate::columns::lazy::ReadOne<'de, T>
+    for &crate::__private::FieldsOf<'de, (T,)>
+{
+    // The selector is not captured: the column outlives it.
+    #[allow(refining_impl_trait)]
+    #[inline(always)]
+    fn __binform_read_one<L: crate::Layout>(
+        self,
+        r: &mut Reader<'de, L>,
+        n: usize,
+        name: &'static str,
+    ) -> Result<impl Iterator<Item = T> + use<'de, T, L>> {
+        let column =
+            crate::columns::lazy::check_field::<T, L>(r, n).and_then(|()| T::read_column(r, n));
+        crate::error::in_field(column, name)
+    }
+}
+
 tuple!(A.0);
 tuple!(A.0, B.1);
 tuple!(A.0, B.1, C.2);

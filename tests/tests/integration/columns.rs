@@ -1326,3 +1326,95 @@ fn wide_structs_and_variants_keep_their_columns() {
     let err = binform::from_slice::<Vec<Wide>>(&bytes).unwrap_err();
     assert_eq!((err.kind(), err.path()), (ErrorKind::InvalidValue, ".f17"));
 }
+
+/// The bytes of columns of more than 16 fields, `with` and skipped
+/// fields, in structs and enum variants: as the per-field generator wrote
+/// them (commit 73acfce, before fields went in runs of up to 16), so that
+/// the runs change nothing on the wire.
+#[test]
+fn runs_of_fields_write_the_per_field_bytes() {
+    #[derive(Packable, Debug, Clone, PartialEq, Default)]
+    struct Wide {
+        f0: u8,
+        f1: u16,
+        f2: u32,
+        f3: u64,
+        f4: i8,
+        f5: i16,
+        f6: i32,
+        f7: i64,
+        f8: String,
+        f9: Option<u8>,
+        f10: Vec<u16>,
+        f11: f32,
+        f12: f64,
+        f13: char,
+        #[binform(with = "as_text")]
+        chip: u64,
+        f14: (u8, String),
+        #[binform(skip)]
+        skipped: u32,
+        f15: u8,
+        f16: String,
+        f17: bool,
+    }
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    enum E {
+        A,
+        B(u8),
+        C {
+            x: String,
+            #[binform(with = "as_text")]
+            y: u64,
+            z: Option<i16>,
+        },
+        D(u8, Wide),
+    }
+    let wide = |i: u8| Wide {
+        f0: i,
+        f1: 300 + i as u16,
+        f2: 70_000,
+        f3: u64::MAX - i as u64,
+        f4: -(i as i8),
+        f5: -300,
+        f6: -70_000,
+        f7: i64::MIN,
+        f8: format!("e{i}"),
+        f9: i.is_multiple_of(2).then_some(i),
+        f10: vec![i as u16; i as usize % 3],
+        f11: 0.5,
+        f12: -1.0,
+        f13: 'x',
+        chip: 1000 + i as u64,
+        f14: (i, "ab".into()),
+        skipped: 0,
+        f15: 15,
+        f16: "s".into(),
+        f17: i.is_multiple_of(3),
+    };
+    let rows: Vec<Wide> = (0..3).map(wide).collect();
+    let es = vec![
+        E::A,
+        E::B(7),
+        E::C {
+            x: "q".into(),
+            y: 42,
+            z: Some(-3),
+        },
+        E::D(9, wide(5)),
+        E::C {
+            x: "".into(),
+            y: 1,
+            z: None,
+        },
+    ];
+    let value = (rows, es);
+    let bytes = binform::to_vec(&value).unwrap();
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(
+        hex,
+        "06000102b104b504b904838b08838b08838b08fffffffffffffffffffffefffffffffffffffffdffffffffffffff00fffe5d095d095d09fb1611fb1611fb1611ffffffffffffffffffffffffffffffffffffffffffffffffffffff0404046530653165320500020002040204040000003f0000003f0000003f000000000000f0bf000000000000f0bf000000000000f0bff0f0f00831303030083130303108313030320001020404046162616261620f0f0f020202737373010a0002040604070200710434320231010a0905c504838b08fffafffffffffffffffb5d09fb1611ffffffffffffffffff04653500040a0a0000003f000000000000f0bff00831303035050461620f027300"
+    );
+    let back: (Vec<Wide>, Vec<E>) = binform::from_slice(&bytes).unwrap();
+    assert_eq!(back, value);
+}

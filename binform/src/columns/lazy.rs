@@ -155,3 +155,41 @@ pub trait ReadOne<'de, T> {
         name: &'static str,
     ) -> Result<impl Iterator<Item = T> + use<'de, T, L, Self>>;
 }
+
+/// Columns read side by side: a tuple of iterators (a field's column
+/// each), which yields tuples of their values (`impls/tuples.rs`).
+#[doc(hidden)]
+pub trait Zip {
+    /// A tuple of one value of each column.
+    type Item;
+    /// The next value of every column, or `None` when one has run out
+    /// (a short column, which the reader of the values reports).
+    fn next_all(&mut self) -> Option<Self::Item>;
+}
+
+/// The iterator of a [`ReadFields`] column: each value made by `make`
+/// from the next values of the fields' columns `cols`, or the next of
+/// `rows` when `T`'s column is rows ([`rows_of`]). A named type, not a
+/// closure: a closure's captures are one more level of the nesting that
+/// rustc's `recursion_limit` bounds (chains of enums of several fields
+/// reached it at half the depth).
+#[doc(hidden)]
+pub struct ZipAs<T, Z, F> {
+    pub(crate) rows: IntoIter<T>,
+    pub(crate) cols: Z,
+    pub(crate) make: F,
+}
+
+impl<T: crate::Encoding, Z: Zip, F: FnMut(Z::Item) -> T> Iterator for ZipAs<T, Z, F> {
+    type Item = T;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<T> {
+        // A constant test: each instance keeps one branch.
+        if !T::COLUMNS {
+            return self.rows.next();
+        }
+        let values = self.cols.next_all()?;
+        Some((self.make)(values))
+    }
+}

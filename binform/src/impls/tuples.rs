@@ -80,24 +80,28 @@ macro_rules! tuple {
                 r: &mut Reader<'de, L>,
                 n: usize,
                 names: &'static [&'static str],
-                mut make: Make,
+                make: Make,
             ) -> Result<impl Iterator<Item = Out> + use<'de, $($name,)+ Out, L, Make>> {
-                let mut rows = crate::columns::lazy::rows_of::<Out, L>(r, n)?;
+                let rows = crate::columns::lazy::rows_of::<Out, L>(r, n)?;
                 let n = if Out::COLUMNS { n } else { 0 };
                 // No helper with an opaque iterator of its own between the
                 // fields' and this one: they nest a level a type.
-                $(let mut $name = crate::error::in_field(
+                $(let $name = crate::error::in_field(
                     crate::columns::lazy::check_field::<$name, L>(r, n)
                         .and_then(|()| $name::read_column(r, n)),
                     names.get($idx).copied().unwrap_or_default(),
                 )?;)+
-                Ok(core::iter::from_fn(move || {
-                    // A constant test: each instance keeps one branch.
-                    if !Out::COLUMNS {
-                        return rows.next();
-                    }
-                    Some(make(($($name.next()?,)+)))
-                }))
+                Ok(crate::columns::lazy::ZipAs { rows, cols: ($($name,)+), make })
+            }
+        }
+
+        // Columns side by side (`ZipAs`).
+        impl<$($name: Iterator),+> crate::columns::lazy::Zip for ($($name,)+) {
+            type Item = ($($name::Item,)+);
+
+            #[inline(always)]
+            fn next_all(&mut self) -> Option<Self::Item> {
+                Some(($(self.$idx.next()?,)+))
             }
         }
 

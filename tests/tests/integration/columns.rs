@@ -1216,161 +1216,37 @@ fn scalar_columns_write_every_value_whatever_the_hint() {
     assert_eq!(out, bytes);
 }
 
-/// Structs and variants of more than 16 fields read their columns 16 at
-/// a time (the longest tuple with column impls): every field round trips
-/// in wire order, and an error still names its field.
-#[test]
-fn wide_structs_and_variants_keep_their_columns() {
-    #[derive(Packable, Debug, Clone, PartialEq, Default)]
-    struct Wide {
-        f0: u8,
-        f1: u16,
-        f2: u32,
-        f3: u64,
-        f4: i8,
-        f5: i16,
-        f6: i32,
-        f7: i64,
-        f8: String,
-        f9: Option<u8>,
-        f10: Vec<u16>,
-        f11: f32,
-        f12: f64,
-        f13: char,
-        f14: (u8, String),
-        #[binform(skip)]
-        skipped: u32,
-        f15: u8,
-        f16: String,
-        f17: bool,
-    }
-    #[derive(Packable, Debug, Clone, PartialEq)]
-    enum Holder {
-        Empty,
-        Wide(
-            u8,
-            u8,
-            u8,
-            u8,
-            u8,
-            u8,
-            u8,
-            u8,
-            u8,
-            u8,
-            u8,
-            u8,
-            u8,
-            u8,
-            u8,
-            u8,
-            String,
-            Wide,
-        ),
-    }
-    let wide = |i: u8| Wide {
-        f0: i,
-        f1: 300 + i as u16,
-        f2: 70_000 + i as u32,
-        f3: u64::MAX - i as u64,
-        f4: -(i as i8),
-        f5: -300,
-        f6: -70_000,
-        f7: i64::MIN + i as i64,
-        f8: format!("eight {i}"),
-        f9: i.is_multiple_of(2).then_some(i),
-        f10: vec![i as u16; i as usize % 3],
-        f11: i as f32 / 2.0,
-        f12: -(i as f64),
-        f13: char::from(b'a' + i),
-        f14: (i, "x".repeat(i as usize)),
-        skipped: 0,
-        f15: 15,
-        f16: format!("sixteen {i}"),
-        f17: i.is_multiple_of(3),
-    };
-    let rows: Vec<Wide> = (0..20).map(wide).collect();
-    let back: Vec<Wide> = binform::from_slice(&binform::to_vec(&rows).unwrap()).unwrap();
-    assert_eq!(back, rows);
-    let holders: Vec<Holder> = (0..6)
-        .map(|i| match i % 3 {
-            0 => Holder::Empty,
-            _ => Holder::Wide(
-                i,
-                i + 1,
-                i + 2,
-                i + 3,
-                i + 4,
-                i + 5,
-                i + 6,
-                i + 7,
-                i + 8,
-                i + 9,
-                i + 10,
-                i + 11,
-                i + 12,
-                i + 13,
-                i + 14,
-                i + 15,
-                format!("holder {i}"),
-                wide(i),
-            ),
-        })
-        .collect();
-    let back: Vec<Holder> = binform::from_slice(&binform::to_vec(&holders).unwrap()).unwrap();
-    assert_eq!(back, holders);
-    // The last byte is the bits of `f17`, the 18th field's column: a bit
-    // past its one value is an error that names it.
-    let mut bytes = binform::to_vec(&vec![wide(1)]).unwrap();
-    *bytes.last_mut().unwrap() = 0b100;
-    let err = binform::from_slice::<Vec<Wide>>(&bytes).unwrap_err();
-    assert_eq!((err.kind(), err.path()), (ErrorKind::InvalidValue, ".f17"));
+/// A struct of more than 16 encoded fields (its columns are read and
+/// written in runs of up to 16), a `with` field between them and a
+/// skipped one.
+#[derive(Packable, Debug, Clone, PartialEq, Default)]
+struct Wide {
+    f0: u8,
+    f1: u16,
+    f2: u32,
+    f3: u64,
+    f4: i8,
+    f5: i16,
+    f6: i32,
+    f7: i64,
+    f8: String,
+    f9: Option<u8>,
+    f10: Vec<u16>,
+    f11: f32,
+    f12: f64,
+    f13: char,
+    #[binform(with = "as_text")]
+    chip: u64,
+    f14: (u8, String),
+    #[binform(skip)]
+    skipped: u32,
+    f15: u8,
+    f16: String,
+    f17: bool,
 }
 
-/// The bytes of columns of more than 16 fields, `with` and skipped
-/// fields, in structs and enum variants: as the per-field generator wrote
-/// them (commit 73acfce, before fields went in runs of up to 16), so that
-/// the runs change nothing on the wire.
-#[test]
-fn runs_of_fields_write_the_per_field_bytes() {
-    #[derive(Packable, Debug, Clone, PartialEq, Default)]
-    struct Wide {
-        f0: u8,
-        f1: u16,
-        f2: u32,
-        f3: u64,
-        f4: i8,
-        f5: i16,
-        f6: i32,
-        f7: i64,
-        f8: String,
-        f9: Option<u8>,
-        f10: Vec<u16>,
-        f11: f32,
-        f12: f64,
-        f13: char,
-        #[binform(with = "as_text")]
-        chip: u64,
-        f14: (u8, String),
-        #[binform(skip)]
-        skipped: u32,
-        f15: u8,
-        f16: String,
-        f17: bool,
-    }
-    #[derive(Packable, Debug, Clone, PartialEq)]
-    enum E {
-        A,
-        B(u8),
-        C {
-            x: String,
-            #[binform(with = "as_text")]
-            y: u64,
-            z: Option<i16>,
-        },
-        D(u8, Wide),
-    }
-    let wide = |i: u8| Wide {
+fn wide(i: u8) -> Wide {
+    Wide {
         f0: i,
         f1: 300 + i as u16,
         f2: 70_000,
@@ -1391,30 +1267,70 @@ fn runs_of_fields_write_the_per_field_bytes() {
         f15: 15,
         f16: "s".into(),
         f17: i.is_multiple_of(3),
-    };
+    }
+}
+
+/// Variants of a lone field, of several, of more than 16 and with a
+/// `with` field.
+#[derive(Packable, Debug, Clone, PartialEq)]
+enum Holder {
+    A,
+    B(u8),
+    C {
+        x: String,
+        #[binform(with = "as_text")]
+        y: u64,
+        z: Option<i16>,
+    },
+    D(u8, Wide),
+    E(u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, String),
+}
+
+/// Structs and variants of more than 16 fields read their columns 16 at
+/// a time (the longest tuple with column impls): every field round trips
+/// in wire order, and an error still names its field.
+#[test]
+fn wide_structs_and_variants_keep_their_columns() {
+    let rows: Vec<Wide> = (0..20).map(wide).collect();
+    let back: Vec<Wide> = binform::from_slice(&binform::to_vec(&rows).unwrap()).unwrap();
+    assert_eq!(back, rows);
+    let holders: Vec<Holder> = (0..10u8)
+        .map(|i| match i % 5 {
+            0 => Holder::A,
+            1 => Holder::B(i),
+            2 => Holder::C { x: format!("{i}"), y: i as u64, z: Some(-(i as i16)) },
+            3 => Holder::D(i, wide(i)),
+            _ => Holder::E(i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, format!("e{i}")),
+        })
+        .collect();
+    let back: Vec<Holder> = binform::from_slice(&binform::to_vec(&holders).unwrap()).unwrap();
+    assert_eq!(back, holders);
+    // The last byte is the bits of `f17`, the last field's column: a bit
+    // past its one value is an error that names it.
+    let mut bytes = binform::to_vec(&vec![wide(1)]).unwrap();
+    *bytes.last_mut().unwrap() = 0b100;
+    let err = binform::from_slice::<Vec<Wide>>(&bytes).unwrap_err();
+    assert_eq!((err.kind(), err.path()), (ErrorKind::InvalidValue, ".f17"));
+}
+
+/// The bytes of columns of more than 16 fields, `with` and skipped
+/// fields, in structs and enum variants: as the per-field generator wrote
+/// them (commit 73acfce, before fields went in runs of up to 16), so that
+/// the runs change nothing on the wire.
+#[test]
+fn runs_of_fields_write_the_per_field_bytes() {
     let rows: Vec<Wide> = (0..3).map(wide).collect();
-    let es = vec![
-        E::A,
-        E::B(7),
-        E::C {
-            x: "q".into(),
-            y: 42,
-            z: Some(-3),
-        },
-        E::D(9, wide(5)),
-        E::C {
-            x: "".into(),
-            y: 1,
-            z: None,
-        },
+    let holders = vec![
+        Holder::A,
+        Holder::B(7),
+        Holder::C { x: "q".into(), y: 42, z: Some(-3) },
+        Holder::D(9, wide(5)),
+        Holder::C { x: "".into(), y: 1, z: None },
     ];
-    let value = (rows, es);
+    let value = (rows, holders);
     let bytes = binform::to_vec(&value).unwrap();
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    assert_eq!(
-        hex,
-        "06000102b104b504b904838b08838b08838b08fffffffffffffffffffffefffffffffffffffffdffffffffffffff00fffe5d095d095d09fb1611fb1611fb1611ffffffffffffffffffffffffffffffffffffffffffffffffffffff0404046530653165320500020002040204040000003f0000003f0000003f000000000000f0bf000000000000f0bf000000000000f0bff0f0f00831303030083130303108313030320001020404046162616261620f0f0f020202737373010a0002040604070200710434320231010a0905c504838b08fffafffffffffffffffb5d09fb1611ffffffffffffffffff04653500040a0a0000003f000000000000f0bff00831303035050461620f027300"
-    );
-    let back: (Vec<Wide>, Vec<E>) = binform::from_slice(&bytes).unwrap();
+    assert_eq!(hex, "06000102b104b504b904838b08838b08838b08fffffffffffffffffffffefffffffffffffffffdffffffffffffff00fffe5d095d095d09fb1611fb1611fb1611ffffffffffffffffffffffffffffffffffffffffffffffffffffff0404046530653165320500020002040204040000003f0000003f0000003f000000000000f0bf000000000000f0bf000000000000f0bff0f0f00831303030083130303108313030320001020404046162616261620f0f0f020202737373010a0002040604070200710434320231010a0905c504838b08fffafffffffffffffffb5d09fb1611ffffffffffffffffff04653500040a0a0000003f000000000000f0bff00831303035050461620f027300");
+    let back: (Vec<Wide>, Vec<Holder>) = binform::from_slice(&bytes).unwrap();
     assert_eq!(back, value);
 }

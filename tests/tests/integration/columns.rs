@@ -1283,7 +1283,25 @@ enum Holder {
         z: Option<i16>,
     },
     D(u8, Wide),
-    E(u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, String),
+    E(
+        u8,
+        u8,
+        u8,
+        u8,
+        u8,
+        u8,
+        u8,
+        u8,
+        u8,
+        u8,
+        u8,
+        u8,
+        u8,
+        u8,
+        u8,
+        u8,
+        String,
+    ),
 }
 
 /// Structs and variants of more than 16 fields read their columns 16 at
@@ -1298,9 +1316,31 @@ fn wide_structs_and_variants_keep_their_columns() {
         .map(|i| match i % 5 {
             0 => Holder::A,
             1 => Holder::B(i),
-            2 => Holder::C { x: format!("{i}"), y: i as u64, z: Some(-(i as i16)) },
+            2 => Holder::C {
+                x: format!("{i}"),
+                y: i as u64,
+                z: Some(-(i as i16)),
+            },
             3 => Holder::D(i, wide(i)),
-            _ => Holder::E(i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, format!("e{i}")),
+            _ => Holder::E(
+                i,
+                1,
+                2,
+                3,
+                4,
+                5,
+                6,
+                7,
+                8,
+                9,
+                10,
+                11,
+                12,
+                13,
+                14,
+                15,
+                format!("e{i}"),
+            ),
         })
         .collect();
     let back: Vec<Holder> = binform::from_slice(&binform::to_vec(&holders).unwrap()).unwrap();
@@ -1323,9 +1363,17 @@ fn runs_of_fields_write_the_per_field_bytes() {
     let holders = vec![
         Holder::A,
         Holder::B(7),
-        Holder::C { x: "q".into(), y: 42, z: Some(-3) },
+        Holder::C {
+            x: "q".into(),
+            y: 42,
+            z: Some(-3),
+        },
         Holder::D(9, wide(5)),
-        Holder::C { x: "".into(), y: 1, z: None },
+        Holder::C {
+            x: "".into(),
+            y: 1,
+            z: None,
+        },
     ];
     let value = (rows, holders);
     let bytes = binform::to_vec(&value).unwrap();

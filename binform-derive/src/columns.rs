@@ -72,16 +72,17 @@ fn read_runs(
     prefix: &str,
 ) -> (TokenStream, TokenStream) {
     let runs = runs(fields);
+    // A lone field goes through the loop below (`read_one`): its column
+    // with no tuple around it nests no deeper than it (`recursion_limit`).
     if let [Run::Tuple(one)] = runs.as_slice() {
-        if let [(i, f)] = one.as_slice() {
-            return read_lone(krate, v, (path, style, fields), (*i, f), &n, prefix);
+        if one.len() > 1 {
+            let k = run_ident(v, 0);
+            let read = try_result(read_one_run(krate, (path, style, fields), one, n, prefix));
+            return (
+                quote!(let mut #k = #read;),
+                quote!(::core::iter::Iterator::next(&mut #k)?),
+            );
         }
-        let k = run_ident(v, 0);
-        let read = try_result(read_one_run(krate, (path, style, fields), one, n, prefix));
-        return (
-            quote!(let mut #k = #read;),
-            quote!(::core::iter::Iterator::next(&mut #k)?),
-        );
     }
     let mut reads = Vec::new();
     let mut takes = Vec::new();
@@ -142,30 +143,6 @@ fn read_one_run(
     let element = construct(path, style, fields);
     let make = quote!(|(#(#binds,)*)| #element);
     read_tuple(krate, one, &n, prefix, quote!(Self), make)
-}
-
-/// A variant whose one encoded field `(i, f)` is read without a tuple
-/// (`read_one`): nesting no deeper than the field's own column, as a
-/// chain of such variants needs (`recursion_limit`).
-fn read_lone(
-    krate: &TokenStream,
-    v: usize,
-    (path, style, fields): (TokenStream, Style, &[Field]),
-    (i, f): (usize, &Field),
-    n: &TokenStream,
-    prefix: &str,
-) -> (TokenStream, TokenStream) {
-    let k = run_ident(v, 0);
-    let read = try_result(read_one(krate, f, n, prefix));
-    let b = binding(i);
-    let element = construct(path, style, fields);
-    (
-        quote!(let mut #k = #read;),
-        quote!({
-            let #b = ::core::iter::Iterator::next(&mut #k)?;
-            #element
-        }),
-    )
 }
 
 /// The column of the lone field `f` (`n` values; `ReadOne`).

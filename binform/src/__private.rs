@@ -583,7 +583,6 @@ pub const fn pick_wire<L: crate::Layout>(
 
 pub use crate::error::{in_element, in_field};
 pub use crate::read::short_column;
-pub use crate::write::pack_column;
 
 /// The selector of a derived type's columns of up to 16 fields `F` (a
 /// tuple of their types, or of references to them):

@@ -30,11 +30,7 @@ pub fn rows_of<'de, T: Unpack<'de>, L: Layout>(
 ) -> Result<IntoIter<T>> {
     match T::COLUMNS {
         true => Ok(Vec::new().into_iter()),
-        false => {
-            let rows = T::unpack_vec(r, n)?;
-            r.note_transient(&rows);
-            Ok(rows.into_iter())
-        }
+        false => crate::read::leaf(r, n),
     }
 }
 
@@ -66,14 +62,17 @@ pub(crate) fn option_column<'de, T: Unpack<'de>, L: Layout>(
 /// that take no input, charged to the budget of such elements) once, so a
 /// zero-size field is not charged again for each column it is in.
 #[inline(always)]
-pub fn check_field<'de, T: Unpack<'de>, L: Layout>(r: &mut Reader<'de, L>, n: usize) -> Result<()> {
+pub(crate) fn check_field<'de, T: Unpack<'de>, L: Layout>(
+    r: &mut Reader<'de, L>,
+    n: usize,
+) -> Result<()> {
     match T::COLUMN_MIN != 0 || T::PACKED {
         true => r.check_column::<T>(n, r.position()),
         false => Ok(()),
     }
 }
 
-/// A derived type's `unpack_vec`: rows in the fixed layout; in the
+/// A derived type's (or a tuple's) `unpack_vec`: rows in the fixed layout; in the
 /// compact one its lazy column, each element built in place in the
 /// vector. Once they are, the leaves' vectors are freed, and what they
 /// were charged is given back (at most what the column was charged).
@@ -158,8 +157,7 @@ pub trait ReadOne<'de, T> {
 
 /// Columns read side by side: a tuple of iterators (a field's column
 /// each), which yields tuples of their values (`impls/tuples.rs`).
-#[doc(hidden)]
-pub trait Zip {
+pub(crate) trait Zip {
     /// A tuple of one value of each column.
     type Item;
     /// The next value of every column, or `None` when one has run out
@@ -173,8 +171,7 @@ pub trait Zip {
 /// closure: a closure's captures are one more level of the nesting that
 /// rustc's `recursion_limit` bounds (chains of enums of several fields
 /// reached it at half the depth).
-#[doc(hidden)]
-pub struct ZipAs<T, Z, F> {
+pub(crate) struct ZipAs<T, Z, F> {
     pub(crate) rows: IntoIter<T>,
     pub(crate) cols: Z,
     pub(crate) make: F,

@@ -30,7 +30,7 @@ impl<T: Pack + ?Sized> Pack for Box<T> {
         if items.clone().next().is_none() {
             return Ok(());
         }
-        w.nested(|w| crate::__private::pack_column(items.map(|b| &**b), w))
+        w.nested(|w| crate::write::pack_column(items.map(|b| &**b), w))
     }
 }
 

@@ -26,7 +26,7 @@ impl<T: Pack + Copy> Pack for Cell<T> {
         Self: 'a,
     {
         let values: alloc::vec::Vec<T> = items.map(Cell::get).collect();
-        crate::__private::pack_column(values.iter(), w)
+        crate::write::pack_column(values.iter(), w)
     }
 }
 
@@ -69,7 +69,7 @@ impl<T: Pack + ?Sized> Pack for RefCell<T> {
         let guards = items
             .map(|c| c.try_borrow().map_err(|_| already_borrowed()))
             .collect::<Result<alloc::vec::Vec<_>>>()?;
-        crate::__private::pack_column(guards.iter().map(|g| &**g), w)
+        crate::write::pack_column(guards.iter().map(|g| &**g), w)
     }
 }
 
@@ -178,7 +178,7 @@ mod locks {
                     let guards = items
                         .map(|l| l.$read().map_err(|_| poisoned(stringify!($lock))))
                         .collect::<Result<Vec<_>>>()?;
-                    crate::__private::pack_column(guards.iter().map(|g| &**g), w)
+                    crate::write::pack_column(guards.iter().map(|g| &**g), w)
                 }
             }
 

@@ -33,8 +33,8 @@ pub(super) fn pack_map<'a, K: Pack + 'a, V: Pack + 'a, L: crate::Layout>(
     w.write_len(len);
     w.nested(|w| {
         if !L::FIXED {
-            crate::__private::pack_column(entries.clone().map(|(k, _)| k), w)?;
-            return crate::__private::pack_column(entries.map(|(_, v)| v), w);
+            crate::write::pack_column(entries.clone().map(|(k, _)| k), w)?;
+            return crate::write::pack_column(entries.map(|(_, v)| v), w);
         }
         for (k, v) in entries {
             k.pack(w)?;
@@ -55,7 +55,7 @@ pub(super) fn pack_set<'a, T: Pack + 'a, L: crate::Layout>(
     w.write_len(len);
     w.nested(|w| {
         if !L::FIXED {
-            return crate::__private::pack_column(items, w);
+            return crate::write::pack_column(items, w);
         }
         items.into_iter().try_for_each(|item| item.pack(w))
     })

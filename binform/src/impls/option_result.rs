@@ -91,7 +91,7 @@ impl<T: Pack> Pack for Option<T> {
     column_pack_all!(|items, w| {
         crate::columns::write_bits(items.clone().map(Option::is_some), w);
         // A level for rows, as `T::unpack_vec` counts one for them.
-        crate::__private::pack_column(items.filter_map(Option::as_ref), w)
+        crate::write::pack_column(items.filter_map(Option::as_ref), w)
     });
 }
 

@@ -136,9 +136,7 @@ pub trait Unpack<'de>: Encoding + Sized {
         r: &mut Reader<'de, L>,
         n: usize,
     ) -> Result<impl Iterator<Item = Self> + use<'de, Self, L>> {
-        let values = Self::unpack_vec(r, n)?;
-        r.note_transient(&values);
-        Ok(values.into_iter())
+        leaf(r, n)
     }
 
     /// [`read_column`](Unpack::read_column) of `Vec<Self>`: the decoded
@@ -150,9 +148,7 @@ pub trait Unpack<'de>: Encoding + Sized {
         r: &mut Reader<'de, L>,
         n: usize,
     ) -> Result<impl Iterator<Item = Vec<Self>> + use<'de, Self, L>> {
-        let values = <Vec<Self> as Unpack<'de>>::unpack_vec(r, n)?;
-        r.note_transient(&values);
-        Ok(values.into_iter())
+        leaf::<Vec<Self>, L>(r, n)
     }
 
     /// Decodes an array of `N` values; packed integers override it to
@@ -167,6 +163,19 @@ pub trait Unpack<'de>: Encoding + Sized {
     }
 }
 
+/// A leaf's column (`Unpack::read_column`'s default): its decoded
+/// vector, counted as transient memory of the lazy column being read
+/// (given back once its elements are built, `columns::lazy`).
+#[inline(always)]
+pub(crate) fn leaf<'de, T: Unpack<'de>, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    n: usize,
+) -> Result<alloc::vec::IntoIter<T>> {
+    let values = T::unpack_vec(r, n)?;
+    r.note_transient(&values);
+    Ok(values.into_iter())
+}
+
 /// [`Unpack::unpack_vec`]'s default: plain data in one copy, anything
 /// else one value at a time (what integers do in the fixed layout, too).
 #[inline]
@@ -178,7 +187,7 @@ pub(crate) fn unpack_each<'de, T: Unpack<'de>, L: crate::Layout>(
         return r.read_plain_vec(len);
     }
     // No elements: no level either (an empty column's encoder counts
-    // none, `__private::pack_column`).
+    // none, `write::pack_column`).
     if len == 0 {
         return Ok(Vec::new());
     }

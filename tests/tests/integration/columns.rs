@@ -1359,6 +1359,28 @@ fn wide_structs_and_variants_keep_their_columns() {
 /// the runs change nothing on the wire.
 #[test]
 fn runs_of_fields_write_the_per_field_bytes() {
+    // More than 16 fields that are all rows: the struct is rows (§27),
+    // read by the derive's own loop over its runs.
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct Floats17 {
+        a0: f32,
+        a1: f32,
+        a2: f32,
+        a3: f32,
+        a4: f32,
+        a5: f32,
+        a6: f32,
+        a7: f32,
+        a8: f32,
+        a9: f32,
+        a10: f32,
+        a11: f32,
+        a12: f32,
+        a13: f32,
+        a14: f32,
+        a15: f32,
+        a16: f64,
+    }
     let rows: Vec<Wide> = (0..3).map(wide).collect();
     let holders = vec![
         Holder::A,
@@ -1374,11 +1396,54 @@ fn runs_of_fields_write_the_per_field_bytes() {
             y: 1,
             z: None,
         },
+        Holder::E(
+            1,
+            2,
+            3,
+            4,
+            5,
+            6,
+            7,
+            8,
+            9,
+            10,
+            11,
+            12,
+            13,
+            14,
+            15,
+            16,
+            "e".into(),
+        ),
     ];
-    let value = (rows, holders);
+    let floats: Vec<Floats17> = (0..2)
+        .map(|i| {
+            let x = i as f32;
+            Floats17 {
+                a0: x,
+                a1: x + 1.0,
+                a2: x + 2.0,
+                a3: x + 3.0,
+                a4: x + 4.0,
+                a5: x + 5.0,
+                a6: x + 6.0,
+                a7: x + 7.0,
+                a8: x + 8.0,
+                a9: x + 9.0,
+                a10: x + 10.0,
+                a11: x + 11.0,
+                a12: x + 12.0,
+                a13: x + 13.0,
+                a14: x + 14.0,
+                a15: x + 15.0,
+                a16: -(i as f64),
+            }
+        })
+        .collect();
+    let value = (rows, holders, floats);
     let bytes = binform::to_vec(&value).unwrap();
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    assert_eq!(hex, "06000102b104b504b904838b08838b08838b08fffffffffffffffffffffefffffffffffffffffdffffffffffffff00fffe5d095d095d09fb1611fb1611fb1611ffffffffffffffffffffffffffffffffffffffffffffffffffffff0404046530653165320500020002040204040000003f0000003f0000003f000000000000f0bf000000000000f0bf000000000000f0bff0f0f00831303030083130303108313030320001020404046162616261620f0f0f020202737373010a0002040604070200710434320231010a0905c504838b08fffafffffffffffffffb5d09fb1611ffffffffffffffffff04653500040a0a0000003f000000000000f0bff00831303035050461620f027300");
-    let back: (Vec<Wide>, Vec<Holder>) = binform::from_slice(&bytes).unwrap();
+    assert_eq!(hex, "06000102b104b504b904838b08838b08838b08fffffffffffffffffffffefffffffffffffffffdffffffffffffff00fffe5d095d095d09fb1611fb1611fb1611ffffffffffffffffffffffffffffffffffffffffffffffffffffff0404046530653165320500020002040204040000003f0000003f0000003f000000000000f0bf000000000000f0bf000000000000f0bff0f0f00831303030083130303108313030320001020404046162616261620f0f0f020202737373010c000204060408070200710434320231010a0905c504838b08fffafffffffffffffffb5d09fb1611ffffffffffffffffff04653500040a0a0000003f000000000000f0bff00831303035050461620f0273000102030405060708090a0b0c0d0e0f10026504000000000000803f0000004000004040000080400000a0400000c0400000e040000000410000104100002041000030410000404100005041000060410000704100000000000000800000803f0000004000004040000080400000a0400000c0400000e040000000410000104100002041000030410000404100005041000060410000704100008041000000000000f0bf");
+    let back: (Vec<Wide>, Vec<Holder>, Vec<Floats17>) = binform::from_slice(&bytes).unwrap();
     assert_eq!(back, value);
 }

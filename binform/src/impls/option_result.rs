@@ -160,32 +160,14 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
         crate::columns::lazy::option_column(r, n)
     }
 
+    /// Presence bits, then the present values' column, each option
+    /// built where it is stored (its lazy column, `option_column`).
+    #[inline]
     fn unpack_vec<L: crate::Layout>(
         r: &mut Reader<'de, L>,
         len: usize,
     ) -> Result<alloc::vec::Vec<Self>> {
-        if L::FIXED {
-            return crate::read::unpack_each(r, len);
-        }
-        let bits = crate::columns::read_bits(r, len)?;
-        let present = bits.count();
-        r.check_column::<T>(present, r.position())?;
-        let mut values = T::unpack_vec(r, present)?.into_iter();
-        // The options are built in this frame: a stack with room for them.
-        r.growing_for::<Self, _>(|r| {
-            let mut out = r.vec_with_capacity(len)?;
-            for i in 0..len {
-                let v = match bits.get(i) {
-                    true => Some(crate::columns::next(r, &mut values)?),
-                    false => None,
-                };
-                if out.len() == out.capacity() {
-                    r.grow_toward(&mut out, i + 1, len)?;
-                }
-                out.push(v);
-            }
-            Ok(out)
-        })
+        crate::columns::lazy::unpack_lazy::<Self, L>(r, len)
     }
 }
 

@@ -3,6 +3,20 @@
 
 use crate::{Encoding, Pack, Reader, Result, Unpack, Writer};
 
+/// A field's column of `n` values, checked first (`check_field`), its
+/// error given the path `$name`. A macro, not a function: a function
+/// would be one more opaque iterator between a type's column and its
+/// fields', and those nest a level a type (`recursion_limit`).
+macro_rules! field_column {
+    ($ty:ty, $r:ident, $n:ident, $name:expr) => {
+        crate::error::in_field(
+            crate::columns::lazy::check_field::<$ty, _>($r, $n)
+                .and_then(|()| <$ty>::read_column($r, $n)),
+            $name,
+        )
+    };
+}
+
 macro_rules! tuple {
     ($($name:ident . $idx:tt),+) => {
         impl<$($name: Encoding),+> Encoding for ($($name,)+) {
@@ -84,13 +98,7 @@ macro_rules! tuple {
             ) -> Result<impl Iterator<Item = Out> + use<'de, $($name,)+ Out, L, Make>> {
                 let rows = crate::columns::lazy::rows_of::<Out, L>(r, n)?;
                 let n = if Out::COLUMNS { n } else { 0 };
-                // No helper with an opaque iterator of its own between the
-                // fields' and this one: they nest a level a type.
-                $(let $name = crate::error::in_field(
-                    crate::columns::lazy::check_field::<$name, L>(r, n)
-                        .and_then(|()| $name::read_column(r, n)),
-                    names.get($idx).copied().unwrap_or_default(),
-                )?;)+
+                $(let $name = field_column!($name, r, n, names.get($idx).copied().unwrap_or_default())?;)+
                 Ok(crate::columns::lazy::ZipAs { rows, cols: ($($name,)+), make })
             }
         }
@@ -134,9 +142,7 @@ impl<'de, T: Unpack<'de>> crate::columns::lazy::ReadOne<'de, T>
         n: usize,
         name: &'static str,
     ) -> Result<impl Iterator<Item = T> + use<'de, T, L>> {
-        let column =
-            crate::columns::lazy::check_field::<T, L>(r, n).and_then(|()| T::read_column(r, n));
-        crate::error::in_field(column, name)
+        field_column!(T, r, n, name)
     }
 }
 

@@ -8,7 +8,7 @@
 //!
 //! Cases: `<model>-<de|ser>-<crate>` with model `ls` (large struct),
 //! `prim` (primitives), `sm` (small message), `ppl` (ten people), `mk48`
-//! (100 updates), `mc` (50 players) and crate `binform`, `speedy`,
+//! (100 updates), `mc` (50 players), `log` (100 access-log lines) and crate `binform`, `speedy`,
 //! `wincode` or `bitcode`.
 
 use std::hint::black_box;
@@ -115,4 +115,5 @@ fn main() {
     run!(case, n, "ppl", ten_people(), Vec<Person>);
     run!(case, n, "mk48", rsb::updates(100), rsb::Updates);
     run!(case, n, "mc", rsb::players(50), rsb::Players);
+    run!(case, n, "log", rsb::logs(100), rsb::Logs);
 }

@@ -332,6 +332,7 @@ pub fn unpack_items(
     let read_column = read_column(krate, name, body);
     quote! {
         const COLUMN_MIN: ::core::primitive::usize = #min;
+        const LAZY_COLUMN: ::core::primitive::bool = true;
 
         fn unpack_vec<__L: #krate::Layout>(
             __r: &mut #krate::Reader<#de, __L>,

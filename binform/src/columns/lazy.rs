@@ -93,24 +93,35 @@ pub fn unpack_lazy<'de, T: Unpack<'de>, L: Layout>(
     // The elements are built in this frame: a stack with room for them,
     // but no level (the rows inside count theirs).
     r.growing_for::<T, _>(|r| {
-        let before = r.memory_left();
-        let outer = core::mem::take(&mut r.transient);
-        let column = T::read_column(r, n);
-        let held = core::mem::replace(&mut r.transient, outer);
-        let mut column = column?;
-        let spent = before.saturating_sub(r.memory_left());
+        let (mut column, refund) = transient_column::<T, L>(r, n)?;
         let mut out = r.vec_with_capacity::<T>(n)?;
         for i in 0..n {
-            let v = super::next(r, &mut column)?;
             if out.len() == out.capacity() {
                 r.grow_toward(&mut out, i + 1, n)?;
             }
-            out.push(v);
+            crate::read::push_made(&mut out, || super::next(r, &mut column))?;
         }
         drop(column);
-        r.refund_memory(spent.min(held));
+        r.refund_memory(refund);
         Ok(out)
     })
+}
+
+/// `T`'s lazy column of `n` values, and what its leaves' vectors were
+/// charged (at most what was spent reading it): the caller gives that back
+/// once it has built the elements and dropped the column.
+#[inline(always)]
+pub(crate) fn transient_column<'de, T: Unpack<'de>, L: Layout>(
+    r: &mut Reader<'de, L>,
+    n: usize,
+) -> Result<(impl Iterator<Item = T> + use<'de, T, L>, usize)> {
+    let before = r.memory_left();
+    let outer = core::mem::take(&mut r.transient);
+    let column = T::read_column(r, n);
+    let held = core::mem::replace(&mut r.transient, outer);
+    let column = column?;
+    let spent = before.saturating_sub(r.memory_left());
+    Ok((column, spent.min(held)))
 }
 
 /// The columns of up to 16 fields `F` of a derived type (or a tuple's

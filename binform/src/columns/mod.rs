@@ -267,3 +267,60 @@ macro_rules! forward_unpack_columns {
         }
     };
 }
+
+#[cfg(test)]
+mod tests {
+    //! These run under Miri (`scripts/miri.sh`, and CI's subset), which
+    //! checks the in-place writes into a vector's spare capacity
+    //! (`read::push_made`) behind lazy columns and sequences of them.
+    use alloc::string::{String, ToString};
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use crate::{from_slice, to_vec, ErrorKind};
+
+    /// Tuples, options and sequences of them: lazy columns (tuples and
+    /// options build each value where it is stored), sequences filled from
+    /// them, and leaves cut from their vector.
+    type Rows = Vec<(u32, Option<String>, Vec<(u8, String)>, Vec<String>)>;
+    /// Sequences of sequences of a lazy column, some empty.
+    type Nested = Vec<Vec<Vec<(u8, Option<u8>)>>>;
+
+    fn rows(n: u32) -> Rows {
+        (0..n)
+            .map(|i| {
+                let seq = (0..i % 4).map(|k| (k as u8, k.to_string())).collect();
+                let words = (0..i % 3).map(|k| "w".repeat(k as usize)).collect();
+                (i, (i % 2 == 0).then(|| i.to_string()), seq, words)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lazy_columns_and_sequences_of_them_round_trip() {
+        for n in [0, 1, 2, 7, 40] {
+            let value = rows(n);
+            let bytes = to_vec(&value).unwrap();
+            assert_eq!(from_slice::<Rows>(&bytes).unwrap(), value, "{n} rows");
+        }
+        let nested: Nested = vec![
+            vec![],
+            vec![vec![(1, None)], vec![]],
+            vec![vec![(2, Some(3)), (4, None)]],
+        ];
+        let bytes = to_vec(&nested).unwrap();
+        assert_eq!(from_slice::<Nested>(&bytes).unwrap(), nested);
+    }
+
+    #[test]
+    fn a_cut_column_is_an_error_and_frees_what_was_written() {
+        let bytes = to_vec(&rows(12)).unwrap();
+        // Every strict prefix fails; the values already written into the
+        // vectors' capacity are dropped (Miri would see a leak or a
+        // double drop).
+        for end in 0..bytes.len() {
+            let err = from_slice::<Rows>(&bytes[..end]).unwrap_err();
+            assert!(err.kind() == ErrorKind::UnexpectedEnd, "{end}: {err}");
+        }
+    }
+}

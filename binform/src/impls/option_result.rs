@@ -151,6 +151,7 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
 
     /// A presence bit for each of 256 options.
     const COLUMN_MIN: usize = 32;
+    const LAZY_COLUMN: bool = true;
 
     #[inline(always)]
     fn read_column<L: crate::Layout>(

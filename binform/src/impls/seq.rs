@@ -64,36 +64,95 @@ fn pack_seqs_with<'w, L: crate::Layout>(
 }
 
 /// Reads a column of `n` sequences (`n` checked by the caller) written by
-/// [`pack_seqs`], each made by `make` from its elements: the lengths, the
-/// elements' column ([`seq_elements`]), then the elements moved into their
-/// sequences.
+/// [`pack_seqs`], each made by `make` from its elements: the lengths, then
+/// the elements' column. Elements whose column is built lazily (derived
+/// types, options, tuples) are built straight into their sequence's
+/// buffer; leaves (scalars, strings) are decoded into one vector and each
+/// sequence cut from it with one copy.
 pub(crate) fn unpack_seqs<'de, T: Unpack<'de>, S, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     n: usize,
+    make: impl FnMut(&mut Reader<'de, L>, Vec<T>) -> Result<S>,
+) -> Result<Vec<S>> {
+    crate::columns::with_lengths(r, n, |r, lens| match T::LAZY_COLUMN && T::COLUMNS {
+        true => seqs_from_column(r, lens, make),
+        false => seqs_cut(r, lens, make),
+    })
+}
+
+/// [`unpack_seqs`] of elements with a lazy column: each sequence
+/// filled from the column in turn, so that an element is written once,
+/// where it is stored (cut from a vector of all the elements, each was
+/// written twice).
+fn seqs_from_column<'de, T: Unpack<'de>, S, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    lens: &[u64],
     mut make: impl FnMut(&mut Reader<'de, L>, Vec<T>) -> Result<S>,
 ) -> Result<Vec<S>> {
-    crate::columns::with_lengths(r, n, |r, lens| {
-        let (mut all, charged) = seq_elements::<T, L>(r, lens)?;
-        let total = all.len();
-        let mut out = r.vec_with_capacity::<S>(n)?;
-        // The sequences are cut from the column's end, the last first: each
-        // cut is one copy of its elements into a buffer of their length
-        // (from the front, each cut would move all that follow it). Their
-        // order is restored at the end.
-        for (i, &len) in lens.iter().rev().enumerate() {
-            // Each length is at most what is left of the total: the lengths
-            // add up to it.
-            let items = all.split_off(all.len().saturating_sub(len as usize));
+    let n = lens.len();
+    let at = r.position();
+    let total = crate::columns::total_of(r, lens, at)?;
+    r.check_column::<T>(total, at)?;
+    // The sequences' own buffers.
+    r.charge_memory(total.saturating_mul(core::mem::size_of::<T>()))?;
+    let mut out = r.vec_with_capacity::<S>(n)?;
+    if total == 0 {
+        // No elements, no column (nor a level, nor a recursion through it).
+        for i in 0..n {
             if out.len() == out.capacity() {
                 r.grow_toward(&mut out, i + 1, n)?;
             }
-            out.push(make(r, items)?);
+            crate::read::push_made(&mut out, || make(r, Vec::new()))?;
         }
-        out.reverse();
-        // The column's vector is freed; what it was charged is given back.
-        r.refund_memory(charged.min(total.saturating_mul(core::mem::size_of::<T>())));
+        return Ok(out);
+    }
+    r.nested_holding::<T, _>(|r| {
+        let (mut column, refund) = crate::columns::lazy::transient_column::<T, L>(r, total)?;
+        for (i, &len) in lens.iter().enumerate() {
+            // Each length is at most the total (they add up to it), which
+            // was checked against the input and charged above.
+            let len = len as usize;
+            let mut items = r.vec_for(len)?;
+            for _ in 0..len {
+                crate::read::push_made(&mut items, || crate::columns::next(r, &mut column))?;
+            }
+            if out.len() == out.capacity() {
+                r.grow_toward(&mut out, i + 1, n)?;
+            }
+            crate::read::push_made(&mut out, || make(r, items))?;
+        }
+        drop(column);
+        r.refund_memory(refund);
         Ok(out)
     })
+}
+
+/// [`unpack_seqs`] of leaves: the elements' column ([`seq_elements`]),
+/// then each sequence cut from it with one copy, the last first (from the
+/// front, each cut would move all that follow it); their order is
+/// restored at the end.
+fn seqs_cut<'de, T: Unpack<'de>, S, L: crate::Layout>(
+    r: &mut Reader<'de, L>,
+    lens: &[u64],
+    mut make: impl FnMut(&mut Reader<'de, L>, Vec<T>) -> Result<S>,
+) -> Result<Vec<S>> {
+    let n = lens.len();
+    let (mut all, charged) = seq_elements::<T, L>(r, lens)?;
+    let total = all.len();
+    let mut out = r.vec_with_capacity::<S>(n)?;
+    for (i, &len) in lens.iter().rev().enumerate() {
+        // Each length is at most what is left of the total: the lengths
+        // add up to it.
+        let items = all.split_off(all.len().saturating_sub(len as usize));
+        if out.len() == out.capacity() {
+            r.grow_toward(&mut out, i + 1, n)?;
+        }
+        out.push(make(r, items)?);
+    }
+    out.reverse();
+    // The column's vector is freed; what it was charged is given back.
+    r.refund_memory(charged.min(total.saturating_mul(core::mem::size_of::<T>())));
+    Ok(out)
 }
 
 /// The elements' column of a column of sequences of lengths `lens`: their

@@ -182,7 +182,7 @@ fn strs_of<'de, T, L: crate::Layout>(
         if out.len() == out.capacity() {
             r.grow_toward(&mut out, i + 1, n)?;
         }
-        out.push(make(r, s)?);
+        crate::read::push_made(&mut out, || make(r, s))?;
         start = end;
     }
     Ok(out)

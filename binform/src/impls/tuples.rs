@@ -59,6 +59,7 @@ macro_rules! tuple {
             }
 
             const COLUMN_MIN: usize = crate::__private::column_min_sum(&[$($name::COLUMN_MIN),+]);
+            const LAZY_COLUMN: bool = true;
 
             /// Each element's column in turn (§27), then the tuples.
             #[inline]

@@ -273,12 +273,19 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
     #[inline]
     pub fn vec_with_capacity<T>(&mut self, len: usize) -> Result<Vec<T>> {
         self.charge_memory(len.saturating_mul(core::mem::size_of::<T>().max(1)))?;
-        let cap = self.cautious_capacity::<T>(len);
-        if cap.saturating_mul(core::mem::size_of::<T>()) <= SMALL_ALLOCATION {
-            return Ok(Vec::with_capacity(cap));
+        self.vec_for(self.cautious_capacity::<T>(len))
+    }
+
+    /// An empty vector with room for `len` values, charged to the budget
+    /// by the caller: small allocations take the infallible fast path,
+    /// large ones report failure as an error instead of aborting.
+    #[inline]
+    pub(crate) fn vec_for<T>(&self, len: usize) -> Result<Vec<T>> {
+        if len.saturating_mul(core::mem::size_of::<T>()) <= SMALL_ALLOCATION {
+            return Ok(Vec::with_capacity(len));
         }
         let mut out = Vec::new();
-        out.try_reserve_exact(cap)
+        out.try_reserve_exact(len)
             .map_err(|_| self.alloc_error(len))?;
         Ok(out)
     }

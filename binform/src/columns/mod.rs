@@ -117,14 +117,17 @@ const SPREAD: [[bool; 8]; 256] = {
 };
 
 impl Bits<'_> {
-    /// Appends the `n` flags to `out`, a byte's eight at a time.
+    /// Appends the `n` flags to `out`, a byte's eight at a time: whole
+    /// bytes as one 8-byte copy each (a copy of a variable length was a
+    /// `memcpy` call a byte), then the last byte's used bits.
     pub(crate) fn extend_into(self, n: usize, out: &mut Vec<bool>) {
-        let mut left = n;
-        for &byte in self.0 {
+        let (whole, last) = self.0.split_at((n / 8).min(self.0.len()));
+        for &byte in whole {
+            out.extend_from_slice(&SPREAD[usize::from(byte)]);
+        }
+        if let Some(&byte) = last.first() {
             let flags = &SPREAD[usize::from(byte)];
-            let take = left.min(8);
-            out.extend_from_slice(flags.get(..take).unwrap_or_default());
-            left -= take;
+            out.extend_from_slice(flags.get(..n % 8).unwrap_or_default());
         }
     }
 

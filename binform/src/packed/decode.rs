@@ -524,6 +524,11 @@ pub(super) fn get_bits<T: Lane>(
     base: T::Key,
     out: &mut [MaybeUninit<T>],
 ) -> bool {
+    // A short block (columns inside small structs) value by value: the
+    // kernels' setup and their zero-padded tail cost more than its loop.
+    if out.len() < SERIAL_BITS_BELOW {
+        return get_bits_serial(bytes, bits, base, out);
+    }
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     let (done, mut bad) = match super::x86::get_bits_grouped(bytes, bits, base, out) {
         Some((done, bad)) => {
@@ -566,6 +571,9 @@ pub(super) fn get_bits<T: Lane>(
     bad |= get_bits_serial(bytes.get(start..).unwrap_or_default(), bits, base, rest);
     bad
 }
+
+/// Bit-packed blocks of fewer values are read by [`get_bits_serial`].
+const SERIAL_BITS_BELOW: usize = 16;
 
 /// The bytes a bit-packed block can have left when the AVX2 kernel stops:
 /// less than a group and its load window (at most 40 bytes, for 16-bit

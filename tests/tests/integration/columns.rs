@@ -748,6 +748,12 @@ fn sequences_in_a_column_flatten_in_every_kind() {
 /// last one an error; in the fixed layout a byte each.
 #[test]
 fn bools_are_bits() {
+    // Every count of a last, partial byte (the whole bytes are spread
+    // eight at a time, the last one's used bits apart).
+    for n in 0..=25 {
+        let flags: Vec<bool> = (0..n).map(|i| i % 3 != 1).collect();
+        both(&flags);
+    }
     let flags: Vec<bool> = (0..1000).map(|i| i % 7 < 3).collect();
     let bytes = both(&flags);
     assert_eq!(

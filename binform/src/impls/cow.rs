@@ -33,7 +33,12 @@ impl<'de: 'a, 'a> Unpack<'de> for Cow<'a, str> {
         read_str(r).map(Cow::Borrowed)
     }
 
-    crate::impls::string::str_column_unpack!(|_, s| Ok(Cow::Borrowed(s)));
+    crate::impls::string::str_column_unpack!(
+        |_, s| Ok(Cow::Borrowed(s)),
+        lazy = |s: &'de str| -> Option<Cow<'a, str>> { Some(Cow::Borrowed(s)) },
+        charge = false,
+        use<'a, 'de>
+    );
 }
 
 impl<'de, 'a, T: Unpack<'de> + Clone> Unpack<'de> for Cow<'a, [T]> {

@@ -140,7 +140,8 @@ pub(crate) fn pack_strs<'a, L: crate::Layout>(
 
 /// Reads a column of `n` strings (`n` checked by the caller), each made
 /// into a `T` by `make`. The bytes of all of them are checked for UTF-8
-/// in one pass, and each string's ends for character boundaries.
+/// in one pass ([`column_text`]), and each string's ends for character
+/// boundaries as it is cut.
 pub(crate) fn unpack_strs<'de, T, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     n: usize,
@@ -157,6 +158,29 @@ fn strs_of<'de, T, L: crate::Layout>(
 ) -> Result<alloc::vec::Vec<T>> {
     let n = lens.len();
     let at = r.position();
+    let text = column_text(r, lens)?;
+    let mut out = r.vec_with_capacity::<T>(n)?;
+    let mut start = 0usize;
+    for (i, &len) in lens.iter().enumerate() {
+        // Each length is below the total, which fits in `usize`.
+        let end = start + len as usize;
+        let Some(s) = text.get(start..end) else {
+            return Err(not_a_boundary(r, at + end, i));
+        };
+        if out.len() == out.capacity() {
+            r.grow_toward(&mut out, i + 1, n)?;
+        }
+        crate::read::push_made(&mut out, || make(r, s))?;
+        start = end;
+    }
+    Ok(out)
+}
+
+/// The text of a column of strings of lengths `lens`, checked for UTF-8
+/// in one pass.
+#[inline]
+fn column_text<'de, L: crate::Layout>(r: &mut Reader<'de, L>, lens: &[u64]) -> Result<&'de str> {
+    let at = r.position();
     let total = crate::columns::total_of(r, lens, at)?;
     if total > r.remaining() {
         return Err(r.error_at(
@@ -166,26 +190,107 @@ fn strs_of<'de, T, L: crate::Layout>(
         ));
     }
     let bytes = r.read_bytes(total)?;
-    let text = utf8_at(r, bytes, at)?;
-    let mut out = r.vec_with_capacity::<T>(n)?;
-    let mut start = 0usize;
-    for (i, &len) in lens.iter().enumerate() {
-        // Each length is below the total, which fits in `usize`.
-        let end = start + len as usize;
-        let Some(s) = text.get(start..end) else {
-            return Err(r.error_at(
-                at + start,
-                ErrorKind::InvalidUtf8,
-                alloc::format!("string {i} of a column does not end on a character boundary"),
-            ));
-        };
-        if out.len() == out.capacity() {
-            r.grow_toward(&mut out, i + 1, n)?;
+    utf8_at(r, bytes, at)
+}
+
+/// The error of string `i` of a column, which ends at `at` inside a
+/// character.
+#[cold]
+fn not_a_boundary<L: crate::Layout>(r: &Reader<'_, L>, at: usize, i: usize) -> crate::Error {
+    r.error_at(
+        at,
+        ErrorKind::InvalidUtf8,
+        alloc::format!("string {i} of a column does not end on a character boundary"),
+    )
+}
+
+/// A column of `n` strings (`n` checked by the caller), read lazily: the
+/// lengths, then the bytes of all of them, checked for UTF-8 in one pass
+/// and at each string's end for a character boundary, all before any
+/// string is made; then each made by `make` when it is asked for, where
+/// it is stored (a `String` field's column was a vector of them, each
+/// moved again into its value). `charge` charges the large copies `make`
+/// will make to the memory budget up front (`Reader::charge_copy`).
+#[inline]
+pub(crate) fn str_column<'de, T, L: crate::Layout, F: FnMut(&'de str) -> Option<T>>(
+    r: &mut Reader<'de, L>,
+    n: usize,
+    charge: bool,
+    make: F,
+) -> Result<StrColumn<'de, F>> {
+    let lens = crate::columns::read_lengths(r, n)?;
+    let at = r.position();
+    let text = column_text(r, lens.as_slice())?;
+    // Every string's end on a character boundary, and the large copies
+    // charged, before any string is made: its iterator has no error to
+    // give.
+    let mut end = 0usize;
+    for (i, &len) in lens.as_slice().iter().enumerate() {
+        // Each length is at most the total, which fits in `usize`.
+        end += len as usize;
+        if !text.is_char_boundary(end) {
+            return Err(not_a_boundary(r, at + end, i));
         }
-        crate::read::push_made(&mut out, || make(r, s))?;
-        start = end;
+        if charge {
+            r.charge_copy(len as usize)?;
+        }
     }
-    Ok(out)
+    if let crate::columns::Lengths::Long(lens) = &lens {
+        r.note_transient(lens);
+    }
+    Ok(StrColumn {
+        lens,
+        next: 0,
+        text,
+        start: 0,
+        make,
+    })
+}
+
+/// The iterator of [`str_column`]: the strings of a column, each made by
+/// `make` from its text. `None` past the last one, or where `make` could
+/// not allocate, which the column's reader reports as an error.
+pub(crate) struct StrColumn<'de, F> {
+    lens: crate::columns::Lengths,
+    next: usize,
+    text: &'de str,
+    start: usize,
+    make: F,
+}
+
+impl<'de, T, F: FnMut(&'de str) -> Option<T>> Iterator for StrColumn<'de, F> {
+    type Item = T;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<T> {
+        let len = *self.lens.as_slice().get(self.next)?;
+        self.next += 1;
+        let end = self.start.checked_add(usize::try_from(len).ok()?)?;
+        // Every end was checked for a character boundary: no `None` here.
+        let s = self.text.get(self.start..end)?;
+        self.start = end;
+        (self.make)(s)
+    }
+}
+
+/// A string of a lazy column as a `String` (its copy was charged when the
+/// column was read); `None` where a large one cannot be allocated.
+#[inline(always)]
+fn string_lazy(s: &str) -> Option<String> {
+    if s.len() <= crate::read::SMALL_ALLOCATION {
+        return Some(String::from(s));
+    }
+    large_string(s)
+}
+
+/// [`string_lazy`] of a large string, out of the loop's way.
+#[cold]
+#[inline(never)]
+fn large_string(s: &str) -> Option<String> {
+    let mut out = String::new();
+    out.try_reserve_exact(s.len()).ok()?;
+    out.push_str(s);
+    Some(out)
 }
 
 /// The `Pack` hooks of a string type (`$as_str` borrows its text): its
@@ -197,8 +302,26 @@ macro_rules! str_column_pack {
 }
 
 /// The `Unpack` hooks of a string type (`$make` makes one from the
-/// reader and a `&'de str`): a column's lengths, then its bytes.
+/// reader and a `&'de str`): a column's lengths, then its bytes. With
+/// `lazy = $lazy` (makes one from a `&'de str`, `None` where it cannot
+/// allocate; `charge`: whether it copies), its column is read lazily
+/// ([`str_column`]).
 macro_rules! str_column_unpack {
+    ($make:expr, lazy = $lazy:expr, charge = $charge:expr, use<$($cap:lifetime),*>) => {
+        crate::impls::string::str_column_unpack!($make);
+
+        // A closure for `$lazy`, not a function's name: called through
+        // `FnMut::call_mut`'s shim, `String`'s was not inlined, a call a
+        // string.
+        #[allow(clippy::redundant_closure)]
+        #[inline(always)]
+        fn read_column<L: crate::Layout>(
+            r: &mut Reader<'de, L>,
+            n: usize,
+        ) -> Result<impl Iterator<Item = Self> + use<$($cap,)* L>> {
+            crate::impls::string::str_column(r, n, $charge, $lazy)
+        }
+    };
     ($make:expr) => {
         const COLUMN_MIN: usize = 2;
 
@@ -288,7 +411,12 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a str {
         read_str(r)
     }
 
-    str_column_unpack!(|_, s| Ok(s));
+    str_column_unpack!(
+        |_, s| Ok(s),
+        lazy = |s: &'de str| -> Option<&'a str> { Some(s) },
+        charge = false,
+        use<'a, 'de>
+    );
 }
 
 /// A string of a column as a `String`: as [`String::unpack`] makes it.
@@ -342,7 +470,7 @@ impl<'de> Unpack<'de> for String {
         c.reader(|r| owned(r, s))
     }
 
-    str_column_unpack!(string_of);
+    str_column_unpack!(string_of, lazy = |s| string_lazy(s), charge = true, use<'de>);
 }
 
 impl<'de> Unpack<'de> for Box<str> {

@@ -310,7 +310,7 @@ fn unpack_array_of_column<'de, T: Unpack<'de>, L: crate::Layout, const N: usize>
 pub fn short_column<L: crate::Layout>(r: &Reader<'_, L>) -> Error {
     r.error(
         ErrorKind::Custom,
-        "a column decoder returned fewer values than asked for",
+        "a column decoder returned fewer values than asked for (or could not allocate one)",
     )
 }
 

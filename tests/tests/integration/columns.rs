@@ -475,6 +475,23 @@ fn hostile_columns_are_errors() {
         kind::<Vec<String>>(&[0x04, 0x02, 0x02, 0xC3, 0xA9]),
         ErrorKind::InvalidUtf8
     );
+    // The same through a string field's column, which is read lazily
+    // (each string made when its value is): its lengths, UTF-8 and every
+    // string's end are checked before any string is made. A tuple's second
+    // element: the `u8`s 1 and 2, then lengths 2 and 1 of "aé" (the
+    // first ends inside "é"), or 1 and 127 (past the input).
+    let err =
+        binform::from_slice::<Vec<(u8, String)>>(&[4, 1, 2, 4, 2, b'a', 0xC3, 0xA9]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidUtf8);
+    assert_eq!(err.path(), ".1");
+    assert_eq!(
+        kind::<Vec<(u8, String)>>(&[4, 1, 2, 2, 0xFE, b'a']),
+        ErrorKind::UnexpectedEnd
+    );
+    assert_eq!(
+        kind::<Vec<Option<String>>>(&[4, 0b11, 4, 2, b'a', 0xC3, 0xA9]),
+        ErrorKind::InvalidUtf8
+    );
     // A variant index past the enum's last.
     let err = binform::from_slice::<Vec<Kind>>(&[0x04, 0x00, 0x06]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::UnknownVariant);

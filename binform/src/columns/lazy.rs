@@ -8,7 +8,9 @@
 //! Built eagerly, a `Vec<Contact>` of mk48 made a vector for each nested
 //! struct, option and tuple column, then moved every value out of it into
 //! the next level: a quarter of the decode. Only the leaves (integers,
-//! strings, sequences, anything without a lazy column) are vectors now.
+//! sequences, anything without a lazy column) are vectors now; a string
+//! column is its checked text, each string made when it is asked for
+//! (`impls::string::str_column`).
 //!
 //! Every type has a column to read (`Unpack::read_column`); the leaves'
 //! is their decoded vector. A derived type reads its fields' columns as

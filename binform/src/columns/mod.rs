@@ -145,7 +145,8 @@ impl Bits<'_> {
 
 /// The next value of a decoded column. A column holds exactly as many
 /// values as were asked for, unless a hand-written `unpack_vec` returned
-/// fewer: that is an error, never a panic.
+/// fewer, or a lazy column could not allocate a value: that is an error,
+/// never a panic.
 #[inline(always)]
 pub(crate) fn next<T, L: crate::Layout>(
     r: &Reader<'_, L>,

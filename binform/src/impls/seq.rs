@@ -93,8 +93,9 @@ fn seqs_from_column<'de, T: Unpack<'de>, S, L: crate::Layout>(
     let at = r.position();
     let total = crate::columns::total_of(r, lens, at)?;
     r.check_column::<T>(total, at)?;
-    // The sequences' own buffers.
-    r.charge_memory(total.saturating_mul(core::mem::size_of::<T>()))?;
+    // The sequences' own buffers (elements that take no memory a byte
+    // each, as `vec_with_capacity` charges them).
+    r.charge_memory(total.saturating_mul(core::mem::size_of::<T>().max(1)))?;
     let mut out = r.vec_with_capacity::<S>(n)?;
     if total == 0 {
         // No elements, no column (nor a level, nor a recursion through it).

@@ -283,7 +283,9 @@ fn string_lazy(s: &str) -> Option<String> {
     large_string(s)
 }
 
-/// [`string_lazy`] of a large string, out of the loop's way.
+/// A large string's copy, through the fallible allocation (its length was
+/// declared by the input); `None` where it cannot be allocated. Out of
+/// the loops' way.
 #[cold]
 #[inline(never)]
 fn large_string(s: &str) -> Option<String> {
@@ -433,11 +435,7 @@ pub(crate) fn string_of<L: crate::Layout>(r: &mut Reader<'_, L>, s: &str) -> Res
 /// Charged to the memory budget (`Reader::charge_copy`).
 fn owned<L: crate::Layout>(r: &mut Reader<'_, L>, s: &str) -> Result<String> {
     r.charge_copy(s.len())?;
-    let mut out = String::new();
-    out.try_reserve_exact(s.len())
-        .map_err(|_| r.alloc_error(s.len()))?;
-    out.push_str(s);
-    Ok(out)
+    large_string(s).ok_or_else(|| r.alloc_error(s.len()))
 }
 
 impl<'de> Unpack<'de> for String {

@@ -273,7 +273,7 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
     #[inline]
     pub fn vec_with_capacity<T>(&mut self, len: usize) -> Result<Vec<T>> {
         self.charge_memory(len.saturating_mul(core::mem::size_of::<T>().max(1)))?;
-        self.vec_for(self.cautious_capacity::<T>(len))
+        self.vec_of(self.cautious_capacity::<T>(len), len)
     }
 
     /// An empty vector with room for `len` values, charged to the budget
@@ -281,11 +281,18 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
     /// large ones report failure as an error instead of aborting.
     #[inline]
     pub(crate) fn vec_for<T>(&self, len: usize) -> Result<Vec<T>> {
-        if len.saturating_mul(core::mem::size_of::<T>()) <= SMALL_ALLOCATION {
-            return Ok(Vec::with_capacity(len));
+        self.vec_of(len, len)
+    }
+
+    /// An empty vector with room for `cap` values, of a declared `len`
+    /// (the error names it).
+    #[inline]
+    fn vec_of<T>(&self, cap: usize, len: usize) -> Result<Vec<T>> {
+        if cap.saturating_mul(core::mem::size_of::<T>()) <= SMALL_ALLOCATION {
+            return Ok(Vec::with_capacity(cap));
         }
         let mut out = Vec::new();
-        out.try_reserve_exact(len)
+        out.try_reserve_exact(cap)
             .map_err(|_| self.alloc_error(len))?;
         Ok(out)
     }

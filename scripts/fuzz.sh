@@ -11,7 +11,7 @@ secs="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(decode_seed decode_everything decode_graph decode_tolerant decode_frames decode_packed roundtrip)
+    targets=(decode_seed decode_everything decode_columns decode_graph decode_tolerant decode_frames decode_packed roundtrip)
 fi
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
 status=0

@@ -43,6 +43,51 @@ fn seed_in<L: Layout>(data: &[u8], o: Options<L>) {
     decode::<CardHolder, L>(data, o);
 }
 
+/// A column-rich element: an enum whose variants hold options, tuples,
+/// strings, nested sequences and a struct, so that a sequence of them is
+/// a tag column and a column set per variant (format.md §27).
+#[derive(Packable, Debug)]
+pub enum Columnar {
+    /// No fields: a tag only.
+    Unit,
+    /// One field: read without a tuple.
+    One(Option<String>),
+    /// Several, nested.
+    Many(
+        u8,
+        (bool, Vec<Option<u16>>),
+        Vec<Vec<String>>,
+        Option<Person>,
+    ),
+    /// Named fields.
+    Named {
+        /// A wide integer.
+        wide: i128,
+        /// Text.
+        text: Box<str>,
+        /// Bits.
+        flags: Vec<bool>,
+    },
+}
+
+/// Target: columns (format.md §27), in both layouts: sequences of every
+/// std type (`Vec<Everything>`), of a column-rich enum, and the
+/// rust_serialization_benchmark models (mk48, minecraft, logs). Each
+/// column's counts, lengths, bits and text are input: the decoders must
+/// check them before building anything.
+pub fn decode_columns(data: &[u8]) {
+    by_layout!(data, columns_in);
+}
+
+fn columns_in<L: Layout>(data: &[u8], o: Options<L>) {
+    decode::<Vec<Everything>, L>(data, o);
+    decode::<Vec<Columnar>, L>(data, o);
+    decode::<Vec<(Columnar, Option<Columnar>)>, L>(data, o);
+    decode::<binform_fixtures::rsb_seed::Updates, L>(data, o);
+    decode::<binform_fixtures::rsb_seed::Players, L>(data, o);
+    decode::<binform_fixtures::rsb_seed::Logs, L>(data, o);
+}
+
 /// Target: packed integer sequences (format.md §22) of every width, as
 /// vectors, arrays, deques and non-zero integers; a value that decodes
 /// re-encodes canonically, and the canonical bytes decode to it again.

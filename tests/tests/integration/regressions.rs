@@ -36,6 +36,7 @@ fn replay(target: &str, run: fn(&[u8])) -> usize {
 fn every_recorded_fuzz_input_is_handled() {
     let total = replay("decode_seed", fuzz::decode_seed)
         + replay("decode_everything", fuzz::decode_everything)
+        + replay("decode_columns", fuzz::decode_columns)
         + replay("decode_graph", fuzz::decode_graph)
         + replay("decode_tolerant", fuzz::decode_tolerant)
         + replay("decode_frames", fuzz::decode_frames)

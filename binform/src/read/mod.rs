@@ -145,7 +145,7 @@ pub trait Unpack<'de>: Encoding + Sized {
     /// Whether a column of sequences of this type fills each sequence from
     /// [`read_column`](Unpack::read_column) (`impls::seq::unpack_seqs`):
     /// set by derived types, `Option` and tuples, whose values are built
-    /// when they are asked for. Others, strings among them (measured 7%
+    /// when they are asked for. Others, strings among them (measured 6%
     /// slower on people's keywords), decode all the elements into one
     /// vector and cut each sequence from it with one copy.
     #[doc(hidden)]

@@ -174,7 +174,10 @@ pub(crate) fn with_lengths<'de, L: crate::Layout, R>(
         return f(r, lens);
     }
     let lens: Vec<u64> = crate::packed::unpack_vec(r, n)?;
-    f(r, &lens)
+    let out = f(r, &lens);
+    // The lengths' vector is freed: what it was charged is given back.
+    r.refund_memory(lens.len().saturating_mul(core::mem::size_of::<u64>()));
+    out
 }
 
 /// The lengths of a column of strings, kept by its lazy reader: at most

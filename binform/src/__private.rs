@@ -427,8 +427,8 @@ pub fn pack_rows_with<'a, S: 'a, L: crate::Layout>(
 }
 
 /// `n` values, the `i`-th made by `make(r, i)`, into a vector charged
-/// to the budget and grown toward `n` (the elements of a derived type's
-/// column, from its fields' columns).
+/// to the budget and grown toward `n`, each written where it is stored
+/// (`read::push_made`): a `with` field's column.
 #[inline(always)]
 pub fn build<'de, T, L: crate::Layout>(
     r: &mut crate::Reader<'de, L>,
@@ -437,11 +437,10 @@ pub fn build<'de, T, L: crate::Layout>(
 ) -> crate::Result<Vec<T>> {
     let mut out = r.vec_with_capacity::<T>(n)?;
     for i in 0..n {
-        let v = make(r, i)?;
         if out.len() == out.capacity() {
             r.grow_toward(&mut out, i + 1, n)?;
         }
-        out.push(v);
+        crate::read::push_made(&mut out, || make(r, i))?;
     }
     Ok(out)
 }

@@ -92,21 +92,16 @@ fn seqs_from_column<'de, T: Unpack<'de>, S, L: crate::Layout>(
     let n = lens.len();
     let at = r.position();
     let total = crate::columns::total_of(r, lens, at)?;
+    if total == 0 {
+        // No elements, no column (nor a level, nor a recursion through
+        // it): empty sequences, as the leaves' path makes them.
+        return seqs_cut(r, lens, make);
+    }
     r.check_column::<T>(total, at)?;
     // The sequences' own buffers (elements that take no memory a byte
     // each, as `vec_with_capacity` charges them).
     r.charge_memory(total.saturating_mul(core::mem::size_of::<T>().max(1)))?;
     let mut out = r.vec_with_capacity::<S>(n)?;
-    if total == 0 {
-        // No elements, no column (nor a level, nor a recursion through it).
-        for i in 0..n {
-            if out.len() == out.capacity() {
-                r.grow_toward(&mut out, i + 1, n)?;
-            }
-            crate::read::push_made(&mut out, || make(r, Vec::new()))?;
-        }
-        return Ok(out);
-    }
     r.nested_holding::<T, _>(|r| {
         let (mut column, refund) = crate::columns::lazy::transient_column::<T, L>(r, total)?;
         for (i, &len) in lens.iter().enumerate() {

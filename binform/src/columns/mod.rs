@@ -20,15 +20,16 @@ pub(crate) fn write_bits<L: crate::Layout>(
     flags: impl Iterator<Item = bool>,
     w: &mut Writer<'_, L>,
 ) {
-    let (mut byte, mut k) = (0u8, 0u32);
-    for flag in flags {
-        byte |= u8::from(flag) << k;
-        k += 1;
-        if k == 8 {
-            w.write_u8(byte);
-            (byte, k) = (0, 0);
+    // Internal iteration: a column's rows are matched by kind once
+    // (`write::RowsIter::fold`).
+    let (byte, k) = flags.fold((0u8, 0u32), |(byte, k), flag| {
+        let byte = byte | u8::from(flag) << k;
+        if k < 7 {
+            return (byte, k + 1);
         }
-    }
+        w.write_u8(byte);
+        (0, 0)
+    });
     if k > 0 {
         w.write_u8(byte);
     }

@@ -126,18 +126,25 @@ fn gather<const N: usize, T: crate::Pack + Copy + Default, L: crate::Layout>(
     w: &mut Writer<'_, L>,
 ) -> crate::Result<()> {
     let mut buf = [T::default(); N];
-    let mut n = 0;
-    for item in items {
-        if let Some(slot) = buf.get_mut(n) {
-            *slot = item;
-        }
-        n += 1;
-        if n == N {
-            T::pack_slice(&buf, w)?;
+    // Internal iteration (`fold`): a column's rows are matched by kind
+    // once, not at each value (`RowsIter::fold`). The first error stops
+    // the writes; the values after it are passed over.
+    let (n, done) = items.fold(
+        (0, Ok(())),
+        |(n, done): (usize, crate::Result<()>), item| {
+            // `N` is a power of two: the index needs no check.
+            if let Some(slot) = buf.get_mut(n % N) {
+                *slot = item;
+            }
+            if n + 1 < N {
+                return (n + 1, done);
+            }
+            let done = done.and_then(|()| T::pack_slice(&buf, w));
             w.checkpoint();
-            n = 0;
-        }
-    }
+            (0, done)
+        },
+    );
+    done?;
     T::pack_slice(buf.get(..n).unwrap_or_default(), w)
 }
 

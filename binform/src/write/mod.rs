@@ -324,6 +324,17 @@ impl<'a, T> Iterator for RowsIter<'a, T> {
             RowsIter::Refs(items) => items.size_hint(),
         }
     }
+
+    // Internal iteration decides the kind of rows once, not at each
+    // element: the column writers' loops (`fold` through `Map`s of field
+    // projections) then run on a plain slice iterator each.
+    #[inline(always)]
+    fn fold<B, F: FnMut(B, &'a T) -> B>(self, init: B, f: F) -> B {
+        match self {
+            RowsIter::Slice(items) => items.fold(init, f),
+            RowsIter::Refs(items) => items.copied().fold(init, f),
+        }
+    }
 }
 
 /// The elements' references gathered, then their columns: what a type
@@ -342,21 +353,30 @@ pub(crate) fn pack_columns_of<'a, T: Pack + 'a, L: crate::Layout>(
     // A short column's references on the stack (a derived field of each
     // element of a short sequence is the common case): filled with the
     // first, then overwritten, so that no slot is ever uninitialized.
-    let mut stack = [first; GATHER_ON_STACK];
-    let mut n = 1;
-    for item in items.by_ref() {
-        match stack.get_mut(n) {
-            Some(slot) => *slot = item,
-            None => {
-                let mut refs: alloc::vec::Vec<&T> = stack.to_vec();
-                refs.push(item);
-                refs.extend(items);
-                return T::pack_columns(Rows::Refs(&refs), w);
+    let (least, _) = items.size_hint();
+    if least < GATHER_ON_STACK {
+        let mut stack = [first; GATHER_ON_STACK];
+        let mut n = 1;
+        for item in items.by_ref() {
+            match stack.get_mut(n) {
+                Some(slot) => *slot = item,
+                None => {
+                    let mut refs: alloc::vec::Vec<&T> = stack.to_vec();
+                    refs.push(item);
+                    refs.extend(items);
+                    return T::pack_columns(Rows::Refs(&refs), w);
+                }
             }
+            n += 1;
         }
-        n += 1;
+        return T::pack_columns(Rows::Refs(stack.get(..n).unwrap_or_default()), w);
     }
-    T::pack_columns(Rows::Refs(stack.get(..n).unwrap_or_default()), w)
+    // A long column (its lower bound says so): the vector at once, filled
+    // by internal iteration (its rows matched by kind once).
+    let mut refs: alloc::vec::Vec<&T> = alloc::vec::Vec::with_capacity(least + 1);
+    refs.push(first);
+    items.for_each(|item| refs.push(item));
+    T::pack_columns(Rows::Refs(&refs), w)
 }
 
 /// Columns of at most this many elements gather their references on the

@@ -157,9 +157,10 @@ pub trait Pack: Encoding {
 
     /// Writes the column (§27) of all the elements of `slices`, `total` of
     /// them, one slice after another: the elements of a column of
-    /// sequences. The default flattens them into one iterator; bools and
-    /// packed integers override it to work a slice at a time (a flattening
-    /// iterator cost them most of a column's time).
+    /// sequences. The default gathers a column set's references slice by
+    /// slice (`pack_slices_as_rows`) and flattens anything else into one
+    /// iterator; bools and packed integers override it to work a slice at
+    /// a time (a flattening iterator cost them most of a column's time).
     #[doc(hidden)]
     #[inline]
     fn pack_slices<'a, L: crate::Layout>(
@@ -170,6 +171,9 @@ pub trait Pack: Encoding {
     where
         Self: Sized + 'a,
     {
+        if crate::encoding::columns_in::<Self, L>() {
+            return pack_slices_as_rows(slices, total, w);
+        }
         let all = Counted::new(slices.flat_map(<[Self]>::iter), total);
         pack_column::<Self, L>(all, w)
     }
@@ -371,11 +375,57 @@ pub(crate) fn pack_columns_of<'a, T: Pack + 'a, L: crate::Layout>(
         }
         return T::pack_columns(Rows::Refs(stack.get(..n).unwrap_or_default()), w);
     }
-    // A long column (its lower bound says so): the vector at once, filled
-    // by internal iteration (its rows matched by kind once).
-    let mut refs: alloc::vec::Vec<&T> = alloc::vec::Vec::with_capacity(least + 1);
-    refs.push(first);
-    items.for_each(|item| refs.push(item));
+    // A long column (its lower bound says so): the vector at once, then
+    // filled in place by internal iteration (its rows matched by kind
+    // once; a push a reference spilled the vector's length at each).
+    let mut refs: alloc::vec::Vec<&T> = alloc::vec![first; least + 1];
+    let n = items.fold(1, |i, item| {
+        match refs.get_mut(i) {
+            Some(slot) => *slot = item,
+            None => refs.push(item),
+        }
+        i + 1
+    });
+    refs.truncate(n);
+    T::pack_columns(Rows::Refs(&refs), w)
+}
+
+/// [`Pack::pack_slices`] of a column set (a derived type's, a tuple's,
+/// ...): the elements' references gathered a slice at a time, where
+/// flattening the slices cost a step of its state machine at each
+/// element; the columns' writers then match the rows' kind once
+/// ([`RowsIter::fold`]). `T::pack_columns` of them is what `pack_column`
+/// would have written through `T::pack_all`, at the same level.
+fn pack_slices_as_rows<'a, T: Pack + 'a, L: crate::Layout>(
+    slices: impl Iterator<Item = &'a [T]> + Clone,
+    total: usize,
+    w: &mut Writer<'_, L>,
+) -> Result<()> {
+    // No elements, no columns (a type that holds itself would recurse
+    // through its empty columns without end).
+    let Some(first) = slices.clone().find_map(<[T]>::first) else {
+        return Ok(());
+    };
+    // A short column on the stack, which allocates nothing (an encode
+    // into a reused buffer allocates nothing): filled with the first,
+    // then overwritten.
+    if total <= GATHER_ON_STACK {
+        let mut stack = [first; GATHER_ON_STACK];
+        let mut n = 0;
+        for item in slices.clone().flatten() {
+            if let Some(slot) = stack.get_mut(n) {
+                *slot = item;
+            }
+            n += 1;
+        }
+        // More than `total` elements (never from this crate's callers)
+        // take the vector below.
+        if let Some(refs) = stack.get(..n) {
+            return T::pack_columns(Rows::Refs(refs), w);
+        }
+    }
+    let mut refs: alloc::vec::Vec<&T> = alloc::vec::Vec::with_capacity(total);
+    slices.for_each(|s| refs.extend(s));
     T::pack_columns(Rows::Refs(&refs), w)
 }
 

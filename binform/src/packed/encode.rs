@@ -140,7 +140,10 @@ fn gather<const N: usize, T: crate::Pack + Copy + Default, L: crate::Layout>(
                 return (n + 1, done);
             }
             let done = done.and_then(|()| T::pack_slice(&buf, w));
-            w.checkpoint();
+            // After an error nothing more is written, nor handed over.
+            if done.is_ok() {
+                w.checkpoint();
+            }
             (0, done)
         },
     );

@@ -20,8 +20,7 @@ pub(crate) fn write_bits<L: crate::Layout>(
     flags: impl Iterator<Item = bool>,
     w: &mut Writer<'_, L>,
 ) {
-    // Internal iteration: a column's rows are matched by kind once
-    // (`write::RowsIter::fold`).
+    // One loop by `fold`, as `packed::encode::gather` takes its values.
     let (byte, k) = flags.fold((0u8, 0u32), |(byte, k), flag| {
         let byte = byte | u8::from(flag) << k;
         if k < 7 {

@@ -126,9 +126,12 @@ fn gather<const N: usize, T: crate::Pack + Copy + Default, L: crate::Layout>(
     w: &mut Writer<'_, L>,
 ) -> crate::Result<()> {
     let mut buf = [T::default(); N];
-    // Internal iteration (`fold`): a column's rows are matched by kind
-    // once, not at each value (`RowsIter::fold`). The first error stops
-    // the writes; the values after it are passed over.
+    // One loop by `fold`, whose only branch is a full block's: the
+    // slot's index needs no check (the loop with an early return on an
+    // error checked it twice a value; with `columns::write_bits`' loop it
+    // measured 4 to 8% more instructions on mk48's, minecraft's and log's
+    // encodes). The first error stops the writes; the values after it
+    // are passed over.
     let (n, done) = items.fold(
         (0, Ok(())),
         |(n, done): (usize, crate::Result<()>), item| {

@@ -328,17 +328,6 @@ impl<'a, T> Iterator for RowsIter<'a, T> {
             RowsIter::Refs(items) => items.size_hint(),
         }
     }
-
-    // Internal iteration decides the kind of rows once, not at each
-    // element: the column writers' loops (`fold` through `Map`s of field
-    // projections) then run on a plain slice iterator each.
-    #[inline(always)]
-    fn fold<B, F: FnMut(B, &'a T) -> B>(self, init: B, f: F) -> B {
-        match self {
-            RowsIter::Slice(items) => items.fold(init, f),
-            RowsIter::Refs(items) => items.copied().fold(init, f),
-        }
-    }
 }
 
 /// The elements' references gathered, then their columns: what a type
@@ -393,9 +382,9 @@ pub(crate) fn pack_columns_of<'a, T: Pack + 'a, L: crate::Layout>(
 /// [`Pack::pack_slices`] of a column set (a derived type's, a tuple's,
 /// ...): the elements' references gathered a slice at a time, where
 /// flattening the slices cost a step of its state machine at each
-/// element; the columns' writers then match the rows' kind once
-/// ([`RowsIter::fold`]). `T::pack_columns` of them is what `pack_column`
-/// would have written through `T::pack_all`, at the same level.
+/// element in each of the columns' passes. `T::pack_columns` of them is
+/// what `pack_column` would have written through `T::pack_all`, at the
+/// same level.
 fn pack_slices_as_rows<'a, T: Pack + 'a, L: crate::Layout>(
     slices: impl Iterator<Item = &'a [T]> + Clone,
     total: usize,

@@ -135,7 +135,9 @@ fn gather<const N: usize, T: crate::Pack + Copy + Default, L: crate::Layout>(
     let (n, done) = items.fold(
         (0, Ok(())),
         |(n, done): (usize, crate::Result<()>), item| {
-            // `N` is a power of two: the index needs no check.
+            // `n % N` is below `N` whatever `n`, so the index needs no
+            // check (`n` is below `N` anyway; `N` a power of two makes it
+            // a mask).
             if let Some(slot) = buf.get_mut(n % N) {
                 *slot = item;
             }

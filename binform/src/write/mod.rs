@@ -365,8 +365,8 @@ pub(crate) fn pack_columns_of<'a, T: Pack + 'a, L: crate::Layout>(
         return T::pack_columns(Rows::Refs(stack.get(..n).unwrap_or_default()), w);
     }
     // A long column (its lower bound says so): the vector at once, then
-    // filled in place by internal iteration (its rows matched by kind
-    // once; a push a reference spilled the vector's length at each).
+    // filled in place, past its length only if the bound was low (a push
+    // a reference spilled the vector's length at each).
     let mut refs: alloc::vec::Vec<&T> = alloc::vec![first; least.saturating_add(1)];
     let n = items.fold(1, |i, item| {
         match refs.get_mut(i) {

@@ -7,8 +7,10 @@
 //! ```
 //!
 //! Cases: `<model>-<de|ser>-<crate>` with model `ls` (large struct),
-//! `prim` (primitives), `sm` (small message), `ppl` (ten people), `mk48`
-//! (100 updates), `mc` (50 players), `log` (100 access-log lines) and crate `binform`, `speedy`,
+//! `prim` (primitives), `sm` (small message), `kate` (one card), `lo`
+//! (large object), `ppl` (ten people), `mk48`
+//! (100 updates), `mc` (50 players), `log` (100 access-log lines), `bppl`
+//! (ten people borrowing their strings; decode, binform and bitcode only) and crate `binform`, `speedy`,
 //! `wincode` or `bitcode`.
 
 use std::hint::black_box;
@@ -32,8 +34,39 @@ mod models {
     with_peer_derives!(binform_benches::define_models);
 }
 
+/// `Person` decoded without copying its strings, as the suite's
+/// `people_borrowed` workload.
+mod borrowed {
+    #[derive(binform::Packable, bitcode::Encode, bitcode::Decode)]
+    pub struct PersonRef<'a> {
+        pub name: &'a str,
+        pub age: i32,
+        pub programming_keywords: Vec<&'a str>,
+    }
+}
+
 mod rsb {
     with_peer_derives!(binform_benches::define_rsb_models);
+}
+
+/// Decode-only cases of types that borrow from their input.
+macro_rules! run_borrowed {
+    ($case:expr, $n:expr, $name:literal, $value:expr, $ty:ty) => {{
+        let value: $ty = $value;
+        let bin = binform::to_vec(&value).unwrap();
+        let bit = bitcode::encode(&value);
+        for _ in 0..$n {
+            match $case.strip_prefix(concat!($name, "-")) {
+                Some("de-binform") => {
+                    black_box(binform::from_slice::<$ty>(black_box(&bin)).unwrap());
+                }
+                Some("de-bitcode") => {
+                    black_box(bitcode::decode::<$ty>(black_box(&bit)).unwrap());
+                }
+                _ => break,
+            }
+        }
+    }};
 }
 
 macro_rules! run {
@@ -112,8 +145,25 @@ fn main() {
     run!(case, n, "ls", large_struct(), LargeStruct);
     run!(case, n, "prim", primitives(), Primitives);
     run!(case, n, "sm", small_message(), SmallMessage);
+    run!(case, n, "kate", kate(1), CardHolder);
+    run!(case, n, "lo", large_object(), LargeObject);
     run!(case, n, "ppl", ten_people(), Vec<Person>);
     run!(case, n, "mk48", rsb::updates(100), rsb::Updates);
     run!(case, n, "mc", rsb::players(50), rsb::Players);
     run!(case, n, "log", rsb::logs(100), rsb::Logs);
+    let people = ten_people();
+    run_borrowed!(
+        case,
+        n,
+        "bppl",
+        people
+            .iter()
+            .map(|p| borrowed::PersonRef {
+                name: &p.name,
+                age: p.age,
+                programming_keywords: p.programming_keywords.iter().map(String::as_str).collect(),
+            })
+            .collect(),
+        Vec<borrowed::PersonRef<'_>>
+    );
 }

@@ -250,6 +250,13 @@ pub(crate) fn str_column<'de, T, L: crate::Layout, F: FnMut(&'de str) -> Option<
 /// The iterator of [`str_column`]: the strings of a column, each made by
 /// `make` from its text. `None` past the last one, or where `make` could
 /// not allocate, which the column's reader reports as an error.
+///
+/// Invariant, on which `next`'s unchecked slice relies: every sum of the
+/// first lengths of `lens` (from none to all) is a character boundary of
+/// `text` (so at most its length), and `start` is the sum of the lengths
+/// before index `next`. Only [`str_column`] makes one (the fields are
+/// private), after checking the sums; nothing changes `lens` or `text`
+/// after.
 pub(crate) struct StrColumn<'de, F> {
     lens: crate::columns::Lengths,
     next: usize,
@@ -264,17 +271,19 @@ impl<'de, T, F: FnMut(&'de str) -> Option<T>> Iterator for StrColumn<'de, F> {
     #[inline(always)]
     fn next(&mut self) -> Option<T> {
         let len = *self.lens.as_slice().get(self.next)?;
-        self.next += 1;
+        // `end` before `next` moves: an early return leaves `start` and
+        // `next` in step (it cannot happen: every sum of lengths fits in
+        // `usize`, `column_text` checked their total).
         let end = self.start.checked_add(usize::try_from(len).ok()?)?;
+        self.next += 1;
+        debug_assert!(self.text.is_char_boundary(self.start) && self.text.is_char_boundary(end));
         #[allow(unsafe_code)]
-        // SAFETY: `str_column`, this type's only maker, checked that the
-        // sum of the first `i + 1` lengths is a character boundary of
-        // `text` (`is_char_boundary` is false past its end) for every `i`,
-        // and neither `lens` nor `text` changes after. `start` is the sum
-        // of the lengths before `next` (0 for the first), so it and `end`
-        // are two such boundaries, in order. `str::get` checked both
-        // boundaries again: about 8 instructions a string (callgrind, log
-        // decode), for nothing.
+        // SAFETY: `StrColumn`'s invariant: `start` is the sum of the
+        // lengths before string `next - 1`, and `end` that sum with its
+        // length, two of the character boundaries of `text` that
+        // `str_column` checked, in order (lengths are unsigned).
+        // `str::get` checked both again: about 8 instructions a string
+        // (callgrind, log decode), for nothing.
         let s = unsafe { self.text.get_unchecked(self.start..end) };
         self.start = end;
         (self.make)(s)
@@ -547,7 +556,9 @@ mod tests {
     /// column's text without their boundaries checked again
     /// (`StrColumn::next`): characters of every width and empty strings
     /// round-trip, owned and borrowed, and lengths that end inside a
-    /// character are `InvalidUtf8` before any string is made.
+    /// character are `InvalidUtf8` before any string is made. Fourteen
+    /// values keep their lengths in a vector, two inline
+    /// (`columns::KEPT_LENGTHS`).
     #[test]
     fn lazy_string_columns_cut_on_every_boundary() {
         let words = ["", "a", "é", "€uro", "😀", "zé€😀", "plain"];

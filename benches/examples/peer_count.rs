@@ -8,10 +8,10 @@
 //!
 //! Cases: `<model>-<de|ser>-<crate>` with model `ls` (large struct),
 //! `prim` (primitives), `sm` (small message), `kate` (one card), `lo`
-//! (large object), `ppl` (ten people), `mk48`
-//! (100 updates), `mc` (50 players), `log` (100 access-log lines), `bppl`
-//! (ten people borrowing their strings; decode, binform and bitcode only) and crate `binform`, `speedy`,
-//! `wincode` or `bitcode`.
+//! (large object), `ppl` (ten people), `mk48` (100 updates), `mc` (50
+//! players), `log` (100 access-log lines) or `bppl` (ten people borrowing
+//! their strings: decode, binform and bitcode only), and crate `binform`,
+//! `fixed` (binform's fixed layout), `speedy`, `wincode` or `bitcode`.
 
 use std::hint::black_box;
 

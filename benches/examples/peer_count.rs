@@ -8,7 +8,8 @@
 //!
 //! Cases: `<model>-<de|ser>-<crate>` with model `ls` (large struct),
 //! `prim` (primitives), `sm` (small message), `kate` (one card), `lo`
-//! (large object), `ppl` (ten people), `mk48` (100 updates), `mc` (50
+//! (large object), `mii` and `msi` (`HashMap<i32, i32>` and
+//! `HashMap<String, i32>` of 10,000 entries), `ppl` (ten people), `mk48` (100 updates), `mc` (50
 //! players), `log` (100 access-log lines) or `bppl` (ten people borrowing
 //! their strings: decode, binform and bitcode only), and crate `binform`,
 //! `fixed` (binform's fixed layout), `speedy`, `wincode` or `bitcode`.
@@ -147,6 +148,9 @@ fn main() {
     run!(case, n, "sm", small_message(), SmallMessage);
     run!(case, n, "kate", kate(1), CardHolder);
     run!(case, n, "lo", large_object(), LargeObject);
+    use binform_benches::models::plain;
+    run!(case, n, "mii", plain::int_map(10_000), std::collections::HashMap<i32, i32>);
+    run!(case, n, "msi", plain::string_map(10_000), std::collections::HashMap<String, i32>);
     run!(case, n, "ppl", ten_people(), Vec<Person>);
     run!(case, n, "mk48", rsb::updates(100), rsb::Updates);
     run!(case, n, "mc", rsb::players(50), rsb::Players);

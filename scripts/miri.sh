@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs the runtime crate's unit tests under Miri, which checks every unsafe
 # block (the plain-data bulk copies in binform/src/plain.rs, the encoder's
-# cursor, the ASCII fast path) for undefined behaviour, then the packed
-# integers' tests again (binform/src/packed/) in a build with SSSE3 and
-# AVX2 enabled, since Miri cannot ask the CPU (`cpuid`) and the x86 kernels
-# only run where the features are there: among them, the kernels against
+# cursor, the ASCII fast path, a string column's unchecked cuts) for
+# undefined behaviour, then the packed integers' tests again
+# (binform/src/packed/) in a build with SSSE3 and AVX2 enabled, since
+# Miri cannot ask the CPU (`cpuid`) and the x86 kernels only run where
+# the features are there: among them, the kernels against
 # the portable loops, and the decoders writing into a vector's
 # uninitialized capacity. CI runs a subset (.ci/run: the writer's cursor,
 # plain data, strings); this runs everything: on a 2-core machine the

@@ -508,7 +508,8 @@ impl<'de> Unpack<'de> for Box<str> {
 #[cfg(test)]
 mod tests {
     //! These run under Miri (`scripts/miri.sh`), which checks the unchecked
-    //! conversion behind the ASCII fast path.
+    //! conversion behind the ASCII fast path and a string column's
+    //! unchecked cuts (`StrColumn::next`).
     use alloc::string::String;
     use alloc::vec::Vec;
 

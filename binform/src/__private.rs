@@ -11,6 +11,7 @@ pub use alloc::vec::Vec;
 pub use core;
 
 pub use crate::columns::lazy::{rows_of, unpack_lazy, ReadFields, ReadOne};
+pub use crate::columns::variants::ReadVariants;
 pub use crate::impls::SharedUnpack;
 pub use crate::plain::Plain;
 pub use crate::read::ReadCursor;
@@ -635,6 +636,16 @@ pub trait NoFields<'de, F> {
         items: impl Iterator<Item = F> + Clone,
         w: &mut crate::Writer<'_, L>,
     ) -> crate::Result<()>;
+
+    /// No values.
+    fn __binform_read_variants<Out, L: crate::Layout, Makes>(
+        self,
+        r: &mut crate::Reader<'de, L>,
+        n: usize,
+        name: &'static str,
+        names: &'static [&'static [&'static str]],
+        makes: Makes,
+    ) -> crate::Result<core::iter::Empty<Out>>;
 }
 
 impl<'de, F> NoFields<'de, F> for FieldsOf<'de, F> {
@@ -663,6 +674,17 @@ impl<'de, F> NoFields<'de, F> for FieldsOf<'de, F> {
         _: &mut crate::Writer<'_, L>,
     ) -> crate::Result<()> {
         Ok(())
+    }
+
+    fn __binform_read_variants<Out, L: crate::Layout, Makes>(
+        self,
+        _: &mut crate::Reader<'de, L>,
+        _: usize,
+        _: &'static str,
+        _: &'static [&'static [&'static str]],
+        _: Makes,
+    ) -> crate::Result<core::iter::Empty<Out>> {
+        Ok(core::iter::empty())
     }
 }
 

@@ -11,6 +11,7 @@
 use alloc::vec::Vec;
 
 pub(crate) mod lazy;
+pub(crate) mod variants;
 
 use crate::{ErrorKind, Reader, Result, Writer};
 

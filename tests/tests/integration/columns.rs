@@ -1470,3 +1470,55 @@ fn runs_of_fields_write_the_per_field_bytes() {
     let back: (Vec<Wide>, Vec<Holder>, Vec<Floats17>) = binform::from_slice(&bytes).unwrap();
     assert_eq!(back, value);
 }
+
+/// An enum of up to 16 variants has its variants' columns read by one
+/// call of the runtime (`ReadVariants`); one of more by statements the
+/// derive writes for it. Both sides of the edge round-trip, with unit,
+/// tuple, named and skipped-field variants among them, and refuse an
+/// index past their last variant.
+#[test]
+fn enums_either_side_of_sixteen_variants_round_trip_as_columns() {
+    macro_rules! many {
+        ($name:ident: $($v:ident),+) => {
+            #[derive(Packable, Debug, Clone, PartialEq)]
+            enum $name {
+                $($v(u8),)+
+                Unit,
+                Named {
+                    s: String,
+                    #[binform(skip)]
+                    skipped: u32,
+                    o: Option<i64>,
+                },
+            }
+
+            impl $name {
+                fn all(i: u8) -> Vec<$name> {
+                    vec![
+                        $($name::$v(i),)+
+                        $name::Unit,
+                        $name::Named { s: format!("n{i}"), skipped: 0, o: Some(-(i as i64)) },
+                    ]
+                }
+            }
+        };
+    }
+    many!(Sixteen: V0, V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13);
+    many!(Seventeen: V0, V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14);
+
+    let sixteen: Vec<Sixteen> = (0..20).flat_map(Sixteen::all).collect();
+    let seventeen: Vec<Seventeen> = (0..20).flat_map(Seventeen::all).collect();
+    both(&sixteen);
+    both(&seventeen);
+    // One of each variant: each variant's column holds one value.
+    both(&Sixteen::all(7));
+    both(&Seventeen::all(7));
+    // An index past the last variant, in each (a one-byte varint holds
+    // its value shifted left by one).
+    let err = binform::from_slice::<Vec<Sixteen>>(&[0x04, 0x00, 16 << 1]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnknownVariant);
+    assert_eq!(err.path(), "[1]");
+    let err = binform::from_slice::<Vec<Seventeen>>(&[0x04, 0x00, 17 << 1]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnknownVariant);
+    assert_eq!(err.path(), "[1]");
+}

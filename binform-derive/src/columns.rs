@@ -313,8 +313,8 @@ fn column_min(krate: &TokenStream, de: &Lifetime, f: &Field) -> TokenStream {
 }
 
 /// The `Unpack` items of a compact struct or enum: `COLUMN_MIN`,
-/// `unpack_vec`, which builds its lazy column's elements, and
-/// `read_column`, that lazy column.
+/// `LAZY_COLUMN` (so that `unpack_vec`'s default builds the elements
+/// from the lazy column) and `read_column`, that lazy column.
 pub fn unpack_items(
     krate: &TokenStream,
     de: &Lifetime,
@@ -335,13 +335,6 @@ pub fn unpack_items(
     quote! {
         const COLUMN_MIN: ::core::primitive::usize = #min;
         const LAZY_COLUMN: ::core::primitive::bool = true;
-
-        fn unpack_vec<__L: #krate::Layout>(
-            __r: &mut #krate::Reader<#de, __L>,
-            __n: ::core::primitive::usize,
-        ) -> ::core::result::Result<#krate::__private::Vec<Self>, #krate::Error> {
-            #krate::__private::unpack_lazy::<Self, __L>(__r, __n)
-        }
 
         #inline
         fn read_column<__L: #krate::Layout>(

@@ -10,7 +10,7 @@ pub use alloc::vec;
 pub use alloc::vec::Vec;
 pub use core;
 
-pub use crate::columns::lazy::{rows_of, unpack_lazy, ReadFields, ReadOne};
+pub use crate::columns::lazy::{rows_of, ReadFields, ReadOne};
 pub use crate::columns::variants::ReadVariants;
 pub use crate::impls::SharedUnpack;
 pub use crate::plain::Plain;

@@ -74,58 +74,6 @@ pub(crate) fn check_field<'de, T: Unpack<'de>, L: Layout>(
     }
 }
 
-/// A derived type's (or a tuple's) `unpack_vec`: rows in the fixed layout; in the
-/// compact one its lazy column, each element built in place in the
-/// vector. Once they are, the leaves' vectors are freed, and what they
-/// were charged is given back (at most what the column was charged).
-#[inline]
-pub fn unpack_lazy<'de, T: Unpack<'de>, L: Layout>(
-    r: &mut Reader<'de, L>,
-    n: usize,
-) -> Result<Vec<T>> {
-    // Rows in the fixed layout, and for a struct whose fields' columns
-    // would all be rows (its `COLUMNS`).
-    if L::FIXED || !T::COLUMNS {
-        return crate::read::unpack_each(r, n);
-    }
-    // No elements, no columns (nor a recursion through them).
-    if n == 0 {
-        return Ok(Vec::new());
-    }
-    // The elements are built in this frame: a stack with room for them,
-    // but no level (the rows inside count theirs).
-    r.growing_for::<T, _>(|r| {
-        let (mut column, refund) = transient_column::<T, L>(r, n)?;
-        let mut out = r.vec_with_capacity::<T>(n)?;
-        for i in 0..n {
-            if out.len() == out.capacity() {
-                r.grow_toward(&mut out, i + 1, n)?;
-            }
-            crate::read::push_made(&mut out, || super::next(r, &mut column))?;
-        }
-        drop(column);
-        r.refund_memory(refund);
-        Ok(out)
-    })
-}
-
-/// `T`'s lazy column of `n` values, and what its leaves' vectors were
-/// charged (at most what was spent reading it): the caller gives that back
-/// once it has built the elements and dropped the column.
-#[inline(always)]
-pub(crate) fn transient_column<'de, T: Unpack<'de>, L: Layout>(
-    r: &mut Reader<'de, L>,
-    n: usize,
-) -> Result<(impl Iterator<Item = T> + use<'de, T, L>, usize)> {
-    let before = r.memory_left();
-    let outer = core::mem::take(&mut r.transient);
-    let column = T::read_column(r, n);
-    let held = core::mem::replace(&mut r.transient, outer);
-    let column = column?;
-    let spent = before.saturating_sub(r.memory_left());
-    Ok((column, spent.min(held)))
-}
-
 /// The columns of up to 16 fields `F` of a derived type (or a tuple's
 /// elements), read as one column of tuples: implemented for the selector
 /// `&__private::FieldsOf<F>` of tuples of decodable types

@@ -156,20 +156,7 @@ impl Bits<'_> {
     }
 }
 
-/// The next value of a decoded column. A column holds exactly as many
-/// values as were asked for, unless a hand-written `unpack_vec` returned
-/// fewer, or a lazy column could not allocate a value: that is an error,
-/// never a panic.
-#[inline(always)]
-pub(crate) fn next<T, L: crate::Layout>(
-    r: &Reader<'_, L>,
-    column: &mut impl Iterator<Item = T>,
-) -> Result<T> {
-    match column.next() {
-        Some(v) => Ok(v),
-        None => Err(crate::read::short_column(r)),
-    }
-}
+pub(crate) use crate::read::lazy::next;
 
 /// Reads the lengths of a column of `n` strings or sequences (packed
 /// `u64` blocks, §22), then runs `f` on them: at most [`SHORT_LENGTHS`]

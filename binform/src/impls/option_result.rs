@@ -160,16 +160,6 @@ impl<'de, T: Unpack<'de>> Unpack<'de> for Option<T> {
     ) -> Result<impl Iterator<Item = Self> + use<'de, T, L>> {
         crate::columns::lazy::option_column(r, n)
     }
-
-    /// Presence bits, then the present values' column, each option
-    /// built where it is stored (its lazy column, `option_column`).
-    #[inline]
-    fn unpack_vec<L: crate::Layout>(
-        r: &mut Reader<'de, L>,
-        len: usize,
-    ) -> Result<alloc::vec::Vec<Self>> {
-        crate::columns::lazy::unpack_lazy::<Self, L>(r, len)
-    }
 }
 
 impl<T: Encoding, E: Encoding> Encoding for core::result::Result<T, E> {

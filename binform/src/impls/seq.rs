@@ -103,7 +103,7 @@ fn seqs_from_column<'de, T: Unpack<'de>, S, L: crate::Layout>(
     r.charge_memory(total.saturating_mul(core::mem::size_of::<T>().max(1)))?;
     let mut out = r.vec_with_capacity::<S>(n)?;
     r.nested_holding::<T, _>(|r| {
-        let (mut column, refund) = crate::columns::lazy::transient_column::<T, L>(r, total)?;
+        let (mut column, refund) = crate::read::lazy::transient_column::<T, L>(r, total)?;
         for (i, &len) in lens.iter().enumerate() {
             // Each length is at most the total (they add up to it), which
             // was checked against the input and charged above.

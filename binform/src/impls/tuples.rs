@@ -61,12 +61,6 @@ macro_rules! tuple {
             const COLUMN_MIN: usize = crate::__private::column_min_sum(&[$($name::COLUMN_MIN),+]);
             const LAZY_COLUMN: bool = true;
 
-            /// Each element's column in turn (§27), then the tuples.
-            #[inline]
-            fn unpack_vec<L: crate::Layout>(r: &mut Reader<'de, L>, n: usize) -> Result<alloc::vec::Vec<Self>> {
-                crate::columns::lazy::unpack_lazy::<Self, L>(r, n)
-            }
-
             #[inline(always)]
             fn read_column<L: crate::Layout>(
                 r: &mut Reader<'de, L>,

@@ -38,7 +38,7 @@ pub struct Reader<'de, L: Layout = Compact> {
     /// How much expansion the keys of maps and sets may still have.
     pub(super) key_expansion_left: u64,
     /// Bytes of the transient vectors behind the lazy column being read
-    /// (`columns::lazy`): what is given back once its elements are built.
+    /// (`read::lazy`): what is given back once its elements are built.
     pub(crate) transient: usize,
     /// Shared values decoded so far; created on the first `Rc`/`Arc`.
     /// Dropped by hand (see `Drop`), so that a decode without shared
@@ -74,7 +74,7 @@ impl<L: crate::Layout> Drop for Reader<'_, L> {
 
 impl<'de, L: crate::Layout> Reader<'de, L> {
     /// Counts `values` as transient memory of the lazy column being read
-    /// (`columns::lazy::unpack_lazy` gives it back).
+    /// (`read::lazy::unpack_lazy` gives it back).
     #[inline(always)]
     pub(crate) fn note_transient<T>(&mut self, values: &[T]) {
         let bytes = values.len().saturating_mul(core::mem::size_of::<T>());

@@ -7,9 +7,7 @@
 //! where each field's column is its type's `Unpack::read_column` /
 //! `Pack::pack_all`), so strings, options, integers and nested derived
 //! types recurse; a `with` field is its module's values one after
-//! another, a run of its own. An enum of up to 16 variants, each of one
-//! run, reads all its variants' columns in one call
-//! (`__private::ReadVariants`). The fixed layout keeps rows, and so do
+//! another, a run of its own. The fixed layout keeps rows, and so do
 //! version-tolerant types (no items here).
 
 use proc_macro2::TokenStream;
@@ -345,7 +343,7 @@ pub fn unpack_items(
             #krate::Error,
         > {
             #[allow(unused_imports)]
-            use #krate::__private::{NoFields as _, ReadFields as _, ReadOne as _, ReadVariants as _};
+            use #krate::__private::{NoFields as _, ReadFields as _, ReadOne as _};
             #read_column
         }
     }
@@ -372,10 +370,7 @@ fn read_column(krate: &TokenStream, name: &str, body: &Body) -> TokenStream {
                 ::core::result::Result::Ok(::core::iter::empty())
             };
         }
-        Body::Enum(variants) => match read_variants(krate, name, variants) {
-            Some(read) => return read,
-            None => enum_column(krate, name, variants),
-        },
+        Body::Enum(variants) => enum_column(krate, name, variants),
     };
     let columns = match body {
         // A struct whose fields' columns would all be rows is rows
@@ -402,46 +397,6 @@ fn read_column(krate: &TokenStream, name: &str, body: &Body) -> TokenStream {
         },
     };
     quote!(::core::result::Result::Ok({ #columns }))
-}
-
-/// The most variants whose columns the runtime reads as one
-/// (`ReadVariants`, implemented for tuples of up to 16 variants).
-const VARIANTS: usize = 16;
-
-/// An enum's column read by the runtime in one call (`ReadVariants`):
-/// each variant named by the tuple of its encoded fields' types, and
-/// made of them by a closure. The variants' columns then appear only in
-/// the runtime's generic code: statements here that held them cost rustc
-/// several times as much to check for each enum (`columns::variants`).
-/// `None` for an enum of more than [`VARIANTS`] variants, or with a
-/// variant whose fields are more than one run, which [`enum_column`]
-/// reads.
-fn read_variants(krate: &TokenStream, name: &str, variants: &[Variant]) -> Option<TokenStream> {
-    if variants.len() > VARIANTS {
-        return None;
-    }
-    let (mut tys, mut names, mut makes) = (Vec::new(), Vec::new(), Vec::new());
-    for var in variants {
-        let one = match runs(&var.fields).as_slice() {
-            [] => Vec::new(),
-            [Run::Tuple(one)] => one.clone(),
-            _ => return None,
-        };
-        let prefix = format!("::{}", var.ident);
-        let ident = var.ident;
-        let types: Vec<_> = one.iter().map(|(_, f)| f.ty).collect();
-        let binds = one.iter().map(|(i, _)| binding(*i));
-        let paths = one.iter().map(|(_, f)| segment(&prefix, f));
-        let element = construct(quote!(Self::#ident), var.style, &var.fields);
-        tys.push(quote!((#(#types,)*)));
-        names.push(quote!(&[#(#paths),*]));
-        makes.push(quote!(|(#(#binds,)*): (#(#types,)*)| #element));
-    }
-    Some(quote! {
-        (&#krate::__private::FieldsOf::<(#(#tys,)*)>::NEW).__binform_read_variants(
-            __r, __n, #name, &[#(#names),*], (#(#makes,)*),
-        )
-    })
 }
 
 /// An enum's column reads (the indexes, then each variant's columns, its

@@ -11,7 +11,6 @@ pub use alloc::vec::Vec;
 pub use core;
 
 pub use crate::columns::lazy::{rows_of, ReadFields, ReadOne};
-pub use crate::columns::variants::ReadVariants;
 pub use crate::impls::SharedUnpack;
 pub use crate::plain::Plain;
 pub use crate::read::ReadCursor;
@@ -636,16 +635,6 @@ pub trait NoFields<'de, F> {
         items: impl Iterator<Item = F> + Clone,
         w: &mut crate::Writer<'_, L>,
     ) -> crate::Result<()>;
-
-    /// No values.
-    fn __binform_read_variants<Out, L: crate::Layout, Makes>(
-        self,
-        r: &mut crate::Reader<'de, L>,
-        n: usize,
-        name: &'static str,
-        names: &'static [&'static [&'static str]],
-        makes: Makes,
-    ) -> crate::Result<core::iter::Empty<Out>>;
 }
 
 impl<'de, F> NoFields<'de, F> for FieldsOf<'de, F> {
@@ -674,17 +663,6 @@ impl<'de, F> NoFields<'de, F> for FieldsOf<'de, F> {
         _: &mut crate::Writer<'_, L>,
     ) -> crate::Result<()> {
         Ok(())
-    }
-
-    fn __binform_read_variants<Out, L: crate::Layout, Makes>(
-        self,
-        _: &mut crate::Reader<'de, L>,
-        _: usize,
-        _: &'static str,
-        _: &'static [&'static [&'static str]],
-        _: Makes,
-    ) -> crate::Result<core::iter::Empty<Out>> {
-        Ok(core::iter::empty())
     }
 }
 

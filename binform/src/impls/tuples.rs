@@ -98,22 +98,6 @@ macro_rules! tuple {
             }
         }
 
-        // A variant's fields (`columns::variants`).
-        impl<'de, $($name: Unpack<'de>),+> crate::columns::variants::VariantFields<'de>
-            for ($($name,)+)
-        {
-            #[inline(always)]
-            fn __binform_read_variant<Out: Unpack<'de>, L: crate::Layout, Make: FnMut(Self) -> Out>(
-                r: &mut Reader<'de, L>,
-                n: usize,
-                names: &'static [&'static str],
-                make: Make,
-            ) -> Result<impl Iterator<Item = Out> + use<'de, $($name,)+ Out, L, Make>> {
-                use crate::columns::lazy::ReadFields as _;
-                (&crate::__private::FieldsOf::<'de, Self>::NEW).__binform_read_as(r, n, names, make)
-            }
-        }
-
         // Columns side by side (`ZipAs`).
         impl<$($name: Iterator),+> crate::columns::lazy::Zip for ($($name,)+) {
             type Item = ($($name::Item,)+);

@@ -196,7 +196,13 @@ pub(crate) fn leaf<'de, T: Unpack<'de>, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     n: usize,
 ) -> Result<alloc::vec::IntoIter<T>> {
-    let values = T::unpack_vec(r, n)?;
+    // A type with a lazy column reaches here only for its rows
+    // (`columns::lazy::rows_of`): read each, where its `unpack_vec` would
+    // read its column, which is this.
+    let values = match T::LAZY_COLUMN {
+        true => unpack_each(r, n)?,
+        false => T::unpack_vec(r, n)?,
+    };
     r.note_transient(&values);
     Ok(values.into_iter())
 }

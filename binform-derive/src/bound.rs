@@ -68,7 +68,7 @@ fn skipped_defaults(cont: &Container) -> Vec<WherePredicate> {
         .filter(|f| !params_in(cont.generics, f.ty).is_empty())
         .map(|f| {
             let ty = f.ty;
-            syn::parse_quote!(#ty: ::core::default::Default)
+            syn::parse_quote!(#ty: __bf::Default)
         })
         .collect()
 }
@@ -77,9 +77,9 @@ fn skipped_defaults(cont: &Container) -> Vec<WherePredicate> {
 /// `bound(encoding)`, else `T: Encoding` for the parameters fields use,
 /// which the bounds of both directions imply whenever they name `Pack` or
 /// `Unpack`. (Not `bound(pack)`: the `Unpack` impl needs `Encoding` too.)
-pub fn encoding_predicates(cont: &Container, krate: &TokenStream) -> Vec<WherePredicate> {
+pub fn encoding_predicates(cont: &Container) -> Vec<WherePredicate> {
     given(cont, &cont.attrs.encoding_bound)
-        .unwrap_or_else(|| inferred(cont, &quote!(#krate::Encoding)))
+        .unwrap_or_else(|| inferred(cont, &quote!(__bf::Encoding)))
 }
 
 /// The predicates written by hand for one impl: `bound` (every impl's) or
@@ -96,20 +96,16 @@ fn given(
 }
 
 /// The where-clause predicates of the `Pack` impl.
-pub fn pack_predicates(cont: &Container, krate: &TokenStream) -> Vec<WherePredicate> {
-    given(cont, &cont.attrs.pack_bound).unwrap_or_else(|| inferred(cont, &quote!(#krate::Pack)))
+pub fn pack_predicates(cont: &Container) -> Vec<WherePredicate> {
+    given(cont, &cont.attrs.pack_bound).unwrap_or_else(|| inferred(cont, &quote!(__bf::Pack)))
 }
 
 /// The where-clause predicates of the `Unpack<'de>` impl.
-pub fn unpack_predicates(
-    cont: &Container,
-    krate: &TokenStream,
-    de: &syn::Lifetime,
-) -> Vec<WherePredicate> {
+pub fn unpack_predicates(cont: &Container, de: &syn::Lifetime) -> Vec<WherePredicate> {
     if let Some(given) = given(cont, &cont.attrs.unpack_bound) {
         return given;
     }
-    let mut preds = inferred(cont, &quote!(#krate::Unpack<#de>));
+    let mut preds = inferred(cont, &quote!(__bf::Unpack<#de>));
     preds.extend(skipped_defaults(cont));
     preds
 }

@@ -65,7 +65,6 @@ fn run_ident(v: usize, c: usize) -> syn::Ident {
 /// are read there too. More runs read a column of tuples each, and the
 /// element is made from them here.
 fn read_runs(
-    krate: &TokenStream,
     v: usize,
     (path, style, fields): (TokenStream, Style, &[Field]),
     n: TokenStream,
@@ -77,10 +76,10 @@ fn read_runs(
     if let [Run::Tuple(one)] = runs.as_slice() {
         if one.len() > 1 {
             let k = run_ident(v, 0);
-            let read = try_result(read_one_run(krate, (path, style, fields), one, n, prefix));
+            let read = try_result(read_one_run((path, style, fields), one, n, prefix));
             return (
                 quote!(let mut #k = #read;),
-                quote!(::core::iter::Iterator::next(&mut #k)?),
+                quote!(__bf::Iterator::next(&mut #k)?),
             );
         }
     }
@@ -91,33 +90,25 @@ fn read_runs(
         let (read, pat) = match run {
             Run::Tuple(fields) if fields.len() == 1 => {
                 let (i, f) = fields[0];
-                (read_one(krate, f, &n, prefix), binding(i).to_token_stream())
+                (read_one(f, &n, prefix), binding(i).to_token_stream())
             }
             Run::Tuple(fields) => {
                 let tys = fields.iter().map(|(_, f)| f.ty);
                 let binds = fields.iter().map(|(i, _)| binding(*i));
-                let read = read_tuple(
-                    krate,
-                    &fields,
-                    &n,
-                    prefix,
-                    quote!((#(#tys,)*)),
-                    quote!(|__t| __t),
-                );
+                let read = read_tuple(&fields, &n, prefix, quote!((#(#tys,)*)), quote!(|__t| __t));
                 (read, quote!((#(#binds,)*)))
             }
             Run::With(i, f) => {
                 let path = &f.attrs.with.as_ref().map(|w| &w.value);
                 let name = segment(prefix, f);
                 let b = binding(i);
-                let read =
-                    quote!(#krate::__private::rows_with(__r, #n, #name, |__r| #path::unpack(__r)));
+                let read = quote!(__bf::rows_with(__r, #n, #name, |__r| #path::unpack(__r)));
                 (read, quote!(#b))
             }
         };
         let read = try_result(read);
         reads.push(quote!(let mut #k = #read;));
-        takes.push(quote!(let #pat = ::core::iter::Iterator::next(&mut #k)?;));
+        takes.push(quote!(let #pat = __bf::Iterator::next(&mut #k)?;));
     }
     let element = construct(path, style, fields);
     (
@@ -133,7 +124,6 @@ fn read_runs(
 /// `one`: one column of tuples, each made into `path` of them, or into the
 /// struct's rows when they are rows (`ReadFields`).
 fn read_one_run(
-    krate: &TokenStream,
     (path, style, fields): (TokenStream, Style, &[Field]),
     one: &[(usize, &Field)],
     n: TokenStream,
@@ -142,20 +132,19 @@ fn read_one_run(
     let binds = one.iter().map(|(i, _)| binding(*i));
     let element = construct(path, style, fields);
     let make = quote!(|(#(#binds,)*)| #element);
-    read_tuple(krate, one, &n, prefix, quote!(Self), make)
+    read_tuple(one, &n, prefix, quote!(Self), make)
 }
 
 /// The column of the lone field `f` (`n` values; `ReadOne`).
-fn read_one(krate: &TokenStream, f: &Field, n: &TokenStream, prefix: &str) -> TokenStream {
+fn read_one(f: &Field, n: &TokenStream, prefix: &str) -> TokenStream {
     let ty = f.ty;
     let name = segment(prefix, f);
-    quote!((&#krate::__private::FieldsOf::<(#ty,)>::NEW).__binform_read_one(__r, #n, #name))
+    quote!((&__bf::FieldsOf::<(#ty,)>::NEW).__binform_read_one(__r, #n, #name))
 }
 
 /// The column of tuples of the fields `run` (`n` values), each made into
 /// an `out` by `make` (`ReadFields`).
 fn read_tuple(
-    krate: &TokenStream,
     run: &[(usize, &Field)],
     n: &TokenStream,
     prefix: &str,
@@ -165,7 +154,7 @@ fn read_tuple(
     let tys = run.iter().map(|(_, f)| f.ty);
     let names = run.iter().map(|(_, f)| segment(prefix, f));
     quote! {
-        (&#krate::__private::FieldsOf::<(#(#tys,)*)>::NEW).__binform_read_as::<#out, __L, _>(
+        (&__bf::FieldsOf::<(#(#tys,)*)>::NEW).__binform_read_as::<#out, __L, _>(
             __r, #n, &[#(#names),*], #make,
         )
     }
@@ -198,7 +187,6 @@ fn construct(path: TokenStream, style: Style, fields: &[Field]) -> TokenStream {
 /// makes the iterator of an element's fields bound by `pattern` as
 /// `values`.
 fn pack_runs(
-    krate: &TokenStream,
     fields: &[Field],
     get: impl Fn(TokenStream, TokenStream) -> TokenStream,
 ) -> TokenStream {
@@ -209,14 +197,14 @@ fn pack_runs(
                 let members = fields.iter().map(|(_, f)| &f.member);
                 let binds: Vec<_> = fields.iter().map(|(i, _)| binding(*i)).collect();
                 let items = get(quote!(#(#members: #binds,)*), quote!((#(#binds,)*)));
-                quote!((&#krate::__private::FieldsOf::<(#(&#tys,)*)>::NEW).__binform_pack_fields(#items, __w))
+                quote!((&__bf::FieldsOf::<(#(&#tys,)*)>::NEW).__binform_pack_fields(#items, __w))
             }
             Run::With(i, f) => {
                 let path = &f.attrs.with.as_ref().map(|w| &w.value);
                 let member = &f.member;
                 let b = binding(i);
                 let items = get(quote!(#member: #b,), quote!(#b));
-                quote!(#krate::__private::pack_rows_with(#items, __w, |__v, __w| #path::pack(__v, __w)))
+                quote!(__bf::pack_rows_with(#items, __w, |__v, __w| #path::pack(__v, __w)))
             }
         };
         let call = try_result(call);
@@ -228,39 +216,38 @@ fn pack_runs(
 /// The `Pack` items of a compact struct or enum: `pack_all` (its
 /// columns, gathered once, in the compact layout) and `pack_columns`,
 /// which writes them; `pack_slice`'s default calls the latter too.
-pub fn pack_items(krate: &TokenStream, body: &Body) -> TokenStream {
+pub fn pack_items(body: &Body) -> TokenStream {
     let columns = match body {
-        Body::Struct(_, fields) => struct_columns(krate, fields),
-        Body::Enum(variants) => enum_columns(krate, variants),
+        Body::Struct(_, fields) => struct_columns(fields),
+        Body::Enum(variants) => enum_columns(variants),
     };
     quote! {
         #[inline]
-        fn pack_all<'__a, __L: #krate::Layout>(
-            __items: impl ::core::iter::Iterator<Item = &'__a Self> + ::core::clone::Clone,
-            __w: &mut #krate::Writer<'_, __L>,
-        ) -> ::core::result::Result<(), #krate::Error>
+        fn pack_all<'__a, __L: __bf::Layout>(
+            __items: impl __bf::Iterator<Item = &'__a Self> + __bf::Clone,
+            __w: &mut __bf::Writer<'_, __L>,
+        ) -> __bf::Result<(), __bf::Error>
         where
             Self: '__a,
         {
-            #krate::__private::pack_all(__items, __w)
+            __bf::pack_all(__items, __w)
         }
 
-        fn pack_columns<__L: #krate::Layout>(
-            __items: #krate::__private::Rows<'_, Self>,
-            __w: &mut #krate::Writer<'_, __L>,
-        ) -> ::core::result::Result<(), #krate::Error> {
+        fn pack_columns<__L: __bf::Layout>(
+            __items: __bf::Rows<'_, Self>,
+            __w: &mut __bf::Writer<'_, __L>,
+        ) -> __bf::Result<(), __bf::Error> {
             #[allow(unused_imports)]
-            use #krate::__private::{NoFields as _, PackFields as _};
+            use __bf::{NoFields as _, PackFields as _};
             #columns
-            ::core::result::Result::Ok(())
+            __bf::Ok(())
         }
     }
 }
 
 /// A struct's columns: its runs over every element.
-fn struct_columns(krate: &TokenStream, fields: &[Field]) -> TokenStream {
+fn struct_columns(fields: &[Field]) -> TokenStream {
     pack_runs(
-        krate,
         fields,
         |pat, values| quote!(__items.iter().map(|__x: &Self| { let Self { #pat .. } = __x; #values })),
     )
@@ -268,7 +255,7 @@ fn struct_columns(krate: &TokenStream, fields: &[Field]) -> TokenStream {
 
 /// An enum's columns: the variant indexes, then each variant's runs
 /// over the elements of that variant.
-fn enum_columns(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
+fn enum_columns(variants: &[Variant]) -> TokenStream {
     if variants.is_empty() {
         return quote!(let _ = __items;);
     }
@@ -283,18 +270,18 @@ fn enum_columns(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
     });
     let columns = variants.iter().map(|v| {
         let ident = v.ident;
-        pack_runs(krate, &v.fields, |pat, values| {
+        pack_runs(&v.fields, |pat, values| {
             quote! {
                 __items.iter().filter_map(|__x: &Self| match __x {
-                    Self::#ident { #pat .. } => ::core::option::Option::Some(#values),
+                    Self::#ident { #pat .. } => __bf::Some(#values),
                     #[allow(unreachable_patterns)]
-                    _ => ::core::option::Option::None,
+                    _ => __bf::None,
                 })
             }
         })
     });
     let tags = try_result(quote! {
-        #krate::__private::tag_column(__items, |__x| match __x { #(#tag_arms)* }, __w)
+        __bf::tag_column(__items, |__x| match __x { #(#tag_arms)* }, __w)
     });
     quote! {
         #tags;
@@ -303,18 +290,17 @@ fn enum_columns(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
 }
 
 /// A field's `COLUMN_MIN`; a `with` field counts nothing.
-fn column_min(krate: &TokenStream, de: &Lifetime, f: &Field) -> TokenStream {
+fn column_min(de: &Lifetime, f: &Field) -> TokenStream {
     if f.attrs.with.is_some() {
         return quote!(0);
     }
-    via(krate, f, quote!(#krate::Unpack<#de>), quote!(COLUMN_MIN))
+    via(f, quote!(__bf::Unpack<#de>), quote!(COLUMN_MIN))
 }
 
 /// The `Unpack` items of a compact struct or enum: `COLUMN_MIN`,
 /// `LAZY_COLUMN` (so that `unpack_vec`'s default builds the elements
 /// from the lazy column) and `read_column`, that lazy column.
 pub fn unpack_items(
-    krate: &TokenStream,
     de: &Lifetime,
     (name, inline, captures): (&str, &TokenStream, &TokenStream),
     body: &Body,
@@ -324,26 +310,26 @@ pub fn unpack_items(
             let mins = fields
                 .iter()
                 .filter(|f| f.is_encoded())
-                .map(|f| column_min(krate, de, f));
-            quote!(#krate::__private::column_min_sum(&[#(#mins),*]))
+                .map(|f| column_min(de, f));
+            quote!(__bf::column_min_sum(&[#(#mins),*]))
         }
         Body::Enum(_) => quote!(2),
     };
-    let read_column = read_column(krate, name, body);
+    let read_column = read_column(name, body);
     quote! {
-        const COLUMN_MIN: ::core::primitive::usize = #min;
-        const LAZY_COLUMN: ::core::primitive::bool = true;
+        const COLUMN_MIN: __bf::usize = #min;
+        const LAZY_COLUMN: __bf::bool = true;
 
         #inline
-        fn read_column<__L: #krate::Layout>(
-            __r: &mut #krate::Reader<#de, __L>,
-            __n: ::core::primitive::usize,
-        ) -> ::core::result::Result<
-            impl ::core::iter::Iterator<Item = Self> + use<#captures>,
-            #krate::Error,
+        fn read_column<__L: __bf::Layout>(
+            __r: &mut __bf::Reader<#de, __L>,
+            __n: __bf::usize,
+        ) -> __bf::Result<
+            impl __bf::Iterator<Item = Self> + use<#captures>,
+            __bf::Error,
         > {
             #[allow(unused_imports)]
-            use #krate::__private::{NoFields as _, ReadFields as _, ReadOne as _};
+            use __bf::{NoFields as _, ReadFields as _, ReadOne as _};
             #read_column
         }
     }
@@ -352,25 +338,25 @@ pub fn unpack_items(
 /// The body of a compact struct's or enum's `Unpack::read_column`: its
 /// fields' columns read in wire order (an enum's after its variant
 /// indexes), and an iterator that makes each element from them.
-fn read_column(krate: &TokenStream, name: &str, body: &Body) -> TokenStream {
+fn read_column(name: &str, body: &Body) -> TokenStream {
     let (reads, next) = match body {
         Body::Struct(style, fields) => {
             if let [Run::Tuple(one)] = runs(fields).as_slice() {
                 let this = (quote!(Self), *style, fields.as_slice());
-                return read_one_run(krate, this, one, quote!(__n), "");
+                return read_one_run(this, one, quote!(__n), "");
             }
             let this = (quote!(Self), *style, fields.as_slice());
-            read_runs(krate, 0, this, quote!(__n), "")
+            read_runs(0, this, quote!(__n), "")
         }
         Body::Enum(variants) if variants.is_empty() => {
             // No variant: any index is unknown (`read_tags` says so).
-            let tags = try_result(quote!(#krate::__private::read_tags::<0, __L>(__r, __n, #name)));
+            let tags = try_result(quote!(__bf::read_tags::<0, __L>(__r, __n, #name)));
             return quote! {
                 let _ = #tags;
-                ::core::result::Result::Ok(::core::iter::empty())
+                __bf::Ok(__bf::empty())
             };
         }
-        Body::Enum(variants) => enum_column(krate, name, variants),
+        Body::Enum(variants) => enum_column(name, variants),
     };
     let columns = match body {
         // A struct whose fields' columns would all be rows is rows
@@ -378,48 +364,44 @@ fn read_column(krate: &TokenStream, name: &str, body: &Body) -> TokenStream {
         // fields' columns are then empty, and each element is the next
         // row. The test is a constant: each instance keeps one branch.
         Body::Struct(_, fields) if fields.iter().any(|f| f.is_encoded()) => quote! {
-            let mut __rows = #krate::__private::rows_of::<Self, __L>(__r, __n)?;
-            let __n = match <Self as #krate::Encoding>::COLUMNS {
+            let mut __rows = __bf::rows_of::<Self, __L>(__r, __n)?;
+            let __n = match <Self as __bf::Encoding>::COLUMNS {
                 true => __n,
                 false => 0,
             };
             #reads
-            ::core::iter::from_fn(move || {
-                if !<Self as #krate::Encoding>::COLUMNS {
-                    return ::core::iter::Iterator::next(&mut __rows);
+            __bf::from_fn(move || {
+                if !<Self as __bf::Encoding>::COLUMNS {
+                    return __bf::Iterator::next(&mut __rows);
                 }
-                ::core::option::Option::Some(#next)
+                __bf::Some(#next)
             })
         },
         _ => quote! {
             #reads
-            ::core::iter::from_fn(move || ::core::option::Option::Some(#next))
+            __bf::from_fn(move || __bf::Some(#next))
         },
     };
-    quote!(::core::result::Result::Ok({ #columns }))
+    quote!(__bf::Ok({ #columns }))
 }
 
 /// An enum's column reads (the indexes, then each variant's columns, its
 /// count checked against the input) and the expression of its next
 /// element.
-fn enum_column(
-    krate: &TokenStream,
-    name: &str,
-    variants: &[Variant],
-) -> (TokenStream, TokenStream) {
+fn enum_column(name: &str, variants: &[Variant]) -> (TokenStream, TokenStream) {
     let k = variants.len();
     let reads = variants.iter().enumerate().map(|(v, var)| {
         let prefix = format!("::{}", var.ident);
         let ident = var.ident;
         let this = (quote!(Self::#ident), var.style, var.fields.as_slice());
-        read_runs(krate, v, this, quote!(__counts[#v]), &prefix)
+        read_runs(v, this, quote!(__counts[#v]), &prefix)
     });
     let (reads, elements): (Vec<_>, Vec<_>) = reads.unzip();
     let arms = elements.iter().enumerate().map(|(v, element)| {
         let tag = v as u32;
         quote!(#tag => #element,)
     });
-    let tags = try_result(quote!(#krate::__private::read_tags::<#k, __L>(__r, __n, #name)));
+    let tags = try_result(quote!(__bf::read_tags::<#k, __L>(__r, __n, #name)));
     let reads = quote! {
         let (mut __tags, __counts) = #tags;
         #(#reads)*
@@ -427,9 +409,9 @@ fn enum_column(
     // Every index was checked below the variants' count: another one is
     // a short column to the reader of the elements.
     let next = quote! {
-        match ::core::iter::Iterator::next(&mut __tags)? {
+        match __bf::Iterator::next(&mut __tags)? {
             #(#arms)*
-            _ => return ::core::option::Option::None,
+            _ => return __bf::None,
         }
     };
     (reads, next)

@@ -44,13 +44,13 @@ fn reserved_tags(cont: &Container) -> Vec<u32> {
 /// The items of the `Encoding` impl: the plain-data marker, the shape
 /// (`ref Name`, the type at level 0 of the fingerprint) and `describe`.
 /// The fingerprint itself is the runtime's, computed from `describe`.
-pub fn items(cont: &Container, krate: &TokenStream) -> TokenStream {
+pub fn items(cont: &Container) -> TokenStream {
     let name = type_ident(cont);
     let plain = match &cont.body {
-        Body::Struct(_, fields) if !cont.is_tolerant() => plain_const(krate, fields),
+        Body::Struct(_, fields) if !cont.is_tolerant() => plain_const(fields),
         _ => quote!(),
     };
-    let describe = describe_body(cont, krate);
+    let describe = describe_body(cont);
     // Computed here: a literal costs the compiler nothing to evaluate.
     let shape = binform_schema::hash::reference_value(&name);
     // A compact type's sequences are columns (§27); a tolerant type's
@@ -68,23 +68,23 @@ pub fn items(cont: &Container, krate: &TokenStream) -> TokenStream {
             let rows = fields.iter().filter(|f| f.is_encoded()).map(|f| {
                 let ty = f.ty;
                 match f.concrete {
-                    true => crate::fields::via(krate, f, quote!(), quote!(ROWS)),
-                    false => quote!((!<#ty as #krate::Encoding>::COLUMNS
-                        && !<#ty as #krate::Encoding>::PACKED)),
+                    true => crate::fields::via(f, quote!(), quote!(ROWS)),
+                    false => quote!((!<#ty as __bf::Encoding>::COLUMNS
+                        && !<#ty as __bf::Encoding>::PACKED)),
                 }
             });
-            quote!(const COLUMNS: ::core::primitive::bool = !(#(#rows)&&*);)
+            quote!(const COLUMNS: __bf::bool = !(#(#rows)&&*);)
         }
         Body::Struct(..) | Body::Enum(_) => quote!(
-            const COLUMNS: ::core::primitive::bool = true;
+            const COLUMNS: __bf::bool = true;
         ),
     };
     quote! {
         #plain
         #columns
-        const SHAPE: ::core::primitive::u64 = #shape;
+        const SHAPE: __bf::u64 = #shape;
 
-        fn describe(__b: &mut #krate::schema::Builder) -> #krate::schema::TypeRef {
+        fn describe(__b: &mut __bf::Builder) -> __bf::TypeRef {
             #describe
         }
     }
@@ -96,7 +96,7 @@ pub fn items(cont: &Container, krate: &TokenStream) -> TokenStream {
 /// `offset_of!` and `size_of`. Structs with skipped or `with` fields are
 /// never plain; structs with integers wider than a byte only in the fixed
 /// layout.
-fn plain_const(krate: &TokenStream, fields: &[Field]) -> TokenStream {
+fn plain_const(fields: &[Field]) -> TokenStream {
     if fields
         .iter()
         .any(|f| !f.is_encoded() || f.attrs.with.is_some() || surely_not_plain(f.ty))
@@ -111,16 +111,16 @@ fn plain_const(krate: &TokenStream, fields: &[Field]) -> TokenStream {
     for f in fields {
         let (ty, member) = (f.ty, &f.member);
         if f.concrete {
-            compact.push(crate::fields::via(krate, f, quote!(), quote!(PLAIN)));
-            fixed.push(crate::fields::via(krate, f, quote!(), quote!(FIXED_PLAIN)));
+            compact.push(crate::fields::via(f, quote!(), quote!(PLAIN)));
+            fixed.push(crate::fields::via(f, quote!(), quote!(FIXED_PLAIN)));
         } else {
-            compact.push(quote!(<#ty as #krate::Encoding>::PLAIN.get()));
-            fixed.push(quote!(<#ty as #krate::Encoding>::PLAIN.fixed()));
+            compact.push(quote!(<#ty as __bf::Encoding>::PLAIN.get()));
+            fixed.push(quote!(<#ty as __bf::Encoding>::PLAIN.fixed()));
         }
         fits.push(quote!(::core::mem::offset_of!(Self, #member) == #offset));
-        offset = quote!(#offset + ::core::mem::size_of::<#ty>());
+        offset = quote!(#offset + __bf::size_of::<#ty>());
     }
-    fits.push(quote!(::core::mem::size_of::<Self>() == #offset));
+    fits.push(quote!(__bf::size_of::<Self>() == #offset));
     let compact = if compact_possible {
         quote!(__fits #(&& #compact)*)
     } else {
@@ -132,9 +132,9 @@ fn plain_const(krate: &TokenStream, fields: &[Field]) -> TokenStream {
         // order with no padding, so the struct's memory is its encoding
         // there and any bit pattern is valid; plain in the compact layout
         // (no wide integers) implies plain in the fixed one.
-        const PLAIN: #krate::__private::Plain<Self> = {
+        const PLAIN: __bf::Plain<Self> = {
             let __fits = #(#fits)&&*;
-            unsafe { #krate::__private::Plain::in_layouts_unchecked(#compact, __fits #(&& #fixed)*) }
+            unsafe { __bf::Plain::in_layouts_unchecked(#compact, __fits #(&& #fixed)*) }
         };
     }
 }
@@ -224,18 +224,18 @@ fn named_one_of(p: &syn::TypePath, names: &[&str]) -> bool {
 /// The fields' entries for the runtime's `describe_derived`: tag, name
 /// and how to describe the type, as data (one table a type, not a
 /// `FieldDef` built by hand for each field).
-fn field_entries(fields: &[Field], krate: &TokenStream) -> TokenStream {
+fn field_entries(fields: &[Field]) -> TokenStream {
     let entries = by_tag(fields).map(|f| {
         let tag = f.tag;
         let name = compact_tokens(&f.member);
         let schema = match &f.attrs.with {
             Some(with) => {
                 let path = compact_tokens(&with.value);
-                quote!(#krate::__private::FieldSchema::With(#path))
+                quote!(__bf::FieldSchema::With(#path))
             }
             None => {
-                let func = crate::fields::via(krate, f, quote!(#krate::Encoding), quote!(describe));
-                quote!(#krate::__private::FieldSchema::Of(#func))
+                let func = crate::fields::via(f, quote!(__bf::Encoding), quote!(describe));
+                quote!(__bf::FieldSchema::Of(#func))
             }
         };
         quote!((#tag, #name, #schema))
@@ -243,27 +243,27 @@ fn field_entries(fields: &[Field], krate: &TokenStream) -> TokenStream {
     quote!(&[#(#entries),*])
 }
 
-fn describe_body(cont: &Container, krate: &TokenStream) -> TokenStream {
+fn describe_body(cont: &Container) -> TokenStream {
     let tolerant = cont.is_tolerant();
     let reserved = reserved_tags(cont);
     let body = match &cont.body {
         Body::Struct(_, fields) => {
-            let entries = field_entries(fields, krate);
-            quote!(#krate::__private::Shape::Struct(#entries))
+            let entries = field_entries(fields);
+            quote!(__bf::Shape::Struct(#entries))
         }
         Body::Enum(variants) => {
             let vs = variants.iter().map(|v| {
                 let (tag, name, other) = (v.tag, v.ident.to_string(), v.attrs.other.is_some());
-                let entries = field_entries(&v.fields, krate);
+                let entries = field_entries(&v.fields);
                 quote!((#tag, #name, #other, #entries))
             });
-            quote!(#krate::__private::Shape::Enum(&[#(#vs),*]))
+            quote!(__bf::Shape::Enum(&[#(#vs),*]))
         }
     };
     quote! {
-        #krate::__private::describe_derived(
+        __bf::describe_derived(
             __b,
-            ::core::any::type_name::<Self>(),
+            __bf::type_name::<Self>(),
             #tolerant,
             #body,
             &[#(#reserved),*],

@@ -1,6 +1,11 @@
 //! Code generation from the checked IR: the `Encoding`, `Pack` and
-//! `Unpack<'de>` impls, wrapped in `const _: () = { ... };` with fully
-//! qualified paths so nothing in the user's scope can change their meaning.
+//! `Unpack<'de>` impls, wrapped in `const _: () = { ... };`, which opens
+//! with `use <crate>::__private as __bf;`. Every name the generated code
+//! uses is `__bf::Name` (the runtime re-exports `core`'s too), so nothing
+//! in the user's scope can change its meaning, and a path is three tokens,
+//! not the dozen of `::core::result::Result::Ok`: each token the derive
+//! makes crosses the compiler's proc-macro bridge, in unoptimized code in
+//! every build (the derive's own run was 14% of checking 100 types).
 //! The bodies come from the compact or the tolerant generator.
 
 use proc_macro2::{Span, TokenStream};
@@ -18,7 +23,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let mut locked = TokenStream::new();
     if let Some(cont) = &cont {
         check::check(&cx, cont);
-        locked = lock::check(&cx, cont, &cont.krate.to_token_stream());
+        locked = lock::check(&cx, cont);
     }
     match (cx.check(), cont) {
         (Ok(()), Some(cont)) => expand(&cont, locked),
@@ -57,14 +62,15 @@ fn with_fallback(
     quote! {
         #errors
         const _: () = {
-            impl #impl_generics #krate::Encoding for #ident #ty_generics #where_clause {}
-            impl #impl_generics #krate::Pack for #ident #ty_generics #where_clause {
-                fn pack<__L: #krate::Layout>(&self, _: &mut #krate::Writer<'_, __L>) -> #krate::Result<()> {
+            use #krate::__private as __bf;
+            impl #impl_generics __bf::Encoding for #ident #ty_generics #where_clause {}
+            impl #impl_generics __bf::Pack for #ident #ty_generics #where_clause {
+                fn pack<__L: __bf::Layout>(&self, _: &mut __bf::Writer<'_, __L>) -> __bf::Result<(), __bf::Error> {
                     ::core::unreachable!()
                 }
             }
-            impl #de_impl_generics #krate::Unpack<#de> for #ident #ty_generics #where_clause {
-                fn unpack<__L: #krate::Layout>(_: &mut #krate::Reader<#de, __L>) -> #krate::Result<Self> {
+            impl #de_impl_generics __bf::Unpack<#de> for #ident #ty_generics #where_clause {
+                fn unpack<__L: __bf::Layout>(_: &mut __bf::Reader<#de, __L>) -> __bf::Result<Self, __bf::Error> {
                     ::core::unreachable!()
                 }
             }
@@ -99,27 +105,23 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
     let name = encoding::type_ident(cont);
     let de = Lifetime::new("'de", Span::call_site());
 
-    let encoding_generics = with_predicates(
-        cont.generics.clone(),
-        bound::encoding_predicates(cont, &krate),
-    );
+    let encoding_generics =
+        with_predicates(cont.generics.clone(), bound::encoding_predicates(cont));
     let (impl_generics, ty_generics, encoding_where) = encoding_generics.split_for_impl();
-    let pack_generics =
-        with_predicates(cont.generics.clone(), bound::pack_predicates(cont, &krate));
+    let pack_generics = with_predicates(cont.generics.clone(), bound::pack_predicates(cont));
     let (_, _, pack_where) = pack_generics.split_for_impl();
     let unpack_generics = with_predicates(
         with_lifetime(cont.generics, de.clone()),
-        bound::unpack_predicates(cont, &krate, &de),
+        bound::unpack_predicates(cont, &de),
     );
     let (de_impl_generics, _, unpack_where) = unpack_generics.split_for_impl();
 
     let placeholder_body = match &cont.body {
-        Body::Struct(style, fields) => placeholder::placeholder_struct(&krate, &de, *style, fields),
-        Body::Enum(variants) => placeholder::placeholder_enum(&krate, &de, variants),
+        Body::Struct(style, fields) => placeholder::placeholder_struct(&de, *style, fields),
+        Body::Enum(variants) => placeholder::placeholder_enum(&de, variants),
     };
     let gen = Gen {
         cont,
-        krate: &krate,
         de: &de,
         name: &name,
         inline: inline_attr(&cont.body),
@@ -134,22 +136,24 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
     let unpack_body = layout.unpack(&gen);
     let unpack_items = layout.unpack_items(&gen);
     let min_size = layout.min_size(&gen);
-    let encoding_items = encoding::items(cont, &krate);
+    let encoding_items = encoding::items(cont);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, unused_labels, clippy::all)]
         const _: () = {
+            // The runtime's names, each one segment away (`__private`).
+            use #krate::__private as __bf;
             #locked
 
             #[automatically_derived]
-            impl #impl_generics #krate::Encoding for #ident #ty_generics #encoding_where {
+            impl #impl_generics __bf::Encoding for #ident #ty_generics #encoding_where {
                 #encoding_items
             }
 
             #[automatically_derived]
-            impl #impl_generics #krate::Pack for #ident #ty_generics #pack_where {
+            impl #impl_generics __bf::Pack for #ident #ty_generics #pack_where {
                 #[inline]
-                fn pack<__L: #krate::Layout>(&self, __w: &mut #krate::Writer<'_, __L>) -> ::core::result::Result<(), #krate::Error> {
+                fn pack<__L: __bf::Layout>(&self, __w: &mut __bf::Writer<'_, __L>) -> __bf::Result<(), __bf::Error> {
                     #pack_body
                 }
 
@@ -157,18 +161,18 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl #de_impl_generics #krate::Unpack<#de> for #ident #ty_generics #unpack_where {
-                const MIN_SIZE: ::core::primitive::usize = #min_size;
+            impl #de_impl_generics __bf::Unpack<#de> for #ident #ty_generics #unpack_where {
+                const MIN_SIZE: __bf::usize = #min_size;
 
                 #[inline]
-                fn unpack<__L: #krate::Layout>(__r: &mut #krate::Reader<#de, __L>) -> ::core::result::Result<Self, #krate::Error> {
+                fn unpack<__L: __bf::Layout>(__r: &mut __bf::Reader<#de, __L>) -> __bf::Result<Self, __bf::Error> {
                     #unpack_body
                 }
 
                 #unpack_items
 
                 #[inline]
-                fn placeholder(__work: &mut ::core::primitive::u32) -> ::core::option::Option<Self> {
+                fn placeholder(__work: &mut __bf::u32) -> __bf::Option<Self> {
                     // Each derived placeholder costs one unit of the budget.
                     *__work = __work.checked_sub(1)?;
                     #placeholder_body

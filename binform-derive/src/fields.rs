@@ -42,7 +42,12 @@ pub fn pack_variants<'a, 'b: 'a>(
             let pat = pattern(v.style, &v.fields);
             let write_tag = match out {
                 Out::Writer => quote!(__w.write_tag(#tag);),
-                Out::Cursor => quote!(__c.write_varint(#tag as u64);),
+                // A `u64` literal: a cast would name `u64`, which the
+                // user's scope may shadow.
+                Out::Cursor => {
+                    let tag = u64::from(tag);
+                    quote!(__c.write_varint(#tag);)
+                }
             };
             quote! {
                 Self::#ident #pat => {
@@ -59,7 +64,7 @@ pub fn pack_variants<'a, 'b: 'a>(
         match self {
             #(#arms)*
         }
-        ::core::result::Result::Ok(())
+        __bf::Ok(())
     }
 }
 
@@ -73,7 +78,7 @@ pub fn default_value(field: &Field) -> TokenStream {
             let path = &path.value;
             quote_spanned!(path.span()=> #path())
         }
-        None => quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default()),
+        None => quote_spanned!(ty.span()=> <#ty as __bf::Default>::default()),
     }
 }
 
@@ -81,22 +86,22 @@ pub fn default_value(field: &Field) -> TokenStream {
 /// [`default_value`], but an encoded field's `Default` goes through the
 /// runtime's `TolerantDefault`, whose error says what to write instead
 /// (`required`, or `default = "..."`).
-pub fn missing_value(krate: &TokenStream, field: &Field) -> TokenStream {
+pub fn missing_value(field: &Field) -> TokenStream {
     if field.attrs.default.is_some() || !field.is_encoded() {
         return default_value(field);
     }
     let ty = field.ty;
-    quote_spanned!(ty.span()=> <#ty as #krate::__private::TolerantDefault>::missing())
+    quote_spanned!(ty.span()=> <#ty as __bf::TolerantDefault>::missing())
 }
 
 /// `item` of the trait `tr` for the field's type, as a path spanned on the
 /// type: through the runtime's `Field` trait for a concrete type, so that
 /// every use of a type without an encoding fails the same bound at the
 /// same span, which rustc reports once.
-pub fn via(krate: &TokenStream, field: &Field, tr: TokenStream, item: TokenStream) -> TokenStream {
+pub fn via(field: &Field, tr: TokenStream, item: TokenStream) -> TokenStream {
     let ty = field.ty;
     if field.concrete {
-        quote_spanned!(ty.span()=> <#ty as #krate::__private::Field>::#item)
+        quote_spanned!(ty.span()=> <#ty as __bf::Field>::#item)
     } else {
         quote_spanned!(ty.span()=> <#ty as #tr>::#item)
     }
@@ -104,13 +109,13 @@ pub fn via(krate: &TokenStream, field: &Field, tr: TokenStream, item: TokenStrea
 
 /// The function that decodes one field: the `with` module's or `Unpack`'s.
 /// Only the path carries the user's span (see `pack_fields`).
-pub fn unpack_fn(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStream {
+pub fn unpack_fn(de: &Lifetime, field: &Field) -> TokenStream {
     match &field.attrs.with {
         Some(with) => {
             let path = &with.value;
             quote_spanned!(with.span=> #path::unpack)
         }
-        None => via(krate, field, quote!(#krate::Unpack<#de>), quote!(unpack)),
+        None => via(field, quote!(__bf::Unpack<#de>), quote!(unpack)),
     }
 }
 
@@ -126,7 +131,7 @@ pub enum Out {
 /// The statement that encodes one field (bound to `b`) through the cursor
 /// `__c`: the type's own `pack_cursor`, or a `with` module's `pack`
 /// handed the writer.
-pub fn pack_cursor_stmt(krate: &TokenStream, field: &Field, b: &syn::Ident) -> TokenStream {
+pub fn pack_cursor_stmt(field: &Field, b: &syn::Ident) -> TokenStream {
     match &field.attrs.with {
         Some(with) => {
             let path = &with.value;
@@ -134,20 +139,20 @@ pub fn pack_cursor_stmt(krate: &TokenStream, field: &Field, b: &syn::Ident) -> T
             quote!(__c.writer(|__w| #func(#b, __w))?;)
         }
         None => {
-            let func = via(krate, field, quote!(#krate::Pack), quote!(pack_cursor));
+            let func = via(field, quote!(__bf::Pack), quote!(pack_cursor));
             quote!(#func(#b, __c)?;)
         }
     }
 }
 
 /// The function that encodes one field.
-pub fn pack_fn(krate: &TokenStream, field: &Field) -> TokenStream {
+pub fn pack_fn(field: &Field) -> TokenStream {
     match &field.attrs.with {
         Some(with) => {
             let path = &with.value;
             quote_spanned!(with.span=> #path::pack)
         }
-        None => via(krate, field, quote!(#krate::Pack), quote!(pack)),
+        None => via(field, quote!(__bf::Pack), quote!(pack)),
     }
 }
 
@@ -157,18 +162,18 @@ pub fn pack_fn(krate: &TokenStream, field: &Field) -> TokenStream {
 pub fn try_result(expr: TokenStream) -> TokenStream {
     quote! {
         match #expr {
-            ::core::result::Result::Ok(__v) => __v,
-            ::core::result::Result::Err(__e) => return ::core::result::Result::Err(__e),
+            __bf::Ok(__v) => __v,
+            __bf::Err(__e) => return __bf::Err(__e),
         }
     }
 }
 
 /// The expression that produces one field's value when decoding.
-pub fn unpack_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenStream {
+pub fn unpack_field(de: &Lifetime, field: &Field) -> TokenStream {
     if !field.is_encoded() {
         return default_value(field);
     }
-    let func = unpack_fn(krate, de, field);
+    let func = unpack_fn(de, field);
     quote!(#func(__r)?)
 }
 
@@ -176,31 +181,21 @@ pub fn unpack_field(krate: &TokenStream, de: &Lifetime, field: &Field) -> TokenS
 /// the cursor `__c` (the fields of a compact type): the type's own
 /// `unpack_cursor`, or a `with` module's `unpack` handed the reader.
 /// Its error is given the path `segment` (`.name`) on the way out.
-pub fn unpack_cursor_field(
-    krate: &TokenStream,
-    de: &Lifetime,
-    field: &Field,
-    segment: &str,
-) -> TokenStream {
+pub fn unpack_cursor_field(de: &Lifetime, field: &Field, segment: &str) -> TokenStream {
     if !field.is_encoded() {
         return default_value(field);
     }
     let read = match &field.attrs.with {
         Some(_) => {
-            let func = unpack_fn(krate, de, field);
+            let func = unpack_fn(de, field);
             quote!(__c.reader(|__r| #func(__r)))
         }
         None => {
-            let func = via(
-                krate,
-                field,
-                quote!(#krate::Unpack<#de>),
-                quote!(unpack_cursor),
-            );
+            let func = via(field, quote!(__bf::Unpack<#de>), quote!(unpack_cursor));
             quote!(#func(__c))
         }
     };
-    quote!(#krate::__private::in_field(#read, #segment)?)
+    quote!(__bf::in_field(#read, #segment)?)
 }
 
 /// A struct's encoder: bind the encoded fields (`let Self { .. } = self`),
@@ -210,7 +205,7 @@ pub fn pack_struct(style: Style, fields: &[Field], body: TokenStream) -> TokenSt
     quote! {
         #bind
         #body
-        ::core::result::Result::Ok(())
+        __bf::Ok(())
     }
 }
 

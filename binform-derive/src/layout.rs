@@ -10,8 +10,6 @@ use crate::ast::Container;
 /// names the impls use.
 pub struct Gen<'g, 'a> {
     pub cont: &'g Container<'a>,
-    /// The runtime crate's path.
-    pub krate: &'g TokenStream,
     /// The input's lifetime in `Unpack<'de>`.
     pub de: &'g Lifetime,
     /// The type's name, as errors and schemas spell it.

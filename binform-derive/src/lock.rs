@@ -97,7 +97,7 @@ fn find(rel: &str) -> (std::path::PathBuf, std::io::Result<String>) {
 
 /// Checks `cont` against its lock file; returns what the expansion adds:
 /// the file's tracking and the field types' assertions.
-pub fn check(cx: &Ctxt, cont: &Container, krate: &TokenStream) -> TokenStream {
+pub fn check(cx: &Ctxt, cont: &Container) -> TokenStream {
     let Some(attr) = &cont.attrs.schema_lock else {
         return TokenStream::new();
     };
@@ -155,9 +155,9 @@ pub fn check(cx: &Ctxt, cont: &Container, krate: &TokenStream) -> TokenStream {
         let lock_bare = bare(locked_ty);
         let ty = without_self(field.ty.to_token_stream(), &self_ty);
         let current = if field.concrete {
-            quote_spanned!(field.ty.span()=> <#ty as #krate::__private::Field>::SHAPE)
+            quote_spanned!(field.ty.span()=> <#ty as __bf::Field>::SHAPE)
         } else {
-            quote_spanned!(field.ty.span()=> <#ty as #krate::Encoding>::SHAPE)
+            quote_spanned!(field.ty.span()=> <#ty as __bf::Encoding>::SHAPE)
         };
         let message =
             format!("field `{member}` changed type: the lock file `{rel}` has `{locked_ty}`")

@@ -18,31 +18,30 @@ use crate::fields::{unpack_field, via};
 /// placeholder at all (`with`). A labelled block, not a `?` a field (whose
 /// `Try` resolutions cost type checking) nor a closure a variant.
 fn placeholder_value(
-    krate: &TokenStream,
     de: &Lifetime,
     path: TokenStream,
     style: Style,
     fields: &[Field],
 ) -> Option<TokenStream> {
     if style == Style::Unit {
-        return Some(quote!(::core::option::Option::Some(#path)));
+        return Some(quote!(__bf::Some(#path)));
     }
     let (mut tries, mut inits) = (Vec::new(), Vec::new());
     for (i, f) in fields.iter().enumerate() {
         let member = &f.member;
         if !f.is_encoded() {
-            let value = unpack_field(krate, de, f);
+            let value = unpack_field(de, f);
             inits.push(quote!(#member: #value));
             continue;
         }
         if f.attrs.with.is_some() {
             return None;
         }
-        let func = via(krate, f, quote!(#krate::Unpack<#de>), quote!(placeholder));
+        let func = via(f, quote!(__bf::Unpack<#de>), quote!(placeholder));
         let b = quote::format_ident!("__p{}", i);
         tries.push(quote! {
-            let ::core::option::Option::Some(#b) = #func(__work) else {
-                break '__placeholder ::core::option::Option::None;
+            let __bf::Some(#b) = #func(__work) else {
+                break '__placeholder __bf::None;
             };
         });
         inits.push(quote!(#member: #b));
@@ -52,52 +51,46 @@ fn placeholder_value(
     Some(quote! {
         '__placeholder: {
             #(#tries)*
-            ::core::option::Option::Some(#path { #(#inits,)* })
+            __bf::Some(#path { #(#inits,)* })
         }
     })
 }
 
-pub fn placeholder_struct(
-    krate: &TokenStream,
-    de: &Lifetime,
-    style: Style,
-    fields: &[Field],
-) -> TokenStream {
-    placeholder_value(krate, de, quote!(Self), style, fields)
-        .unwrap_or_else(|| quote!(::core::option::Option::None))
+pub fn placeholder_struct(de: &Lifetime, style: Style, fields: &[Field]) -> TokenStream {
+    placeholder_value(de, quote!(Self), style, fields).unwrap_or_else(|| quote!(__bf::None))
 }
 
 /// The cheapest variant that has a placeholder, then the others in tag
 /// order until one succeeds or the work budget runs out. No closures: the
 /// attempts are arms of one `match`, which keeps the derive's output (and
 /// `cargo check`) small.
-pub fn placeholder_enum(krate: &TokenStream, de: &Lifetime, variants: &[Variant]) -> TokenStream {
+pub fn placeholder_enum(de: &Lifetime, variants: &[Variant]) -> TokenStream {
     // Tag order: the order of the schema, in which the runtime names the
     // cheapest variant.
     let mut order: Vec<&Variant> = variants.iter().collect();
     order.sort_by_key(|v| v.tag);
     let arms = order.iter().enumerate().filter_map(|(k, v)| {
         let ident = v.ident;
-        let value = placeholder_value(krate, de, quote!(Self::#ident), v.style, &v.fields)?;
+        let value = placeholder_value(de, quote!(Self::#ident), v.style, &v.fields)?;
         Some(quote!(#k => #value,))
     });
     let n = order.len();
     quote! {
-        let __first: ::core::primitive::usize = #krate::__private::cheapest_variant::<Self>();
+        let __first: __bf::usize = __bf::cheapest_variant::<Self>();
         for __k in 0..=#n {
             let __v = match __k {
                 0 => __first,
                 _ if __k - 1 == __first => continue,
                 _ => __k - 1,
             };
-            let __value: ::core::option::Option<Self> = match __v {
+            let __value: __bf::Option<Self> = match __v {
                 #(#arms)*
-                _ => ::core::option::Option::None,
+                _ => __bf::None,
             };
             if __value.is_some() {
                 return __value;
             }
         }
-        ::core::option::Option::None
+        __bf::None
     }
 }

@@ -19,7 +19,7 @@ use crate::fields::{self, binding, default_value, pack_fn, pack_variants, unpack
 use crate::layout::{Gen, Layout};
 
 /// Writes the encoded fields (bound to `__f<i>`) as a tolerant field list.
-fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
+fn pack_fields(fields: &[Field]) -> TokenStream {
     let encoded = crate::ast::wire_order(fields);
     let count = encoded.len();
     let stmts = encoded.iter().zip(gaps(&encoded)).map(|((i, f), gap)| {
@@ -27,11 +27,11 @@ fn pack_fields(krate: &TokenStream, fields: &[Field]) -> TokenStream {
         match &f.attrs.with {
             // A `with` module's encoding is opaque: always framed.
             Some(_) => {
-                let func = pack_fn(krate, f);
+                let func = pack_fn(f);
                 quote!(__w.write_field_with(#gap, |__w| #func(#b, __w))?;)
             }
             None if f.concrete => {
-                let func = fields::via(krate, f, quote!(#krate::Pack), quote!(write_field));
+                let func = fields::via(f, quote!(__bf::Pack), quote!(write_field));
                 quote!(#func(#b, #gap, __w)?;)
             }
             None => quote!(__w.write_field(#gap, #b)?;),
@@ -57,8 +57,8 @@ fn gaps(encoded: &[(usize, &Field)]) -> Vec<u32> {
         .collect()
 }
 
-fn pack_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
-    fields::pack_struct(style, fields, pack_fields(krate, fields))
+fn pack_struct(style: Style, fields: &[Field]) -> TokenStream {
+    fields::pack_struct(style, fields, pack_fields(fields))
 }
 
 /// Decodes a tolerant field list into `path { ... }`; fields not in the
@@ -70,7 +70,6 @@ fn pack_struct(krate: &TokenStream, style: Style, fields: &[Field]) -> TokenStre
 /// sides run the same version; then a general loop that matches any tag
 /// and skips unknown ones, picking up wherever the first pass stopped.
 fn unpack_fields(
-    krate: &TokenStream,
     de: &Lifetime,
     path: TokenStream,
     style: Style,
@@ -81,15 +80,15 @@ fn unpack_fields(
     let encoded = crate::ast::wire_order(fields);
     let decls = encoded.iter().map(|(i, f)| {
         let (s, ty) = (slot(*i), f.ty);
-        quote!(let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None;)
+        quote!(let mut #s: __bf::Option<#ty> = __bf::None;)
     });
     // The wire type a field's type expects.
     let expected = |f: &Field| match &f.attrs.with {
-        Some(_) => quote!(#krate::__private::Wire::Framed),
+        Some(_) => quote!(__bf::Wire::Framed),
         None => {
-            let compact = fields::via(krate, f, quote!(#krate::Encoding), quote!(WIRE));
-            let fixed = fields::via(krate, f, quote!(#krate::Encoding), quote!(FIXED_WIRE));
-            quote!(#krate::__private::pick_wire::<__L>(#compact, #fixed))
+            let compact = fields::via(f, quote!(__bf::Encoding), quote!(WIRE));
+            let fixed = fields::via(f, quote!(__bf::Encoding), quote!(FIXED_WIRE));
+            quote!(__bf::pick_wire::<__L>(#compact, #fixed))
         }
     };
     // The expression that reads a field's value, given its wire type.
@@ -99,42 +98,42 @@ fn unpack_fields(
         let segment = format!(".{}", crate::encoding::compact_tokens(&f.member));
         let read = match &f.attrs.with {
             Some(_) => {
-                let func = unpack_fn(krate, de, f);
+                let func = unpack_fn(de, f);
                 quote!(__r.read_field_with(#tag, #wire, #func))
             }
             None => {
-                let func = fields::via(krate, f, quote!(#krate::Unpack<#de>), quote!(unpack_field));
+                let func = fields::via(f, quote!(__bf::Unpack<#de>), quote!(unpack_field));
                 quote!(#func(__r, #tag, #wire))
             }
         };
-        quote!(#krate::__private::in_field(#read, #segment)?)
+        quote!(__bf::in_field(#read, #segment)?)
     };
     let read = |f: &Field| read_as(f, quote!(__wire));
     let arms = encoded.iter().map(|(i, f)| {
         let (s, tag, read) = (slot(*i), f.tag, read(f));
-        quote!(#tag => #s = ::core::option::Option::Some(#read),)
+        quote!(#tag => #s = __bf::Some(#read),)
     });
     let value = if style == Style::Unit {
         path
     } else {
         let inits = fields.iter().enumerate().map(|(i, f)| {
             let member = &f.member;
-            let default = fields::missing_value(krate, f);
+            let default = fields::missing_value(f);
             if f.is_encoded() && f.attrs.required.is_some() {
                 // No default: a payload without the field is an error.
                 let (s, tag) = (slot(i), f.tag);
                 let name = crate::encoding::compact_tokens(member);
                 quote!(#member: match #s {
-                    ::core::option::Option::Some(__v) => __v,
-                    ::core::option::Option::None => {
-                        return ::core::result::Result::Err(__r.missing_field(#name, #tag));
+                    __bf::Some(__v) => __v,
+                    __bf::None => {
+                        return __bf::Err(__r.missing_field(#name, #tag));
                     }
                 })
             } else if f.is_encoded() {
                 let s = slot(i);
                 quote!(#member: match #s {
-                    ::core::option::Option::Some(__v) => __v,
-                    ::core::option::Option::None => #default,
+                    __bf::Some(__v) => __v,
+                    __bf::None => #default,
                 })
             } else {
                 quote!(#member: #default)
@@ -145,8 +144,8 @@ fn unpack_fields(
     let tags: Vec<u32> = encoded.iter().map(|(_, f)| f.tag).collect();
     // After the fast path took `k` fields: the cursor's state, in constants.
     let resume = |k: usize| match k.checked_sub(1).map(|i| tags[i]) {
-        Some(last) => quote!(__fields.resume(#k, ::core::option::Option::Some(#last))),
-        None => quote!(__fields.resume(0, ::core::option::Option::None)),
+        Some(last) => quote!(__fields.resume(#k, __bf::Some(#last))),
+        None => quote!(__fields.resume(0, __bf::None)),
     };
     let in_order: Vec<TokenStream> = encoded
         .iter()
@@ -159,13 +158,13 @@ fn unpack_fields(
             let read_exact = read_as(f, expected.clone());
             quote! {
                 if __fields.take_exact(__r, #k, #gap, #expected) {
-                    #s = ::core::option::Option::Some(#read_exact);
+                    #s = __bf::Some(#read_exact);
                 } else {
-                    let ::core::option::Option::Some(__wire) = __fields.take(__r, #k, #gap) else {
+                    let __bf::Some(__wire) = __fields.take(__r, #k, #gap) else {
                         #resume;
                         break 'in_order;
                     };
-                    #s = ::core::option::Option::Some(#read);
+                    #s = __bf::Some(#read);
                 }
             }
         })
@@ -191,7 +190,7 @@ fn unpack_fields(
     // A variant body may be empty (the writer's variant had no fields).
     let fields_cursor = if empty_body_ok {
         quote!(if __r.remaining() == 0 {
-            #krate::__private::Fields::none()
+            __bf::Fields::none()
         } else {
             __r.read_fields()?
         })
@@ -202,7 +201,7 @@ fn unpack_fields(
         #(#decls)*
         let mut __fields = #fields_cursor;
         #in_order
-        while let ::core::option::Option::Some((__tag, __wire)) = __fields.next(__r)? {
+        while let __bf::Some((__tag, __wire)) = __fields.next(__r)? {
             #[allow(unreachable_patterns)]
             match __tag {
                 #(#arms)*
@@ -213,22 +212,17 @@ fn unpack_fields(
     }}
 }
 
-fn unpack_struct(
-    krate: &TokenStream,
-    de: &Lifetime,
-    style: Style,
-    fields: &[Field],
-) -> TokenStream {
-    let value = unpack_fields(krate, de, quote!(Self), style, fields, false);
-    quote!(::core::result::Result::Ok(#value))
+fn unpack_struct(de: &Lifetime, style: Style, fields: &[Field]) -> TokenStream {
+    let value = unpack_fields(de, quote!(Self), style, fields, false);
+    quote!(__bf::Ok(#value))
 }
 
-fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
+fn pack_enum(variants: &[Variant]) -> TokenStream {
     pack_variants(
         variants.iter().map(|v| {
             let body = if v.fields.iter().any(Field::is_encoded) {
-                let fields = pack_fields(krate, &v.fields);
-                quote!(__w.write_len_prefixed(|__w| { #fields ::core::result::Result::Ok(()) })?;)
+                let fields = pack_fields(&v.fields);
+                quote!(__w.write_len_prefixed(|__w| { #fields __bf::Ok(()) })?;)
             } else {
                 // No fields: an empty body.
                 quote!(__w.write_len(0);)
@@ -240,21 +234,16 @@ fn pack_enum(krate: &TokenStream, variants: &[Variant]) -> TokenStream {
 }
 
 /// The variant's fields from its body of `__len` bytes.
-fn unpack_variant(krate: &TokenStream, de: &Lifetime, v: &Variant) -> TokenStream {
+fn unpack_variant(de: &Lifetime, v: &Variant) -> TokenStream {
     let ident = v.ident;
-    let decoded = unpack_fields(krate, de, quote!(Self::#ident), v.style, &v.fields, true);
-    quote!(__r.read_within(__len, |__r| ::core::result::Result::Ok(#decoded)))
+    let decoded = unpack_fields(de, quote!(Self::#ident), v.style, &v.fields, true);
+    quote!(__r.read_within(__len, |__r| __bf::Ok(#decoded)))
 }
 
-fn unpack_enum(
-    krate: &TokenStream,
-    de: &Lifetime,
-    name: &str,
-    variants: &[Variant],
-) -> TokenStream {
+fn unpack_enum(de: &Lifetime, name: &str, variants: &[Variant]) -> TokenStream {
     let arms = variants.iter().map(|v| {
         let tag = v.tag;
-        let body = unpack_variant(krate, de, v);
+        let body = unpack_variant(de, v);
         quote!(#tag => #body,)
     });
     let fallback = match variants.iter().find(|v| v.attrs.other.is_some()) {
@@ -273,10 +262,10 @@ fn unpack_enum(
             quote! {{
                 // A variant this reader does not know: keep the catch-all.
                 __r.skip(__len)?;
-                ::core::result::Result::Ok(#value)
+                __bf::Ok(#value)
             }}
         }
-        None => quote!(::core::result::Result::Err(__r.unknown_variant(__tag, #name))),
+        None => quote!(__bf::Err(__r.unknown_variant(__tag, #name))),
     };
     quote! {
         let __tag = __r.read_tag()?;
@@ -295,8 +284,8 @@ pub struct Tolerant;
 impl Layout for Tolerant {
     fn pack(&self, gen: &Gen) -> TokenStream {
         match &gen.cont.body {
-            Body::Struct(style, fields) => pack_struct(gen.krate, *style, fields),
-            Body::Enum(variants) => pack_enum(gen.krate, variants),
+            Body::Struct(style, fields) => pack_struct(*style, fields),
+            Body::Enum(variants) => pack_enum(variants),
         }
     }
 
@@ -306,8 +295,8 @@ impl Layout for Tolerant {
 
     fn unpack(&self, gen: &Gen) -> TokenStream {
         match &gen.cont.body {
-            Body::Struct(style, fields) => unpack_struct(gen.krate, gen.de, *style, fields),
-            Body::Enum(variants) => unpack_enum(gen.krate, gen.de, gen.name, variants),
+            Body::Struct(style, fields) => unpack_struct(gen.de, *style, fields),
+            Body::Enum(variants) => unpack_enum(gen.de, gen.name, variants),
         }
     }
 

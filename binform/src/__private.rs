@@ -19,6 +19,22 @@ pub use crate::tolerant::wire::Wire;
 pub use crate::tolerant::Fields;
 pub use crate::write::{Cursor, Kept, PackFields, Rows, RESERVE_SLACK};
 
+// Every name the derive's code uses, one segment after the alias that
+// code opens with (`use ::binform::__private as __bf;`): a path such as
+// `__bf::Ok` is three tokens where `::core::result::Result::Ok` is twelve,
+// and each token the derive makes crosses the compiler's proc-macro bridge
+// (unoptimized code in every build, `docs/compile-time.md`).
+pub use crate::schema::{Builder, TypeRef};
+pub use crate::{Encoding, Error, Layout, Pack, Reader, Unpack, Writer};
+pub use core::any::type_name;
+pub use core::clone::Clone;
+pub use core::default::Default;
+pub use core::iter::{empty, from_fn, Iterator};
+pub use core::mem::size_of;
+pub use core::option::Option::{self, None, Some};
+pub use core::primitive::{bool, u16, u32, u64, u8, usize};
+pub use core::result::Result::{self, Err, Ok};
+
 /// The position (in tag order) of the variant of the enum `T` whose
 /// placeholder costs least: where a derived enum's placeholder starts.
 pub fn cheapest_variant<T: crate::Encoding + ?Sized>() -> usize {

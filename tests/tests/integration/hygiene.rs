@@ -15,6 +15,18 @@ mod shadowed {
     struct Box;
     struct String;
     struct usize;
+    struct bool;
+    struct u64;
+    struct Iterator;
+    struct Clone;
+    struct Layout;
+    struct Encoding;
+    struct Error;
+    struct Writer;
+    struct Reader;
+    // The alias the derived code opens with (`use ::binform::__private as
+    // __bf;`) shadows this one inside that code only.
+    mod __bf {}
     mod core {}
     mod std {}
     mod binform {}

@@ -1,8 +1,9 @@
 //! The derive input as a typed IR: the container, its variants and fields,
 //! each with parsed attributes and the spans errors point at.
 
-use proc_macro2::TokenTree;
+use proc_macro2::{Span, TokenTree};
 use quote::ToTokens;
+use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, Generics, Ident, Member, Type};
 
 use crate::attr;
@@ -73,6 +74,11 @@ pub struct Variant<'a> {
 pub struct Field<'a> {
     pub member: Member,
     pub ty: &'a Type,
+    /// The type's span, taken once: `Spanned::span` walks the type's
+    /// tokens through the compiler's proc-macro bridge (two calls each
+    /// time), and the generated code is spanned on it a dozen times a
+    /// field.
+    pub span: Span,
     /// Whether the type names no generic parameter, lifetime or `Self`:
     /// derived code then reaches its encoding through the runtime's one
     /// `Field` trait, so a type without one is a single error (see
@@ -215,6 +221,7 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: &'a Fields) -> (Style, Vec<Field<'a>>)
                 None => Member::Unnamed(i.into()),
             },
             ty: &f.ty,
+            span: f.ty.span(),
             concrete: false,
             attrs: attr::Field::parse(cx, &f.attrs),
             tag: 0,

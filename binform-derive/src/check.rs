@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 
 use proc_macro2::Span;
 use quote::ToTokens;
-use syn::spanned::Spanned;
 
 use crate::ast::{Body, Container, Field};
 use crate::ctxt::Ctxt;
@@ -16,7 +15,7 @@ fn field_span(field: &Field) -> Span {
     match (&field.attrs.tag, &field.member) {
         (Some(tag), _) => tag.span,
         (None, syn::Member::Named(ident)) => ident.span(),
-        (None, syn::Member::Unnamed(_)) => field.ty.span(),
+        (None, syn::Member::Unnamed(_)) => field.span,
     }
 }
 

@@ -3,7 +3,6 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
 use syn::Lifetime;
 
 use crate::ast::{Body, Field, Style, Variant};
@@ -53,7 +52,7 @@ fn pack_fields(fields: &[Field], first_prev: TokenStream) -> TokenStream {
             fields::via(f, quote!(), quote!(pack_next))
         } else {
             let ty = f.ty;
-            quote_spanned!(ty.span()=> __bf::pack_next::<#ty, __L>)
+            quote_spanned!(f.span=> __bf::pack_next::<#ty, __L>)
         };
         let call = fields::try_result(quote!(unsafe { #next(#b, __c, #prev_max, #this) }));
         quote! {

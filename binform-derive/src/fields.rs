@@ -78,7 +78,7 @@ pub fn default_value(field: &Field) -> TokenStream {
             let path = &path.value;
             quote_spanned!(path.span()=> #path())
         }
-        None => quote_spanned!(ty.span()=> <#ty as __bf::Default>::default()),
+        None => quote_spanned!(field.span=> <#ty as __bf::Default>::default()),
     }
 }
 
@@ -91,7 +91,7 @@ pub fn missing_value(field: &Field) -> TokenStream {
         return default_value(field);
     }
     let ty = field.ty;
-    quote_spanned!(ty.span()=> <#ty as __bf::TolerantDefault>::missing())
+    quote_spanned!(field.span=> <#ty as __bf::TolerantDefault>::missing())
 }
 
 /// `item` of the trait `tr` for the field's type, as a path spanned on the
@@ -101,9 +101,9 @@ pub fn missing_value(field: &Field) -> TokenStream {
 pub fn via(field: &Field, tr: TokenStream, item: TokenStream) -> TokenStream {
     let ty = field.ty;
     if field.concrete {
-        quote_spanned!(ty.span()=> <#ty as __bf::Field>::#item)
+        quote_spanned!(field.span=> <#ty as __bf::Field>::#item)
     } else {
-        quote_spanned!(ty.span()=> <#ty as #tr>::#item)
+        quote_spanned!(field.span=> <#ty as #tr>::#item)
     }
 }
 

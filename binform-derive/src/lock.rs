@@ -155,15 +155,15 @@ pub fn check(cx: &Ctxt, cont: &Container) -> TokenStream {
         let lock_bare = bare(locked_ty);
         let ty = without_self(field.ty.to_token_stream(), &self_ty);
         let current = if field.concrete {
-            quote_spanned!(field.ty.span()=> <#ty as __bf::Field>::SHAPE)
+            quote_spanned!(field.span=> <#ty as __bf::Field>::SHAPE)
         } else {
-            quote_spanned!(field.ty.span()=> <#ty as __bf::Encoding>::SHAPE)
+            quote_spanned!(field.span=> <#ty as __bf::Encoding>::SHAPE)
         };
         let message =
             format!("field `{member}` changed type: the lock file `{rel}` has `{locked_ty}`")
                 .replace('{', "{{")
                 .replace('}', "}}");
-        checks.push(quote_spanned! {field.ty.span()=>
+        checks.push(quote_spanned! {field.span=>
             const _: () = ::core::assert!(
                 #current == #lock_value || #current == #lock_bare,
                 #message

@@ -15,7 +15,7 @@ use quote::{format_ident, quote, ToTokens};
 use syn::Lifetime;
 
 use crate::ast::{Body, Field, Style, Variant};
-use crate::fields::{binding, default_value, try_result, via};
+use crate::fields::{binding, default_value, try_result, via, Trait, ViaOr};
 
 /// Fields whose columns are read and written together, in wire order.
 enum Run<'f, 'a> {
@@ -290,11 +290,11 @@ fn enum_columns(variants: &[Variant]) -> TokenStream {
 }
 
 /// A field's `COLUMN_MIN`; a `with` field counts nothing.
-fn column_min(de: &Lifetime, f: &Field) -> TokenStream {
+fn column_min<'a>(de: &'a Lifetime, f: &Field<'a>) -> ViaOr<'a> {
     if f.attrs.with.is_some() {
-        return quote!(0);
+        return ViaOr::Else(quote!(0));
     }
-    via(f, quote!(__bf::Unpack<#de>), quote!(COLUMN_MIN))
+    ViaOr::Via(via(f, Trait::Unpack(de), "COLUMN_MIN"))
 }
 
 /// The `Unpack` items of a compact struct or enum: `COLUMN_MIN`,

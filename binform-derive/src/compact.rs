@@ -2,11 +2,13 @@
 //! lengths, an enum as its variant index and the variant's fields.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::Lifetime;
 
 use crate::ast::{Body, Field, Style, Variant};
-use crate::fields::{self, binding, pack_cursor_stmt, pack_variants, unpack_cursor_field, Out};
+use crate::fields::{
+    self, binding, pack_cursor_stmt, pack_variants, unpack_cursor_field, Out, Trait, ViaOr,
+};
 use crate::layout::{Gen, Layout};
 
 /// Statements that write each encoded field from its binding through the
@@ -46,10 +48,10 @@ fn pack_fields(fields: &[Field], first_prev: TokenStream) -> TokenStream {
         let this = room(k);
         let prev_max = match k.checked_sub(1).and_then(|p| encoded.get(p)) {
             Some((_, prev)) => max_size(prev),
-            None => first_prev.clone(),
+            None => ViaOr::Else(first_prev.clone()),
         };
         let next = if f.concrete {
-            fields::via(f, quote!(), quote!(pack_next))
+            fields::via(f, Trait::Field, "pack_next").into_token_stream()
         } else {
             let ty = f.ty;
             quote_spanned!(f.span=> __bf::pack_next::<#ty, __L>)
@@ -70,10 +72,10 @@ fn pack_fields(fields: &[Field], first_prev: TokenStream) -> TokenStream {
 }
 
 /// A field's `Pack::MAX_SIZE`: a `with` field has no bound.
-fn max_size(f: &Field) -> TokenStream {
+fn max_size<'a>(f: &Field<'a>) -> ViaOr<'a> {
     match &f.attrs.with {
-        Some(_) => quote!(__bf::usize::MAX),
-        None => fields::via(f, quote!(__bf::Pack), quote!(MAX_SIZE)),
+        Some(_) => ViaOr::Else(quote!(__bf::usize::MAX)),
+        None => ViaOr::Via(fields::via(f, Trait::Pack, "MAX_SIZE")),
     }
 }
 
@@ -99,7 +101,7 @@ fn max_size_enum(variants: &[Variant]) -> TokenStream {
 }
 
 /// Each encoded field's `MAX_SIZE`.
-fn field_max_sizes(fields: &[Field]) -> Vec<TokenStream> {
+fn field_max_sizes<'a>(fields: &[Field<'a>]) -> Vec<ViaOr<'a>> {
     fields
         .iter()
         .filter(|f| f.is_encoded())
@@ -206,7 +208,7 @@ pub fn min_size_of(de: &Lifetime, fields: &[Field]) -> TokenStream {
     let parts = fields
         .iter()
         .filter(|f| f.is_encoded() && f.attrs.with.is_none())
-        .map(|f| fields::via(f, quote!(__bf::Unpack<#de>), quote!(MIN_SIZE)));
+        .map(|f| fields::via(f, Trait::Unpack(de), "MIN_SIZE"));
     quote!(__bf::min_size_sum(&[#(#parts),*]))
 }
 

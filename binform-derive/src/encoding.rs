@@ -68,7 +68,8 @@ pub fn items(cont: &Container) -> TokenStream {
             let rows = fields.iter().filter(|f| f.is_encoded()).map(|f| {
                 let ty = f.ty;
                 match f.concrete {
-                    true => crate::fields::via(f, quote!(), quote!(ROWS)),
+                    true => crate::fields::via(f, crate::fields::Trait::Field, "ROWS")
+                        .into_token_stream(),
                     false => quote!((!<#ty as __bf::Encoding>::COLUMNS
                         && !<#ty as __bf::Encoding>::PACKED)),
                 }
@@ -111,8 +112,13 @@ fn plain_const(fields: &[Field]) -> TokenStream {
     for f in fields {
         let (ty, member) = (f.ty, &f.member);
         if f.concrete {
-            compact.push(crate::fields::via(f, quote!(), quote!(PLAIN)));
-            fixed.push(crate::fields::via(f, quote!(), quote!(FIXED_PLAIN)));
+            compact.push(
+                crate::fields::via(f, crate::fields::Trait::Field, "PLAIN").into_token_stream(),
+            );
+            fixed.push(
+                crate::fields::via(f, crate::fields::Trait::Field, "FIXED_PLAIN")
+                    .into_token_stream(),
+            );
         } else {
             compact.push(quote!(<#ty as __bf::Encoding>::PLAIN.get()));
             fixed.push(quote!(<#ty as __bf::Encoding>::PLAIN.fixed()));
@@ -234,7 +240,7 @@ fn field_entries(fields: &[Field]) -> TokenStream {
                 quote!(__bf::FieldSchema::With(#path))
             }
             None => {
-                let func = crate::fields::via(f, quote!(__bf::Encoding), quote!(describe));
+                let func = crate::fields::via(f, crate::fields::Trait::Encoding, "describe");
                 quote!(__bf::FieldSchema::Of(#func))
             }
         };

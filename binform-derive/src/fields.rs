@@ -2,7 +2,7 @@
 //! bound, encoded, decoded and defaulted, and the `match` over variants.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::Lifetime;
 
@@ -94,16 +94,87 @@ pub fn missing_value(field: &Field) -> TokenStream {
     quote_spanned!(field.span=> <#ty as __bf::TolerantDefault>::missing())
 }
 
+/// The trait whose item [`via`] names when the field's type is not
+/// concrete.
+#[derive(Clone, Copy)]
+pub enum Trait<'a> {
+    /// The runtime's `Field` (a concrete type's items, whatever the trait).
+    Field,
+    Encoding,
+    Pack,
+    Unpack(&'a Lifetime),
+}
+
 /// `item` of the trait `tr` for the field's type, as a path spanned on the
 /// type: through the runtime's `Field` trait for a concrete type, so that
 /// every use of a type without an encoding fails the same bound at the
 /// same span, which rustc reports once.
-pub fn via(field: &Field, tr: TokenStream, item: TokenStream) -> TokenStream {
-    let ty = field.ty;
-    if field.concrete {
-        quote_spanned!(field.span=> <#ty as __bf::Field>::#item)
-    } else {
-        quote_spanned!(field.span=> <#ty as #tr>::#item)
+pub fn via<'a>(field: &Field<'a>, tr: Trait<'a>, item: &'static str) -> Via<'a> {
+    Via {
+        ty: field.ty,
+        span: field.span,
+        tr: if field.concrete { Trait::Field } else { tr },
+        item,
+    }
+}
+
+/// A path made by [`via`]: `<ty as Trait>::item`, written straight into
+/// the tokens it is interpolated in. Made by `quote!` and then
+/// interpolated, each such path cost three calls across the compiler's
+/// proc-macro bridge (its tokens, then joining them to the parent's), and
+/// the derive writes about a dozen a field.
+pub struct Via<'a> {
+    ty: &'a syn::Type,
+    span: proc_macro2::Span,
+    tr: Trait<'a>,
+    item: &'static str,
+}
+
+impl ToTokens for Via<'_> {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        use proc_macro2::{Ident, Punct, Spacing, TokenTree};
+        let span = self.span;
+        let punct = |c, spacing| {
+            let mut p = Punct::new(c, spacing);
+            p.set_span(span);
+            TokenTree::from(p)
+        };
+        let ident = |name: &str| TokenTree::from(Ident::new(name, span));
+        let colons = || [punct(':', Spacing::Joint), punct(':', Spacing::Alone)];
+        out.extend([punct('<', Spacing::Alone)]);
+        self.ty.to_tokens(out);
+        let tr = match self.tr {
+            Trait::Field => "Field",
+            Trait::Encoding => "Encoding",
+            Trait::Pack => "Pack",
+            Trait::Unpack(_) => "Unpack",
+        };
+        out.extend([ident("as"), ident("__bf")]);
+        out.extend(colons());
+        out.extend([ident(tr)]);
+        if let Trait::Unpack(de) = self.tr {
+            out.extend([punct('<', Spacing::Alone)]);
+            de.to_tokens(out);
+            out.extend([punct('>', Spacing::Alone)]);
+        }
+        out.extend([punct('>', Spacing::Alone)]);
+        out.extend(colons());
+        out.extend([ident(self.item)]);
+    }
+}
+
+/// A [`Via`] path, or other tokens in its place (a `with` field's).
+pub enum ViaOr<'a> {
+    Via(Via<'a>),
+    Else(TokenStream),
+}
+
+impl ToTokens for ViaOr<'_> {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        match self {
+            ViaOr::Via(via) => via.to_tokens(out),
+            ViaOr::Else(tokens) => tokens.to_tokens(out),
+        }
     }
 }
 
@@ -115,7 +186,7 @@ pub fn unpack_fn(de: &Lifetime, field: &Field) -> TokenStream {
             let path = &with.value;
             quote_spanned!(with.span=> #path::unpack)
         }
-        None => via(field, quote!(__bf::Unpack<#de>), quote!(unpack)),
+        None => via(field, Trait::Unpack(de), "unpack").into_token_stream(),
     }
 }
 
@@ -139,7 +210,7 @@ pub fn pack_cursor_stmt(field: &Field, b: &syn::Ident) -> TokenStream {
             quote!(__c.writer(|__w| #func(#b, __w))?;)
         }
         None => {
-            let func = via(field, quote!(__bf::Pack), quote!(pack_cursor));
+            let func = via(field, Trait::Pack, "pack_cursor");
             quote!(#func(#b, __c)?;)
         }
     }
@@ -152,7 +223,7 @@ pub fn pack_fn(field: &Field) -> TokenStream {
             let path = &with.value;
             quote_spanned!(with.span=> #path::pack)
         }
-        None => via(field, quote!(__bf::Pack), quote!(pack)),
+        None => via(field, Trait::Pack, "pack").into_token_stream(),
     }
 }
 
@@ -191,7 +262,7 @@ pub fn unpack_cursor_field(de: &Lifetime, field: &Field, segment: &str) -> Token
             quote!(__c.reader(|__r| #func(__r)))
         }
         None => {
-            let func = via(field, quote!(__bf::Unpack<#de>), quote!(unpack_cursor));
+            let func = via(field, Trait::Unpack(de), "unpack_cursor");
             quote!(#func(__c))
         }
     };

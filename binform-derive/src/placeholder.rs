@@ -10,7 +10,7 @@ use quote::quote;
 use syn::Lifetime;
 
 use crate::ast::{Field, Style, Variant};
-use crate::fields::{unpack_field, via};
+use crate::fields::{unpack_field, via, Trait};
 
 /// A placeholder as an `Option<Self>` expression: each encoded field's own
 /// placeholder in turn (each charges the budget), the value built if every
@@ -37,7 +37,7 @@ fn placeholder_value(
         if f.attrs.with.is_some() {
             return None;
         }
-        let func = via(f, quote!(__bf::Unpack<#de>), quote!(placeholder));
+        let func = via(f, Trait::Unpack(de), "placeholder");
         let b = quote::format_ident!("__p{}", i);
         tries.push(quote! {
             let __bf::Some(#b) = #func(__work) else {

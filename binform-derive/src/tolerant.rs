@@ -15,7 +15,7 @@ use quote::{format_ident, quote};
 use syn::Lifetime;
 
 use crate::ast::{Body, Field, Style, Variant};
-use crate::fields::{self, binding, default_value, pack_fn, pack_variants, unpack_fn};
+use crate::fields::{self, binding, default_value, pack_fn, pack_variants, unpack_fn, Trait};
 use crate::layout::{Gen, Layout};
 
 /// Writes the encoded fields (bound to `__f<i>`) as a tolerant field list.
@@ -31,7 +31,7 @@ fn pack_fields(fields: &[Field]) -> TokenStream {
                 quote!(__w.write_field_with(#gap, |__w| #func(#b, __w))?;)
             }
             None if f.concrete => {
-                let func = fields::via(f, quote!(__bf::Pack), quote!(write_field));
+                let func = fields::via(f, Trait::Pack, "write_field");
                 quote!(#func(#b, #gap, __w)?;)
             }
             None => quote!(__w.write_field(#gap, #b)?;),
@@ -86,8 +86,8 @@ fn unpack_fields(
     let expected = |f: &Field| match &f.attrs.with {
         Some(_) => quote!(__bf::Wire::Framed),
         None => {
-            let compact = fields::via(f, quote!(__bf::Encoding), quote!(WIRE));
-            let fixed = fields::via(f, quote!(__bf::Encoding), quote!(FIXED_WIRE));
+            let compact = fields::via(f, Trait::Encoding, "WIRE");
+            let fixed = fields::via(f, Trait::Encoding, "FIXED_WIRE");
             quote!(__bf::pick_wire::<__L>(#compact, #fixed))
         }
     };
@@ -102,7 +102,7 @@ fn unpack_fields(
                 quote!(__r.read_field_with(#tag, #wire, #func))
             }
             None => {
-                let func = fields::via(f, quote!(__bf::Unpack<#de>), quote!(unpack_field));
+                let func = fields::via(f, Trait::Unpack(de), "unpack_field");
                 quote!(#func(__r, #tag, #wire))
             }
         };

@@ -15,7 +15,7 @@ use quote::{format_ident, quote, ToTokens};
 use syn::Lifetime;
 
 use crate::ast::{Body, Field, Style, Variant};
-use crate::fields::{binding, default_value, try_result, via, Trait, ViaOr};
+use crate::fields::{binding, default_value, try_option, try_result, via, Trait, ViaOr};
 
 /// Fields whose columns are read and written together, in wire order.
 enum Run<'f, 'a> {
@@ -79,7 +79,7 @@ fn read_runs(
             let read = try_result(read_one_run((path, style, fields), one, n, prefix));
             return (
                 quote!(let mut #k = #read;),
-                quote!(__bf::Iterator::next(&mut #k)?),
+                try_option(quote!(__bf::Iterator::next(&mut #k))),
             );
         }
     }
@@ -108,7 +108,8 @@ fn read_runs(
         };
         let read = try_result(read);
         reads.push(quote!(let mut #k = #read;));
-        takes.push(quote!(let #pat = __bf::Iterator::next(&mut #k)?;));
+        let take = try_option(quote!(__bf::Iterator::next(&mut #k)));
+        takes.push(quote!(let #pat = #take;));
     }
     let element = construct(path, style, fields);
     (
@@ -358,13 +359,14 @@ fn read_column(name: &str, body: &Body) -> TokenStream {
         }
         Body::Enum(variants) => enum_column(name, variants),
     };
+    let rows = try_result(quote!(__bf::rows_of::<Self, __L>(__r, __n)));
     let columns = match body {
         // A struct whose fields' columns would all be rows is rows
         // (`Encoding::COLUMNS`, decided with its fields' types): its
         // fields' columns are then empty, and each element is the next
         // row. The test is a constant: each instance keeps one branch.
         Body::Struct(_, fields) if fields.iter().any(|f| f.is_encoded()) => quote! {
-            let mut __rows = __bf::rows_of::<Self, __L>(__r, __n)?;
+            let mut __rows = #rows;
             let __n = match <Self as __bf::Encoding>::COLUMNS {
                 true => __n,
                 false => 0,
@@ -408,8 +410,9 @@ fn enum_column(name: &str, variants: &[Variant]) -> (TokenStream, TokenStream) {
     };
     // Every index was checked below the variants' count: another one is
     // a short column to the reader of the elements.
+    let tag = try_option(quote!(__bf::Iterator::next(&mut __tags)));
     let next = quote! {
-        match __bf::Iterator::next(&mut __tags)? {
+        match #tag {
             #(#arms)*
             _ => return __bf::None,
         }

@@ -194,8 +194,9 @@ fn unpack_enum(de: &Lifetime, name: &str, variants: &[Variant]) -> TokenStream {
         let value = construct(de, quote!(Self::#ident), v.style, &v.fields, &prefix);
         quote!(#tag => __bf::Ok(#value),)
     });
+    let tag = fields::try_result(quote!(__c.read_tag()));
     quote! {
-        let __tag = __c.read_tag()?;
+        let __tag = #tag;
         match __tag {
             #(#arms)*
             _ => __bf::Err(__c.fail(|__r| __r.unknown_variant(__tag, #name))),

@@ -116,6 +116,8 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
     );
     let (de_impl_generics, _, unpack_where) = unpack_generics.split_for_impl();
 
+    // Each derived placeholder costs one unit of the budget.
+    let spend = crate::fields::try_option(quote!(__work.checked_sub(1)));
     let placeholder_body = match &cont.body {
         Body::Struct(style, fields) => placeholder::placeholder_struct(&de, *style, fields),
         Body::Enum(variants) => placeholder::placeholder_enum(&de, variants),
@@ -173,8 +175,7 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
 
                 #[inline]
                 fn placeholder(__work: &mut __bf::u32) -> __bf::Option<Self> {
-                    // Each derived placeholder costs one unit of the budget.
-                    *__work = __work.checked_sub(1)?;
+                    *__work = #spend;
                     #placeholder_body
                 }
             }

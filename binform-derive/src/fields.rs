@@ -207,11 +207,13 @@ pub fn pack_cursor_stmt(field: &Field, b: &syn::Ident) -> TokenStream {
         Some(with) => {
             let path = &with.value;
             let func = quote_spanned!(with.span=> #path::pack);
-            quote!(__c.writer(|__w| #func(#b, __w))?;)
+            let write = try_result(quote!(__c.writer(|__w| #func(#b, __w))));
+            quote!(#write;)
         }
         None => {
             let func = via(field, Trait::Pack, "pack_cursor");
-            quote!(#func(#b, __c)?;)
+            let write = try_result(quote!(#func(#b, __c)));
+            quote!(#write;)
         }
     }
 }
@@ -239,13 +241,24 @@ pub fn try_result(expr: TokenStream) -> TokenStream {
     }
 }
 
+/// `expr?` of an `Option`, written out as [`try_result`] writes a
+/// `Result`'s.
+pub fn try_option(expr: TokenStream) -> TokenStream {
+    quote! {
+        match #expr {
+            __bf::Some(__v) => __v,
+            __bf::None => return __bf::None,
+        }
+    }
+}
+
 /// The expression that produces one field's value when decoding.
 pub fn unpack_field(de: &Lifetime, field: &Field) -> TokenStream {
     if !field.is_encoded() {
         return default_value(field);
     }
     let func = unpack_fn(de, field);
-    quote!(#func(__r)?)
+    try_result(quote!(#func(__r)))
 }
 
 /// The expression that produces one field's value when decoding through
@@ -266,7 +279,7 @@ pub fn unpack_cursor_field(de: &Lifetime, field: &Field, segment: &str) -> Token
             quote!(#func(__c))
         }
     };
-    quote!(__bf::in_field(#read, #segment)?)
+    try_result(quote!(__bf::in_field(#read, #segment)))
 }
 
 /// A struct's encoder: bind the encoded fields (`let Self { .. } = self`),

@@ -15,7 +15,9 @@ use quote::{format_ident, quote};
 use syn::Lifetime;
 
 use crate::ast::{Body, Field, Style, Variant};
-use crate::fields::{self, binding, default_value, pack_fn, pack_variants, unpack_fn, Trait};
+use crate::fields::{
+    self, binding, default_value, pack_fn, pack_variants, try_result, unpack_fn, Trait,
+};
 use crate::layout::{Gen, Layout};
 
 /// Writes the encoded fields (bound to `__f<i>`) as a tolerant field list.
@@ -28,13 +30,18 @@ fn pack_fields(fields: &[Field]) -> TokenStream {
             // A `with` module's encoding is opaque: always framed.
             Some(_) => {
                 let func = pack_fn(f);
-                quote!(__w.write_field_with(#gap, |__w| #func(#b, __w))?;)
+                let write = try_result(quote!(__w.write_field_with(#gap, |__w| #func(#b, __w))));
+                quote!(#write;)
             }
             None if f.concrete => {
                 let func = fields::via(f, Trait::Pack, "write_field");
-                quote!(#func(#b, #gap, __w)?;)
+                let write = try_result(quote!(#func(#b, #gap, __w)));
+                quote!(#write;)
             }
-            None => quote!(__w.write_field(#gap, #b)?;),
+            None => {
+                let write = try_result(quote!(__w.write_field(#gap, #b)));
+                quote!(#write;)
+            }
         }
     });
     quote! {
@@ -106,7 +113,7 @@ fn unpack_fields(
                 quote!(#func(__r, #tag, #wire))
             }
         };
-        quote!(__bf::in_field(#read, #segment)?)
+        try_result(quote!(__bf::in_field(#read, #segment)))
     };
     let read = |f: &Field| read_as(f, quote!(__wire));
     let arms = encoded.iter().map(|(i, f)| {

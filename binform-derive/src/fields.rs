@@ -272,14 +272,19 @@ pub fn unpack_cursor_field(de: &Lifetime, field: &Field, segment: &str) -> Token
     let read = match &field.attrs.with {
         Some(_) => {
             let func = unpack_fn(de, field);
-            quote!(__c.reader(|__r| #func(__r)))
+            quote!(__bf::in_field(__c.reader(|__r| #func(__r)), #segment))
+        }
+        // One call, which gives the error its path (`Field`'s).
+        None if field.concrete => {
+            let func = via(field, Trait::Field, "unpack_cursor_in");
+            quote!(#func(__c, #segment))
         }
         None => {
             let func = via(field, Trait::Unpack(de), "unpack_cursor");
-            quote!(#func(__c))
+            quote!(__bf::in_field(#func(__c), #segment))
         }
     };
-    try_result(quote!(__bf::in_field(#read, #segment)))
+    try_result(read)
 }
 
 /// A struct's encoder: bind the encoded fields (`let Self { .. } = self`),

@@ -319,6 +319,13 @@ pub unsafe trait Field: Sized {
     fn unpack<L: crate::Layout>(r: &mut crate::Reader<'_, L>) -> crate::Result<Self>;
     /// [`Unpack::unpack_cursor`](crate::Unpack::unpack_cursor).
     fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, '_, L>) -> crate::Result<Self>;
+    /// [`unpack_cursor`](Field::unpack_cursor), its error given the path
+    /// `segment` ([`in_field`]): a field of a derived type is one call,
+    /// not two, for rustc to check in every derived type.
+    fn unpack_cursor_in<L: crate::Layout>(
+        c: &mut ReadCursor<'_, '_, L>,
+        segment: &'static str,
+    ) -> crate::Result<Self>;
     /// [`Unpack::unpack_field`](crate::Unpack::unpack_field).
     fn unpack_field<L: crate::Layout>(
         r: &mut crate::Reader<'_, L>,
@@ -385,6 +392,13 @@ unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     #[inline(always)]
     fn unpack_cursor<L: crate::Layout>(c: &mut ReadCursor<'_, '_, L>) -> crate::Result<Self> {
         <T as crate::Unpack<'_>>::unpack_cursor(c)
+    }
+    #[inline(always)]
+    fn unpack_cursor_in<L: crate::Layout>(
+        c: &mut ReadCursor<'_, '_, L>,
+        segment: &'static str,
+    ) -> crate::Result<Self> {
+        in_field(<T as crate::Unpack<'_>>::unpack_cursor(c), segment)
     }
     #[inline(always)]
     fn unpack_field<L: crate::Layout>(

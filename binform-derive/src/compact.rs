@@ -34,8 +34,8 @@ fn pack_fields(fields: &[Field], first_prev: TokenStream) -> TokenStream {
     let mut rooms = vec![quote!(let #last: __bf::usize = __bf::RESERVE_SLACK;)];
     for (k, (_, f)) in encoded.iter().enumerate().rev() {
         let (this, next) = (room(k), room(k + 1));
-        let share = share(f);
-        rooms.push(quote!(let #this: __bf::usize = #next + #share;));
+        let max = max_size(f);
+        rooms.push(quote!(let #this: __bf::usize = __bf::bounded_plus(#next, #max);));
     }
     let stmts = encoded.iter().enumerate().map(|(k, (i, f))| {
         let b = binding(*i);
@@ -77,12 +77,6 @@ fn max_size<'a>(f: &Field<'a>) -> ViaOr<'a> {
         Some(_) => ViaOr::Else(quote!(__bf::usize::MAX)),
         None => ViaOr::Via(fields::via(f, Trait::Pack, "MAX_SIZE")),
     }
-}
-
-/// A field's share of its type's room: its `MAX_SIZE` if bounded, else 0.
-fn share(f: &Field) -> TokenStream {
-    let max = max_size(f);
-    quote!(__bf::bounded(#max))
 }
 
 /// `Pack::MAX_SIZE` of a compact struct: its fields' sum.

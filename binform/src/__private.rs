@@ -558,6 +558,13 @@ pub const fn bounded(max_size: usize) -> usize {
     }
 }
 
+/// `room` and a field's share ([`bounded`]): the room of a compact
+/// type's fields from this one on, one call a field.
+#[inline(always)]
+pub const fn bounded_plus(room: usize, max_size: usize) -> usize {
+    room + bounded(max_size)
+}
+
 /// A derived struct's `MAX_SIZE` from its fields': their sum, unless one
 /// is unbounded or the sum passes [`MAX_RESERVED`].
 pub const fn max_size_sum(fields: &[usize]) -> usize {

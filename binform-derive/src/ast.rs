@@ -74,10 +74,13 @@ pub struct Variant<'a> {
 pub struct Field<'a> {
     pub member: Member,
     pub ty: &'a Type,
-    /// The type's span, taken once: `Spanned::span` walks the type's
-    /// tokens through the compiler's proc-macro bridge (two calls each
-    /// time), and the generated code is spanned on it a dozen times a
-    /// field.
+    /// Where the generated code that names the field's type points: at
+    /// the type, so that a missing impl is reported there, but resolving
+    /// names as the derive's own tokens do (`__bf`, `__L`), whatever
+    /// hygiene the type's tokens carry. Taken once: `Spanned::span` walks
+    /// the type's tokens through the compiler's proc-macro bridge (two
+    /// calls each time), and the generated code is spanned on it a dozen
+    /// times a field.
     pub span: Span,
     /// Whether the type names no generic parameter, lifetime or `Self`:
     /// derived code then reaches its encoding through the runtime's one
@@ -221,7 +224,7 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: &'a Fields) -> (Style, Vec<Field<'a>>)
                 None => Member::Unnamed(i.into()),
             },
             ty: &f.ty,
-            span: f.ty.span(),
+            span: Span::call_site().located_at(f.ty.span()),
             concrete: false,
             attrs: attr::Field::parse(cx, &f.attrs),
             tag: 0,

@@ -153,6 +153,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     required_not_in_other(cx, cont);
     bound_forms_conflict(cx, cont);
     de_lifetime_reserved(cx, cont);
+    generated_names_reserved(cx, cont);
     name_is_no_builtins(cx, cont);
 }
 
@@ -240,6 +241,44 @@ pub fn de_lifetime_reserved(cx: &Ctxt, cont: &Container) {
             );
         }
     }
+}
+
+/// The generated code names its layout parameter `__L` and the runtime's
+/// items `__bf::Name` (`use <crate>::__private as __bf;` opens its
+/// block): a type parameter of either name would hide them, and a field
+/// type naming `__bf` would name binform's items in the impls instead of
+/// the user's.
+fn generated_names_reserved(cx: &Ctxt, cont: &Container) {
+    const RESERVED: [&str; 2] = ["__L", "__bf"];
+    let message = |name: &str| {
+        format!(
+            "the name `{name}` is reserved for the code `#[derive(Packable)]` generates; rename it"
+        )
+    };
+    for param in &cont.generics.params {
+        let ident = match param {
+            syn::GenericParam::Type(t) => &t.ident,
+            syn::GenericParam::Const(c) => &c.ident,
+            syn::GenericParam::Lifetime(_) => continue,
+        };
+        if let Some(name) = RESERVED.iter().find(|name| ident == *name) {
+            cx.error_spanned_by(ident, message(name));
+        }
+    }
+    for f in cont.all_fields() {
+        if let Some(ident) = first_ident_named(f.ty.to_token_stream(), "__bf") {
+            cx.error_spanned_by(&ident, message("__bf"));
+        }
+    }
+}
+
+/// The first identifier `name` in `tokens`, however deep in groups.
+fn first_ident_named(tokens: proc_macro2::TokenStream, name: &str) -> Option<proc_macro2::Ident> {
+    tokens.into_iter().find_map(|tree| match tree {
+        proc_macro2::TokenTree::Ident(ident) if ident == name => Some(ident),
+        proc_macro2::TokenTree::Group(group) => first_ident_named(group.stream(), name),
+        _ => None,
+    })
 }
 
 /// A derived type is not named like a built-in encoding (`string`,

@@ -1,8 +1,10 @@
 //! Code generation from the checked IR: the `Encoding`, `Pack` and
 //! `Unpack<'de>` impls, wrapped in `const _: () = { ... };`, which opens
 //! with `use <crate>::__private as __bf;`. Every name the generated code
-//! uses is `__bf::Name` (the runtime re-exports `core`'s too), so nothing
-//! in the user's scope can change its meaning, and a path is three tokens,
+//! uses is `__bf::Name` (the runtime re-exports `core`'s too; only a few
+//! macros, `::core::unreachable!` and the like, keep their full paths), so
+//! nothing in the user's scope can change its meaning (`check` rejects a
+//! type parameter or field type that names `__bf`), and a path is three tokens,
 //! not the dozen of `::core::result::Result::Ok`: each token the derive
 //! makes crosses the compiler's proc-macro bridge, in unoptimized code in
 //! every build (the derive's own run was 14% of checking 100 types).
@@ -54,8 +56,9 @@ fn with_fallback(
         return errors;
     }
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    // A lifetime name no user writes, so that a misused `'de` in the input
-    // is reported once, by the check, and not again here.
+    // A lifetime and a layout parameter no user writes, so that a misused
+    // `'de` or `__L` in the input is reported once, by the check, and not
+    // again here.
     let de = Lifetime::new("'__binform_de", Span::call_site());
     let de_generics = with_lifetime(&input.generics, de.clone());
     let (de_impl_generics, _, _) = de_generics.split_for_impl();
@@ -65,12 +68,12 @@ fn with_fallback(
             use #krate::__private as __bf;
             impl #impl_generics __bf::Encoding for #ident #ty_generics #where_clause {}
             impl #impl_generics __bf::Pack for #ident #ty_generics #where_clause {
-                fn pack<__L: __bf::Layout>(&self, _: &mut __bf::Writer<'_, __L>) -> __bf::Result<(), __bf::Error> {
+                fn pack<__FallbackL: __bf::Layout>(&self, _: &mut __bf::Writer<'_, __FallbackL>) -> __bf::Result<(), __bf::Error> {
                     ::core::unreachable!()
                 }
             }
             impl #de_impl_generics __bf::Unpack<#de> for #ident #ty_generics #where_clause {
-                fn unpack<__L: __bf::Layout>(_: &mut __bf::Reader<#de, __L>) -> __bf::Result<Self, __bf::Error> {
+                fn unpack<__FallbackL: __bf::Layout>(_: &mut __bf::Reader<#de, __FallbackL>) -> __bf::Result<Self, __bf::Error> {
                     ::core::unreachable!()
                 }
             }

@@ -229,9 +229,10 @@ pub fn pack_fn(field: &Field) -> TokenStream {
     }
 }
 
-/// `expr?` written out as its `match`: the same code, but without the
-/// `Try` and `From` resolutions that `?` costs type checking at each use
-/// (one a field, in every derived type).
+/// `expr?` written out as its `match`: the same code where `expr`'s error
+/// is already `binform::Error` (as every runtime call's is), but without
+/// the `Try` and `From` resolutions that `?` costs type checking at each
+/// use (one a field, in every derived type).
 pub fn try_result(expr: TokenStream) -> TokenStream {
     quote! {
         match #expr {
@@ -250,15 +251,6 @@ pub fn try_option(expr: TokenStream) -> TokenStream {
             __bf::None => return __bf::None,
         }
     }
-}
-
-/// The expression that produces one field's value when decoding.
-pub fn unpack_field(de: &Lifetime, field: &Field) -> TokenStream {
-    if !field.is_encoded() {
-        return default_value(field);
-    }
-    let func = unpack_fn(de, field);
-    try_result(quote!(#func(__r)))
 }
 
 /// The expression that produces one field's value when decoding through

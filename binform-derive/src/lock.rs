@@ -163,7 +163,9 @@ pub fn check(cx: &Ctxt, cont: &Container) -> TokenStream {
             format!("field `{member}` changed type: the lock file `{rel}` has `{locked_ty}`")
                 .replace('{', "{{")
                 .replace('}', "}}");
-        checks.push(quote_spanned! {field.span=>
+        // The assertion itself on the type's own span: its failure is the
+        // user's mistake, reported there without the derive's notes.
+        checks.push(quote_spanned! {field.ty.span()=>
             const _: () = ::core::assert!(
                 #current == #lock_value || #current == #lock_bare,
                 #message

@@ -10,7 +10,7 @@ use quote::quote;
 use syn::Lifetime;
 
 use crate::ast::{Field, Style, Variant};
-use crate::fields::{unpack_field, via, Trait};
+use crate::fields::{default_value, via, Trait};
 
 /// A placeholder as an `Option<Self>` expression: each encoded field's own
 /// placeholder in turn (each charges the budget), the value built if every
@@ -30,7 +30,7 @@ fn placeholder_value(
     for (i, f) in fields.iter().enumerate() {
         let member = &f.member;
         if !f.is_encoded() {
-            let value = unpack_field(de, f);
+            let value = default_value(f);
             inits.push(quote!(#member: #value));
             continue;
         }

@@ -23,7 +23,7 @@ pub use crate::write::{Cursor, Kept, PackFields, Rows, RESERVE_SLACK};
 // code opens with (`use ::binform::__private as __bf;`): a path such as
 // `__bf::Ok` is three tokens where `::core::result::Result::Ok` is twelve,
 // and each token the derive makes crosses the compiler's proc-macro bridge
-// (unoptimized code in every build, `docs/compile-time.md`).
+// (unoptimized code in every build; binform-derive's `expand.rs`).
 pub use crate::schema::{Builder, TypeRef};
 pub use crate::{Encoding, Error, Layout, Pack, Reader, Unpack, Writer};
 pub use core::any::type_name;

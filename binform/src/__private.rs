@@ -32,7 +32,7 @@ pub use core::default::Default;
 pub use core::iter::{empty, from_fn, Iterator};
 pub use core::mem::size_of;
 pub use core::option::Option::{self, None, Some};
-pub use core::primitive::{bool, u16, u32, u64, u8, usize};
+pub use core::primitive::{bool, u32, u64, usize};
 pub use core::result::Result::{self, Err, Ok};
 
 /// The position (in tag order) of the variant of the enum `T` whose

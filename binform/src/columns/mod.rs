@@ -5,8 +5,9 @@
 //! What each kind of element writes is its type's `Pack::pack_all` and
 //! reads its `Unpack::unpack_vec` (the string column is with the strings,
 //! `impls::string`); this module holds the pieces they share: presence
-//! bits, and taking the next value of a decoded column without trusting a
-//! hand-written decoder's count.
+//! bits, and the lengths of strings and sequences. Taking the next value
+//! of a decoded column without trusting a hand-written decoder's count is
+//! `read::lazy::next`, beside the vector built from a lazy column.
 
 use alloc::vec::Vec;
 
@@ -154,8 +155,6 @@ impl Bits<'_> {
         self.0.iter().map(|b| b.count_ones() as usize).sum()
     }
 }
-
-pub(crate) use crate::read::lazy::next;
 
 /// Reads the lengths of a column of `n` strings or sequences (packed
 /// `u64` blocks, §22), then runs `f` on them: at most [`SHORT_LENGTHS`]

@@ -110,7 +110,7 @@ fn seqs_from_column<'de, T: Unpack<'de>, S, L: crate::Layout>(
             let len = len as usize;
             let mut items = r.vec_for(len)?;
             for _ in 0..len {
-                crate::read::push_made(&mut items, || crate::columns::next(r, &mut column))?;
+                crate::read::push_made(&mut items, || crate::read::lazy::next(r, &mut column))?;
             }
             if out.len() == out.capacity() {
                 r.grow_toward(&mut out, i + 1, n)?;

@@ -560,7 +560,7 @@ impl<'s> Decoder<'s> {
                     out.push(Value::Optional(match bits.get(i) {
                         true => {
                             r.charge_memory(VALUE_SIZE)?;
-                            Some(Box::new(crate::columns::next(r, &mut values)?))
+                            Some(Box::new(crate::read::lazy::next(r, &mut values)?))
                         }
                         false => None,
                     }));
@@ -665,7 +665,7 @@ impl<'s> Decoder<'s> {
             r.charge_memory(types.len().saturating_mul(VALUE_SIZE))?;
             let mut items = Vec::with_capacity(types.len());
             for column in columns.iter_mut() {
-                items.push(crate::columns::next(r, column)?);
+                items.push(crate::read::lazy::next(r, column)?);
             }
             out.push(Value::Seq(items));
         }
@@ -712,7 +712,7 @@ impl<'s> Decoder<'s> {
             let column = each
                 .get_mut(&(tag as usize))
                 .ok_or_else(|| crate::read::short_column(r))?;
-            out.push(crate::columns::next(r, column)?);
+            out.push(crate::read::lazy::next(r, column)?);
         }
         r.refund_memory(n.saturating_mul(VALUE_SIZE));
         Ok(out)
@@ -765,7 +765,7 @@ impl<'s> Decoder<'s> {
             r.charge_memory(each)?;
             let mut values = Vec::with_capacity(fields.len());
             for (f, column) in fields.iter().zip(columns.iter_mut()) {
-                values.push((f.name.clone(), crate::columns::next(r, column)?));
+                values.push((f.name.clone(), crate::read::lazy::next(r, column)?));
             }
             out.push(match variant {
                 None => Value::Struct {

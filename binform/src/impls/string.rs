@@ -127,14 +127,15 @@ pub(crate) fn pack_strs<'a, L: crate::Layout>(
     items: impl Iterator<Item = &'a str> + Clone,
     w: &mut Writer<'_, L>,
 ) -> Result<()> {
-    crate::packed::pack_iter(items.clone().map(|s| s.len() as u64), w)?;
-    for (i, s) in items.enumerate() {
-        w.write_bytes(s.as_bytes());
-        if i % crate::write::SEQUENCE_CHUNK == crate::write::SEQUENCE_CHUNK - 1 {
-            // A streaming encode hands its buffer over between chunks.
-            w.checkpoint();
-        }
-    }
+    // The bytes' total, summed in the lengths' pass, reserves them all
+    // at once.
+    let mut total = 0usize;
+    let lengths = items.clone().map(|s| {
+        total = total.saturating_add(s.len());
+        s.len() as u64
+    });
+    crate::packed::pack_iter(lengths, w)?;
+    w.write_concat(items.map(str::as_bytes), total);
     Ok(())
 }
 
@@ -583,6 +584,29 @@ mod tests {
         assert_eq!(err.kind(), ErrorKind::InvalidUtf8);
         let err = from_slice::<Vec<(&str, u8)>>(&bytes).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidUtf8);
+    }
+
+    /// A column's bytes are copied at once past its lengths
+    /// (`Writer::write_concat`): strings of every length, after what the
+    /// buffer held, and the same bytes when a streaming encode hands its
+    /// buffer over between chunks.
+    #[test]
+    fn string_columns_write_their_bytes_at_once() {
+        let rows: Vec<(String, u8)> = (0..40)
+            .map(|i| ((0..i % 23).map(|j| ['a', 'é', '€'][j % 3]).collect(), i as u8))
+            .collect();
+        let bytes = to_vec(&rows).unwrap();
+        assert_eq!(from_slice::<Vec<(String, u8)>>(&bytes).unwrap(), rows);
+        let mut buf = alloc::vec![7u8; 3];
+        crate::to_vec_into(&mut buf, &rows).unwrap();
+        assert_eq!(buf[..3], [7, 7, 7]);
+        assert_eq!(buf[3..], bytes[..]);
+        #[cfg(feature = "std")]
+        {
+            let mut streamed = Vec::new();
+            crate::to_writer(&mut streamed, &rows).unwrap();
+            assert_eq!(streamed, bytes);
+        }
     }
 
     /// Long strings (the `simdutf8` feature's path past 64 bytes, the

@@ -227,6 +227,13 @@ impl<I: Iterator> Iterator for Counted<I> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.left, Some(self.left))
     }
+
+    // The inner iterator's own loop (a flattening one's is two nested
+    // loops, where `next` steps its state machine at each item).
+    #[inline(always)]
+    fn fold<B, F: FnMut(B, I::Item) -> B>(self, init: B, f: F) -> B {
+        self.items.fold(init, f)
+    }
 }
 
 /// Writes one field's column (§27): `T::pack_all`, one nesting level
@@ -326,6 +333,16 @@ impl<'a, T> Iterator for RowsIter<'a, T> {
         match self {
             RowsIter::Slice(items) => items.size_hint(),
             RowsIter::Refs(items) => items.size_hint(),
+        }
+    }
+
+    // One match, then the slice's own loop: the default `fold` matched
+    // on the variant at every element of every column's pass.
+    #[inline(always)]
+    fn fold<B, F: FnMut(B, &'a T) -> B>(self, init: B, f: F) -> B {
+        match self {
+            RowsIter::Slice(items) => items.fold(init, f),
+            RowsIter::Refs(items) => items.copied().fold(init, f),
         }
     }
 }

@@ -593,7 +593,12 @@ mod tests {
     #[test]
     fn string_columns_write_their_bytes_at_once() {
         let rows: Vec<(String, u8)> = (0..40)
-            .map(|i| ((0..i % 23).map(|j| ['a', 'é', '€'][j % 3]).collect(), i as u8))
+            .map(|i| {
+                (
+                    (0..i % 23).map(|j| ['a', 'é', '€'][j % 3]).collect(),
+                    i as u8,
+                )
+            })
             .collect();
         let bytes = to_vec(&rows).unwrap();
         assert_eq!(from_slice::<Vec<(String, u8)>>(&bytes).unwrap(), rows);

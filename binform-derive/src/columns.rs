@@ -27,6 +27,60 @@ enum Run<'f, 'a> {
     With(usize, &'f Field<'a>),
 }
 
+/// The type whose elements a column makes, or one of its enum's
+/// variants.
+#[derive(Clone, Copy)]
+struct Owner<'t> {
+    /// The type's path when a fn item nested in a method can name it
+    /// ([`named`]), else `None`.
+    named: Option<&'t TokenStream>,
+    variant: Option<&'t syn::Ident>,
+}
+
+impl Owner<'_> {
+    /// `Self` or `Self::Variant`, for code inside the impl.
+    fn closure_path(&self) -> TokenStream {
+        match self.variant {
+            Some(v) => quote!(Self::#v),
+            None => quote!(Self),
+        }
+    }
+
+    /// The type's path `ty`, or its variant's.
+    fn path(&self, ty: &TokenStream) -> TokenStream {
+        match self.variant {
+            Some(v) => quote!(#ty::#v),
+            None => ty.clone(),
+        }
+    }
+}
+
+/// The type's path, if a fn item nested in one of its impl's methods can
+/// name it: it has no generic parameters and no field type says `Self`
+/// (a nested fn item sees neither).
+pub fn named(cont: &crate::ast::Container) -> Option<TokenStream> {
+    if !cont.generics.params.is_empty() {
+        return None;
+    }
+    let fields: Vec<&Field> = match &cont.body {
+        Body::Struct(_, fields) => fields.iter().collect(),
+        Body::Enum(variants) => variants.iter().flat_map(|v| &v.fields).collect(),
+    };
+    if fields.iter().any(|f| says_self(f.ty.to_token_stream())) {
+        return None;
+    }
+    Some(cont.self_ty())
+}
+
+/// Whether `tokens` hold the identifier `Self`, in groups too.
+fn says_self(tokens: TokenStream) -> bool {
+    tokens.into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == "Self",
+        proc_macro2::TokenTree::Group(g) => says_self(g.stream()),
+        _ => false,
+    })
+}
+
 /// The most fields in one run: the longest tuple with the runtime's
 /// column impls.
 const RUN: usize = 16;
@@ -66,7 +120,7 @@ fn run_ident(v: usize, c: usize) -> syn::Ident {
 /// element is made from them here.
 fn read_runs(
     v: usize,
-    (path, style, fields): (TokenStream, Style, &[Field]),
+    (owner, style, fields): (Owner, Style, &[Field]),
     n: TokenStream,
     prefix: &str,
 ) -> (TokenStream, TokenStream) {
@@ -76,7 +130,7 @@ fn read_runs(
     if let [Run::Tuple(one)] = runs.as_slice() {
         if one.len() > 1 {
             let k = run_ident(v, 0);
-            let read = try_result(read_one_run((path, style, fields), one, n, prefix));
+            let read = try_result(read_one_run((owner, style, fields), one, n, prefix));
             return (
                 quote!(let mut #k = #read;),
                 try_option(quote!(__bf::Iterator::next(&mut #k))),
@@ -95,7 +149,8 @@ fn read_runs(
             Run::Tuple(fields) => {
                 let tys = fields.iter().map(|(_, f)| f.ty);
                 let binds = fields.iter().map(|(i, _)| binding(*i));
-                let read = read_tuple(&fields, &n, prefix, quote!((#(#tys,)*)), quote!(|__t| __t));
+                let same = quote!(__bf::identity);
+                let read = read_tuple(&fields, &n, prefix, quote!((#(#tys,)*)), same);
                 (read, quote!((#(#binds,)*)))
             }
             Run::With(i, f) => {
@@ -111,7 +166,7 @@ fn read_runs(
         let take = try_option(quote!(__bf::Iterator::next(&mut #k)));
         takes.push(quote!(let #pat = #take;));
     }
-    let element = construct(path, style, fields);
+    let element = construct(owner.closure_path(), style, fields);
     (
         quote!(#(#reads)*),
         quote!({
@@ -124,15 +179,35 @@ fn read_runs(
 /// The column of a type or variant whose encoded fields are one run
 /// `one`: one column of tuples, each made into `path` of them, or into the
 /// struct's rows when they are rows (`ReadFields`).
+///
+/// The element is made by a fn item where the type can be named from
+/// one (`Owner::named`), else by a closure: rustc checks a closure as part
+/// of the method around it, its types and regions with the method's, and
+/// a fn item on its own (a tenth less for the `read_column` of the 100
+/// types of `docs/compile-time.md`).
 fn read_one_run(
-    (path, style, fields): (TokenStream, Style, &[Field]),
+    (owner, style, fields): (Owner, Style, &[Field]),
     one: &[(usize, &Field)],
     n: TokenStream,
     prefix: &str,
 ) -> TokenStream {
     let binds = one.iter().map(|(i, _)| binding(*i));
-    let element = construct(path, style, fields);
-    let make = quote!(|(#(#binds,)*)| #element);
+    let make = match owner.named {
+        Some(ty) => {
+            let element = construct(owner.path(ty), style, fields);
+            let tys = one.iter().map(|(_, f)| f.ty);
+            quote!({
+                fn __make((#(#binds,)*): (#(#tys,)*)) -> #ty {
+                    #element
+                }
+                __make
+            })
+        }
+        None => {
+            let element = construct(owner.closure_path(), style, fields);
+            quote!(|(#(#binds,)*)| #element)
+        }
+    };
     read_tuple(one, &n, prefix, quote!(Self), make)
 }
 
@@ -304,6 +379,7 @@ fn column_min<'a>(de: &'a Lifetime, f: &Field<'a>) -> ViaOr<'a> {
 pub fn unpack_items(
     de: &Lifetime,
     (name, inline, captures): (&str, &TokenStream, &TokenStream),
+    named: Option<&TokenStream>,
     body: &Body,
 ) -> TokenStream {
     let min = match body {
@@ -316,7 +392,7 @@ pub fn unpack_items(
         }
         Body::Enum(_) => quote!(2),
     };
-    let read_column = read_column(name, body);
+    let read_column = read_column(name, named, body);
     quote! {
         const COLUMN_MIN: __bf::usize = #min;
         const LAZY_COLUMN: __bf::bool = true;
@@ -339,14 +415,17 @@ pub fn unpack_items(
 /// The body of a compact struct's or enum's `Unpack::read_column`: its
 /// fields' columns read in wire order (an enum's after its variant
 /// indexes), and an iterator that makes each element from them.
-fn read_column(name: &str, body: &Body) -> TokenStream {
+fn read_column(name: &str, named: Option<&TokenStream>, body: &Body) -> TokenStream {
     let (reads, next) = match body {
         Body::Struct(style, fields) => {
+            let owner = Owner {
+                named,
+                variant: None,
+            };
+            let this = (owner, *style, fields.as_slice());
             if let [Run::Tuple(one)] = runs(fields).as_slice() {
-                let this = (quote!(Self), *style, fields.as_slice());
                 return read_one_run(this, one, quote!(__n), "");
             }
-            let this = (quote!(Self), *style, fields.as_slice());
             read_runs(0, this, quote!(__n), "")
         }
         Body::Enum(variants) if variants.is_empty() => {
@@ -357,7 +436,7 @@ fn read_column(name: &str, body: &Body) -> TokenStream {
                 __bf::Ok(__bf::empty())
             };
         }
-        Body::Enum(variants) => enum_column(name, variants),
+        Body::Enum(variants) => enum_column(name, named, variants),
     };
     let rows = try_result(quote!(__bf::rows_of::<Self, __L>(__r, __n)));
     let columns = match body {
@@ -390,12 +469,19 @@ fn read_column(name: &str, body: &Body) -> TokenStream {
 /// An enum's column reads (the indexes, then each variant's columns, its
 /// count checked against the input) and the expression of its next
 /// element.
-fn enum_column(name: &str, variants: &[Variant]) -> (TokenStream, TokenStream) {
+fn enum_column(
+    name: &str,
+    named: Option<&TokenStream>,
+    variants: &[Variant],
+) -> (TokenStream, TokenStream) {
     let k = variants.len();
     let reads = variants.iter().enumerate().map(|(v, var)| {
         let prefix = format!("::{}", var.ident);
-        let ident = var.ident;
-        let this = (quote!(Self::#ident), var.style, var.fields.as_slice());
+        let owner = Owner {
+            named,
+            variant: Some(var.ident),
+        };
+        let this = (owner, var.style, var.fields.as_slice());
         read_runs(v, this, quote!(__counts[#v]), &prefix)
     });
     let (reads, elements): (Vec<_>, Vec<_>) = reads.unzip();

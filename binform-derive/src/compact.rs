@@ -271,8 +271,13 @@ impl Layout for Compact {
             Body::Enum(variants) => unpack_enum(de, gen.name, variants),
         };
         let captures = crate::columns::captures(gen.cont.generics, de);
-        let columns =
-            crate::columns::unpack_items(de, (gen.name, inline, &captures), &gen.cont.body);
+        let named = crate::columns::named(gen.cont);
+        let columns = crate::columns::unpack_items(
+            de,
+            (gen.name, inline, &captures),
+            named.as_ref(),
+            &gen.cont.body,
+        );
         quote! {
             #inline
             fn unpack_cursor<__L: __bf::Layout>(

@@ -28,6 +28,7 @@ pub use crate::schema::{Builder, TypeRef};
 pub use crate::{Encoding, Error, Layout, Pack, Reader, Unpack, Writer};
 pub use core::any::type_name;
 pub use core::clone::Clone;
+pub use core::convert::identity;
 pub use core::default::Default;
 pub use core::iter::{empty, from_fn, Iterator};
 pub use core::mem::size_of;

@@ -438,6 +438,77 @@ fn recursive_types_nest_their_columns() {
     assert_eq!(err.kind(), ErrorKind::LimitExceeded);
 }
 
+/// A column's elements are made by a fn item that names the type, or by
+/// a closure where a fn item nested in the impl could not name it (a
+/// field type saying `Self`, generic parameters): each form round-trips,
+/// skipped fields at their defaults, and a type local to a function.
+#[test]
+fn column_elements_are_made_whatever_names_the_type() {
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct Named {
+        a: u32,
+        #[binform(skip)]
+        b: String,
+        c: Vec<String>,
+    }
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct SaysSelf {
+        a: u8,
+        next: Option<Box<Self>>,
+    }
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    enum Shape {
+        Dot,
+        Line(u32, u32),
+        Group { name: String, parts: Vec<Shape> },
+        Nested(Box<Self>, bool),
+    }
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct Pair<T> {
+        left: T,
+        right: Option<T>,
+    }
+    let named: Vec<Named> = (0..5)
+        .map(|i| Named {
+            a: i,
+            b: String::new(),
+            c: vec![format!("{i}"); i as usize],
+        })
+        .collect();
+    both(&named);
+    let skipped = Named {
+        b: "not written".into(),
+        ..named[1].clone()
+    };
+    let back: Vec<Named> = binform::from_slice(&binform::to_vec(&vec![skipped]).unwrap()).unwrap();
+    assert_eq!(back, [named[1].clone()]);
+    let chain = SaysSelf {
+        a: 1,
+        next: Some(Box::new(SaysSelf { a: 2, next: None })),
+    };
+    both(&vec![chain.clone(), SaysSelf { a: 3, next: None }, chain]);
+    let shapes = vec![
+        Shape::Dot,
+        Shape::Line(1, 2),
+        Shape::Group {
+            name: "g".into(),
+            parts: vec![Shape::Dot, Shape::Line(3, 4)],
+        },
+        Shape::Nested(Box::new(Shape::Line(5, 6)), true),
+    ];
+    both(&shapes);
+    both(&vec![
+        Pair {
+            left: "l".to_string(),
+            right: None,
+        },
+        Pair {
+            left: "m".to_string(),
+            right: Some("r".to_string()),
+        },
+    ]);
+}
+
 /// Hostile columns: each is an error of the right kind, and a count a
 /// column declares is checked before anything is built for it.
 #[test]

@@ -56,17 +56,28 @@ impl Owner<'_> {
 }
 
 /// The type's path, if a fn item nested in one of its impl's methods can
-/// name it: it has no generic parameters and no field type says `Self`
-/// (a nested fn item sees neither).
+/// name it and build it: the type has no generic parameters, no field's
+/// type or `default` path says `Self` (a nested fn item sees neither),
+/// and its path has no generic arguments (a `remote` path such as
+/// `other::Thing<u8>` cannot start a struct expression).
 pub fn named(cont: &crate::ast::Container) -> Option<TokenStream> {
     if !cont.generics.params.is_empty() {
         return None;
     }
-    let fields: Vec<&Field> = match &cont.body {
-        Body::Struct(_, fields) => fields.iter().collect(),
-        Body::Enum(variants) => variants.iter().flat_map(|v| &v.fields).collect(),
-    };
-    if fields.iter().any(|f| says_self(f.ty.to_token_stream())) {
+    let says_self_anywhere = cont.all_fields().any(|f| {
+        says_self(f.ty.to_token_stream())
+            || f.attrs
+                .default
+                .as_ref()
+                .is_some_and(|d| says_self(d.value.to_token_stream()))
+    });
+    let remote_arguments = cont.attrs.remote.as_ref().is_some_and(|r| {
+        r.value
+            .segments
+            .iter()
+            .any(|s| !matches!(s.arguments, syn::PathArguments::None))
+    });
+    if says_self_anywhere || remote_arguments {
         return None;
     }
     Some(cont.self_ty())
@@ -111,8 +122,8 @@ fn run_ident(v: usize, c: usize) -> syn::Ident {
 
 /// A type's or a variant's columns: the statements that read its runs
 /// (of variant `v`, `n` values each) into bindings, each field's error
-/// given its path segment, and the expression of its next element,
-/// `path` of its fields.
+/// given its path segment, and the expression of its next element, the
+/// owner's value of its fields.
 ///
 /// One run of up to 16 fields (most types) is one column of tuples, the
 /// element made in its iterator (`ReadFields`); a struct's rows
@@ -177,8 +188,8 @@ fn read_runs(
 }
 
 /// The column of a type or variant whose encoded fields are one run
-/// `one`: one column of tuples, each made into `path` of them, or into the
-/// struct's rows when they are rows (`ReadFields`).
+/// `one`: one column of tuples, each made into the owner's value of them,
+/// or into the struct's rows when they are rows (`ReadFields`).
 ///
 /// The element is made by a fn item where the type can be named from
 /// one (`Owner::named`), else by a closure: rustc checks a closure as part
@@ -197,10 +208,10 @@ fn read_one_run(
             let element = construct(owner.path(ty), style, fields);
             let tys = one.iter().map(|(_, f)| f.ty);
             quote!({
-                fn __make((#(#binds,)*): (#(#tys,)*)) -> #ty {
+                fn __bf_make((#(#binds,)*): (#(#tys,)*)) -> #ty {
                     #element
                 }
-                __make
+                __bf_make
             })
         }
         None => {

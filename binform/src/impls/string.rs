@@ -588,8 +588,9 @@ mod tests {
 
     /// A column's bytes are copied at once past its lengths
     /// (`Writer::write_concat`): strings of every length, after what the
-    /// buffer held, and the same bytes when a streaming encode hands its
-    /// buffer over between chunks.
+    /// buffer held, and the same bytes through a streaming encode, which
+    /// writes them one by one (a long column's pieces are tested in
+    /// `tests/tests/integration/io.rs`).
     #[test]
     fn string_columns_write_their_bytes_at_once() {
         let rows: Vec<(String, u8)> = (0..40)

@@ -315,9 +315,15 @@ impl<'a, L: crate::Layout> Writer<'a, L> {
             }
             return;
         }
-        self.buf.reserve(total);
+        // A total this buffer cannot hold (a clone of the iterator that
+        // yields far more, say) takes the checked way, whose growth fails
+        // as any other.
+        if self.buf.try_reserve(total).is_err() {
+            items.for_each(|bytes| self.buf.extend_from_slice(bytes));
+            return;
+        }
         let mut len = self.buf.len();
-        let end = len.saturating_add(total);
+        let end = len + total;
         let base = self.buf.as_mut_ptr();
         let mut over = None;
         for bytes in items.by_ref() {
@@ -330,9 +336,10 @@ impl<'a, L: crate::Layout> Writer<'a, L> {
             }
             #[allow(unsafe_code)]
             // SAFETY: `base + len` is valid for `bytes.len()` writes
-            // (`next` is within the capacity, nothing else touches the
-            // vector in the loop), and a borrowed slice cannot overlap the
-            // vector's spare capacity.
+            // (`next` is within the capacity, which `try_reserve` made at
+            // least `end`, and nothing else touches the vector in the
+            // loop), and a borrowed slice cannot overlap the vector's
+            // spare capacity.
             unsafe {
                 copy_short(bytes, base.add(len));
             }
@@ -549,10 +556,11 @@ fn depth_error() -> Error {
 
 /// Copies `src` to `dst` inline: most strings of a column are short, and
 /// a call to `memcpy` each was two fifths of minecraft's encode (its
-/// item and recipe names). Up to 32 bytes, two overlapping loads and
-/// stores of the widest size that fits, which read and write only the
-/// `src.len()` bytes (whole words past a string's end would read outside
-/// its allocation); longer ones, `memcpy`.
+/// item and recipe names). From 4 to 32 bytes, two overlapping loads and
+/// stores of the widest word that fits; 1 to 3 bytes, the first, middle
+/// and last; longer ones, `memcpy`. Every read and write is of the
+/// `src.len()` bytes only (whole words past a string's end would read
+/// outside its allocation).
 ///
 /// # Safety
 ///
@@ -563,10 +571,11 @@ fn depth_error() -> Error {
 unsafe fn copy_short(src: &[u8], dst: *mut u8) {
     let n = src.len();
     let s = src.as_ptr();
-    // SAFETY: every read below is of bytes `0..n` of `src` (each pair
-    // starts at 0 and ends at `n`, its width at most `n`), every write of
-    // bytes `0..n` of `dst`, which the caller makes valid and disjoint
-    // from `src`; the unaligned reads and writes need no alignment.
+    // SAFETY: every read below is of bytes `0..n` of `src` and every
+    // write of bytes `0..n` of `dst`, which the caller makes valid and
+    // disjoint from `src`: `memcpy` of `n`; each pair of words of width
+    // `w <= n` at offsets 0 and `n - w`; bytes 0, `n / 2` and `n - 1` for
+    // `n` from 1 to 3. Unaligned reads and writes need no alignment.
     unsafe {
         if n > 32 {
             core::ptr::copy_nonoverlapping(s, dst, n);

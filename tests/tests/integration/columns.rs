@@ -439,17 +439,35 @@ fn recursive_types_nest_their_columns() {
 }
 
 /// A column's elements are made by a fn item that names the type, or by
-/// a closure where a fn item nested in the impl could not name it (a
-/// field type saying `Self`, generic parameters): each form round-trips,
-/// skipped fields at their defaults, and a type local to a function.
+/// a closure where a fn item nested in the impl could not name or build
+/// it (a field type or a `default` path saying `Self`, generic
+/// parameters, a `remote` path with generic arguments): each form
+/// round-trips, skipped fields at their defaults, for types local to a
+/// function.
 #[test]
 fn column_elements_are_made_whatever_names_the_type() {
+    fn seven() -> u16 {
+        7
+    }
     #[derive(Packable, Debug, Clone, PartialEq)]
     struct Named {
         a: u32,
         #[binform(skip)]
         b: String,
-        c: Vec<String>,
+        #[binform(skip, default = "seven")]
+        c: u16,
+        d: Vec<String>,
+    }
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    struct DefaultSaysSelf {
+        a: u8,
+        #[binform(skip, default = "Self::nine")]
+        b: u16,
+    }
+    impl DefaultSaysSelf {
+        fn nine() -> u16 {
+            9
+        }
     }
     #[derive(Packable, Debug, Clone, PartialEq)]
     struct SaysSelf {
@@ -457,9 +475,20 @@ fn column_elements_are_made_whatever_names_the_type() {
         next: Option<Box<Self>>,
     }
     #[derive(Packable, Debug, Clone, PartialEq)]
-    enum Shape {
+    enum Plain {
         Dot,
         Line(u32, u32),
+        Named {
+            name: String,
+            #[binform(skip, default = "seven")]
+            weight: u16,
+            tags: Vec<u8>,
+        },
+        One(i64),
+    }
+    #[derive(Packable, Debug, Clone, PartialEq)]
+    enum Shape {
+        Dot,
         Group { name: String, parts: Vec<Shape> },
         Nested(Box<Self>, bool),
     }
@@ -472,29 +501,54 @@ fn column_elements_are_made_whatever_names_the_type() {
         .map(|i| Named {
             a: i,
             b: String::new(),
-            c: vec![format!("{i}"); i as usize],
+            c: 7,
+            d: vec![format!("{i}"); i as usize],
         })
         .collect();
     both(&named);
     let skipped = Named {
         b: "not written".into(),
+        c: 1,
         ..named[1].clone()
     };
     let back: Vec<Named> = binform::from_slice(&binform::to_vec(&vec![skipped]).unwrap()).unwrap();
     assert_eq!(back, [named[1].clone()]);
+    let written = vec![
+        DefaultSaysSelf { a: 1, b: 2 },
+        DefaultSaysSelf { a: 3, b: 4 },
+    ];
+    let back: Vec<DefaultSaysSelf> =
+        binform::from_slice(&binform::to_vec(&written).unwrap()).unwrap();
+    assert_eq!(
+        back,
+        [
+            DefaultSaysSelf { a: 1, b: 9 },
+            DefaultSaysSelf { a: 3, b: 9 }
+        ]
+    );
     let chain = SaysSelf {
         a: 1,
         next: Some(Box::new(SaysSelf { a: 2, next: None })),
     };
     both(&vec![chain.clone(), SaysSelf { a: 3, next: None }, chain]);
+    both(&vec![
+        Plain::Dot,
+        Plain::Line(1, 2),
+        Plain::Named {
+            name: "n".into(),
+            weight: 7,
+            tags: vec![1, 2],
+        },
+        Plain::One(-5),
+        Plain::Line(3, 4),
+    ]);
     let shapes = vec![
         Shape::Dot,
-        Shape::Line(1, 2),
         Shape::Group {
             name: "g".into(),
-            parts: vec![Shape::Dot, Shape::Line(3, 4)],
+            parts: vec![Shape::Dot],
         },
-        Shape::Nested(Box::new(Shape::Line(5, 6)), true),
+        Shape::Nested(Box::new(Shape::Dot), true),
     ];
     both(&shapes);
     both(&vec![
@@ -507,6 +561,34 @@ fn column_elements_are_made_whatever_names_the_type() {
             right: Some("r".to_string()),
         },
     ]);
+    both(&vec![
+        elsewhere::Thing {
+            a: 1,
+            b: "x".into(),
+        },
+        elsewhere::Thing {
+            a: 2,
+            b: "y".into(),
+        },
+    ]);
+}
+
+mod elsewhere {
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Thing<T> {
+        pub a: T,
+        pub b: String,
+    }
+}
+
+/// A `remote` path with generic arguments: its element is made by a
+/// closure (`elsewhere::Thing<u8> { .. }` is no expression).
+#[derive(Packable)]
+#[binform(remote = "elsewhere::Thing<u8>")]
+#[allow(dead_code)]
+struct ThingDef {
+    a: u8,
+    b: String,
 }
 
 /// Hostile columns: each is an error of the right kind, and a count a

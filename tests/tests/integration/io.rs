@@ -98,3 +98,37 @@ fn streaming_writes_what_to_vec_builds() {
     let err = binform::to_writer(Failing, &value).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Io);
 }
+
+/// A sink that keeps what it is given and the largest single write.
+#[derive(Default)]
+struct Recording {
+    bytes: Vec<u8>,
+    largest: usize,
+}
+
+impl io::Write for Recording {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.bytes.extend_from_slice(buf);
+        self.largest = self.largest.max(buf.len());
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A column of strings larger than the stream's buffer is handed over in
+/// pieces between chunks of strings, not gathered whole (a column's bytes
+/// are copied at once only when nothing is streamed), and the pieces are
+/// the same bytes as `to_vec`'s.
+#[test]
+fn a_long_column_of_strings_streams_in_pieces() {
+    let rows: Vec<(String, u8)> = (0..3000).map(|i| (format!("{i:0>100}"), i as u8)).collect();
+    let mut sink = Recording::default();
+    binform::to_writer(&mut sink, &rows).unwrap();
+    assert_eq!(sink.bytes, binform::to_vec(&rows).unwrap());
+    // 300 KB of text, handed over in pieces of about the stream's
+    // buffer (64 KiB) and one chunk of strings (1,024 of 100 bytes).
+    assert!(sink.bytes.len() > 300_000);
+    assert!(sink.largest < 200_000, "largest write {}", sink.largest);
+}

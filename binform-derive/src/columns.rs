@@ -192,10 +192,10 @@ fn read_runs(
 /// or into the struct's rows when they are rows (`ReadFields`).
 ///
 /// The element is made by a fn item where the type can be named from
-/// one (`Owner::named`), else by a closure: rustc checks a closure as part
-/// of the method around it, its types and regions with the method's, and
-/// a fn item on its own (a tenth less for the `read_column` of the 100
-/// types of `docs/compile-time.md`).
+/// one ([`named`]), else by a closure: rustc checks a closure as part of
+/// the method around it, its types and regions with the method's, and a
+/// fn item on its own (150 M fewer instructions in the check of the 100
+/// types of `docs/compile-time.md`, of 5,200 M the derive adds).
 fn read_one_run(
     (owner, style, fields): (Owner, Style, &[Field]),
     one: &[(usize, &Field)],

@@ -623,9 +623,9 @@ mod tests {
     /// long (the extra room is only reserved).
     #[test]
     fn concat_writes_every_byte_whatever_the_total_said() {
-        // Every length to past 32: each of `copy_short`'s widths, and
-        // `memcpy`.
-        // Each from its own start, so a byte from the wrong place shows.
+        // Every length to past 32 (each of `copy_short`'s widths, and
+        // `memcpy`), each from its own start, so that a byte copied from
+        // the wrong place shows.
         let text: Vec<u8> = (0..48u8).map(|i| b'a' + i % 26).collect();
         let items: Vec<&[u8]> = (0..=40).map(|n| &text[n % 7..][..n]).collect();
         let mut expected = b"head".to_vec();

@@ -303,11 +303,22 @@ fn pack_runs(
 /// The `Pack` items of a compact struct or enum: `pack_all` (its
 /// columns, gathered once, in the compact layout) and `pack_columns`,
 /// which writes them; `pack_slice`'s default calls the latter too.
-pub fn pack_items(body: &Body) -> TokenStream {
+pub fn pack_items(named: Option<&TokenStream>, body: &Body) -> TokenStream {
     let columns = match body {
         Body::Struct(_, fields) => struct_columns(fields),
+        Body::Enum(variants) if by_recipes(variants) => {
+            return pack_items_of(enum_recipes_pack(named, variants));
+        }
         Body::Enum(variants) => enum_columns(variants),
     };
+    pack_items_of(quote! {
+        #columns
+        __bf::Ok(())
+    })
+}
+
+/// `pack_all` and `pack_columns` of the body `columns`.
+fn pack_items_of(columns: TokenStream) -> TokenStream {
     quote! {
         #[inline]
         fn pack_all<'__a, __L: __bf::Layout>(
@@ -325,9 +336,8 @@ pub fn pack_items(body: &Body) -> TokenStream {
             __w: &mut __bf::Writer<'_, __L>,
         ) -> __bf::Result<(), __bf::Error> {
             #[allow(unused_imports)]
-            use __bf::{NoFields as _, PackFields as _};
+            use __bf::{NoFields as _, PackFields as _, PackVariantOf as _};
             #columns
-            __bf::Ok(())
         }
     }
 }
@@ -346,15 +356,7 @@ fn enum_columns(variants: &[Variant]) -> TokenStream {
     if variants.is_empty() {
         return quote!(let _ = __items;);
     }
-    let tag_arms = variants.iter().enumerate().map(|(tag, v)| {
-        let ident = v.ident;
-        let tag = tag as u32;
-        let pat = match v.style {
-            Style::Unit => quote!(),
-            Style::Named | Style::Tuple => quote!({ .. }),
-        };
-        quote!(Self::#ident #pat => #tag,)
-    });
+    let tag_arms = tag_arms(variants);
     let columns = variants.iter().map(|v| {
         let ident = v.ident;
         pack_runs(&v.fields, |pat, values| {
@@ -403,7 +405,7 @@ pub fn unpack_items(
         }
         Body::Enum(_) => quote!(2),
     };
-    let read_column = read_column(name, named, body);
+    let read_column = read_column(de, name, named, body);
     quote! {
         const COLUMN_MIN: __bf::usize = #min;
         const LAZY_COLUMN: __bf::bool = true;
@@ -426,7 +428,7 @@ pub fn unpack_items(
 /// The body of a compact struct's or enum's `Unpack::read_column`: its
 /// fields' columns read in wire order (an enum's after its variant
 /// indexes), and an iterator that makes each element from them.
-fn read_column(name: &str, named: Option<&TokenStream>, body: &Body) -> TokenStream {
+fn read_column(de: &Lifetime, name: &str, named: Option<&TokenStream>, body: &Body) -> TokenStream {
     let (reads, next) = match body {
         Body::Struct(style, fields) => {
             let owner = Owner {
@@ -446,6 +448,9 @@ fn read_column(name: &str, named: Option<&TokenStream>, body: &Body) -> TokenStr
                 let _ = #tags;
                 __bf::Ok(__bf::empty())
             };
+        }
+        Body::Enum(variants) if by_recipes(variants) => {
+            return enum_recipes_read(de, name, named, variants);
         }
         Body::Enum(variants) => enum_column(name, named, variants),
     };
@@ -527,4 +532,186 @@ pub fn captures(generics: &syn::Generics, de: &Lifetime) -> TokenStream {
         syn::GenericParam::Lifetime(_) => None,
     });
     quote!(#de, #(#lifetimes,)* #(#others,)* __L)
+}
+
+/// Whether an enum's columns are the runtime's generic code
+/// (`__private::ReadVariants`, `pack_enum_columns`) given a recipe a
+/// variant: up to `MAX_VARIANTS` variants, one with encoded fields at
+/// least. rustc checks that code once, where it checked the columns
+/// written out here in every enum (`docs/compile-time.md`). An enum of
+/// unit variants reads and writes its indexes alone, below.
+fn by_recipes(variants: &[Variant]) -> bool {
+    variants.len() <= MAX_VARIANTS && variants.iter().any(|v| !runs(&v.fields).is_empty())
+}
+
+/// The runtime's `MAX_VARIANTS`: the longest tuple of recipes.
+const MAX_VARIANTS: usize = 16;
+
+/// A variant's element made from its encoded fields `one`, bound as
+/// `pattern`: a fn item naming the type where one can ([`named`]), else a
+/// closure.
+fn variant_make(
+    owner: Owner,
+    (style, fields): (Style, &[Field]),
+    one: &[(usize, &Field)],
+) -> TokenStream {
+    let binds: Vec<_> = one.iter().map(|(i, _)| binding(*i)).collect();
+    let tys: Vec<_> = one.iter().map(|(_, f)| f.ty).collect();
+    // A lone field is its value, not a tuple of one (`ReadOne`).
+    let (pattern, ty) = match (binds.as_slice(), tys.as_slice()) {
+        ([b], [t]) => (quote!(#b), quote!(#t)),
+        _ => (quote!((#(#binds,)*)), quote!((#(#tys,)*))),
+    };
+    match owner.named {
+        Some(named) => {
+            let element = construct(owner.path(named), style, fields);
+            match one {
+                [] => quote!({ fn __bf_make() -> #named { #element } __bf_make }),
+                _ => quote!({ fn __bf_make(#pattern: #ty) -> #named { #element } __bf_make }),
+            }
+        }
+        None => {
+            let element = construct(owner.closure_path(), style, fields);
+            match one {
+                [] => quote!(|| #element),
+                _ => quote!(|#pattern: #ty| #element),
+            }
+        }
+    }
+}
+
+/// An enum's `read_column` by the runtime (`__private::ReadVariants`):
+/// a recipe a variant.
+fn enum_recipes_read(
+    de: &Lifetime,
+    name: &str,
+    named: Option<&TokenStream>,
+    variants: &[Variant],
+) -> TokenStream {
+    let recipes = variants.iter().enumerate().map(|(v, var)| {
+        let prefix = format!("::{}", var.ident);
+        let owner = Owner {
+            named,
+            variant: Some(var.ident),
+        };
+        let this = (var.style, var.fields.as_slice());
+        match runs(&var.fields).as_slice() {
+            [] => {
+                let make = variant_make(owner, this, &[]);
+                quote!(__bf::VariantUnit(#make))
+            }
+            [Run::Tuple(one)] if one.len() == 1 => {
+                let (_, f) = one[0];
+                let ty = f.ty;
+                let field = segment(&prefix, f);
+                let make = variant_make(owner, this, one);
+                quote!((&__bf::FieldsOf::<(#ty,)>::NEW).__binform_variant_one(#field, #make))
+            }
+            [Run::Tuple(one)] => {
+                let tys = one.iter().map(|(_, f)| f.ty);
+                let fields = one.iter().map(|(_, f)| segment(&prefix, f));
+                let make = variant_make(owner, this, one);
+                quote! {
+                    (&__bf::FieldsOf::<(#(#tys,)*)>::NEW).__binform_variant(&[#(#fields),*], #make)
+                }
+            }
+            // More than 16 fields, or a `with` field: the variant's runs,
+            // read by a closure.
+            _ => {
+                let (reads, next) =
+                    read_runs(v, (owner, var.style, &var.fields), quote!(__n), &prefix);
+                quote! {
+                    __bf::VariantWith(|__r: &mut __bf::Reader<#de, __L>, __n: __bf::usize| {
+                        #reads
+                        __bf::Ok(__bf::from_fn(move || __bf::Some(#next)))
+                    })
+                }
+            }
+        }
+    });
+    quote! {
+        __bf::ReadVariants::<#de, Self, __L>::read_variants((#(#recipes,)*), __r, __n, #name)
+    }
+}
+
+/// An enum's `pack_columns` by the runtime (`__private::pack_enum_columns`):
+/// the variant indexes, then a recipe for each variant with encoded
+/// fields.
+fn enum_recipes_pack(named: Option<&TokenStream>, variants: &[Variant]) -> TokenStream {
+    let recipes = variants.iter().filter_map(|var| {
+        let ident = var.ident;
+        match runs(&var.fields).as_slice() {
+            [] => None,
+            [Run::Tuple(one)] => {
+                let tys: Vec<_> = one.iter().map(|(_, f)| f.ty).collect();
+                let members = one.iter().map(|(_, f)| &f.member);
+                let binds: Vec<_> = one.iter().map(|(i, _)| binding(*i)).collect();
+                let arms = |path: TokenStream| {
+                    quote! {
+                        match __x {
+                            #path { #(#members: #binds,)* .. } => __bf::Some((#(#binds,)*)),
+                            #[allow(unreachable_patterns)]
+                            _ => __bf::None,
+                        }
+                    }
+                };
+                let project = match named {
+                    Some(ty) => {
+                        let arms = arms(quote!(#ty::#ident));
+                        quote!({
+                            fn __bf_project(__x: &#ty) -> __bf::Option<(#(&#tys,)*)> { #arms }
+                            __bf_project
+                        })
+                    }
+                    None => {
+                        let arms = arms(quote!(Self::#ident));
+                        quote!(|__x: &Self| #arms)
+                    }
+                };
+                Some(quote! {
+                    (&__bf::FieldsOf::<(#(&#tys,)*)>::NEW).__binform_pack_variant(__items, #project)
+                })
+            }
+            // More than 16 fields, or a `with` field: the variant's runs,
+            // written by a closure.
+            _ => {
+                let stmts = pack_runs(&var.fields, |pat, values| {
+                    quote! {
+                        __items.iter().filter_map(|__x: &Self| match __x {
+                            Self::#ident { #pat .. } => __bf::Some(#values),
+                            #[allow(unreachable_patterns)]
+                            _ => __bf::None,
+                        })
+                    }
+                });
+                Some(quote! {
+                    __bf::PackVariantWith(|__items: __bf::Rows<'_, Self>, __w: &mut __bf::Writer<'_, __L>| {
+                        #stmts
+                        __bf::Ok(())
+                    })
+                })
+            }
+        }
+    });
+    let tag_arms = tag_arms(variants);
+    quote! {
+        __bf::pack_enum_columns(__items, __w, |__x| match __x { #(#tag_arms)* }, (#(#recipes,)*))
+    }
+}
+
+/// `Self::Variant { .. } => index,` for each variant.
+fn tag_arms(variants: &[Variant]) -> Vec<TokenStream> {
+    variants
+        .iter()
+        .enumerate()
+        .map(|(tag, v)| {
+            let ident = v.ident;
+            let tag = tag as u32;
+            let pat = match v.style {
+                Style::Unit => quote!(),
+                Style::Named | Style::Tuple => quote!({ .. }),
+            };
+            quote!(Self::#ident #pat => #tag,)
+        })
+        .collect()
 }

@@ -244,7 +244,8 @@ impl Layout for Compact {
             }
             Body::Enum(variants) => (max_size_enum(variants), pack_enum(variants), quote!()),
         };
-        let columns = crate::columns::pack_items(&gen.cont.body);
+        let named = crate::columns::named(gen.cont);
+        let columns = crate::columns::pack_items(named.as_ref(), &gen.cont.body);
         quote! {
             const MAX_SIZE: __bf::usize = #max_size;
             #reserved

@@ -11,6 +11,10 @@ pub use alloc::vec::Vec;
 pub use core;
 
 pub use crate::columns::lazy::{rows_of, ReadFields, ReadOne};
+pub use crate::columns::variants::{
+    pack_enum_columns, pack_tags, read_tags, tag_column, unpack_tags, NoVariant, PackVariantOf,
+    PackVariantWith, ReadVariants, VariantUnit, VariantWith,
+};
 pub use crate::impls::SharedUnpack;
 pub use crate::plain::Plain;
 pub use crate::read::ReadCursor;
@@ -416,16 +420,6 @@ unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     const COLUMN_MIN: usize = <T as crate::Unpack<'static>>::COLUMN_MIN;
 }
 
-/// A derived enum's column of variant indexes (§27).
-#[inline(always)]
-pub fn tag_column<S, L: crate::Layout>(
-    items: Rows<'_, S>,
-    tag: fn(&S) -> u32,
-    w: &mut crate::Writer<'_, L>,
-) -> crate::Result<()> {
-    pack_tags(items.iter().map(tag), w)
-}
-
 /// A column of `n` values read one at a time by `read` (a `with`
 /// field's module, which has no columns of its own), as an iterator, its
 /// error given the path `segment`.
@@ -474,38 +468,6 @@ pub fn build<'de, T, L: crate::Layout>(
         crate::read::push_made(&mut out, || make(r, i))?;
     }
     Ok(out)
-}
-
-/// Writes an enum column's variant indexes as packed `u32` blocks (§22).
-#[inline]
-pub fn pack_tags<L: crate::Layout>(
-    tags: impl Iterator<Item = u32>,
-    w: &mut crate::Writer<'_, L>,
-) -> crate::Result<()> {
-    crate::packed::pack_iter(tags, w)
-}
-
-/// Reads an enum column's `n` variant indexes (`n` checked by the
-/// caller), each below `K` (else `UnknownVariant`, naming `name`), and how
-/// many elements each variant has.
-pub fn unpack_tags<const K: usize, L: crate::Layout>(
-    r: &mut crate::Reader<'_, L>,
-    n: usize,
-    name: &str,
-) -> crate::Result<(Vec<u32>, [usize; K])> {
-    let tags: Vec<u32> = crate::packed::unpack_vec(r, n)?;
-    let mut counts = [0usize; K];
-    for (i, &tag) in tags.iter().enumerate() {
-        match counts.get_mut(tag as usize) {
-            Some(c) => *c += 1,
-            None => {
-                return Err(r
-                    .unknown_variant(tag, name)
-                    .in_field(&alloc::format!("[{i}]")))
-            }
-        }
-    }
-    Ok((tags, counts))
 }
 
 /// A derived type's `COLUMN_MIN`: its fields' sum.
@@ -673,6 +635,17 @@ pub trait NoFields<'de, F> {
         items: impl Iterator<Item = F> + Clone,
         w: &mut crate::Writer<'_, L>,
     ) -> crate::Result<()>;
+
+    /// No variant.
+    fn __binform_variant<Make>(self, names: &'static [&'static str], make: Make) -> NoVariant;
+
+    /// No variant.
+    fn __binform_variant_one<Make>(self, name: &'static str, make: Make) -> NoVariant;
+
+    /// No variant.
+    fn __binform_pack_variant<'r, T, P>(self, items: Rows<'r, T>, project: P) -> NoVariant
+    where
+        P: Fn(&'r T) -> Option<F>;
 }
 
 impl<'de, F> NoFields<'de, F> for FieldsOf<'de, F> {
@@ -702,17 +675,19 @@ impl<'de, F> NoFields<'de, F> for FieldsOf<'de, F> {
     ) -> crate::Result<()> {
         Ok(())
     }
-}
 
-/// An enum's column of variant indexes as an iterator, and each
-/// variant's count (as [`unpack_tags`]).
-#[inline(always)]
-pub fn read_tags<const K: usize, L: crate::Layout>(
-    r: &mut crate::Reader<'_, L>,
-    n: usize,
-    name: &str,
-) -> crate::Result<(alloc::vec::IntoIter<u32>, [usize; K])> {
-    let (tags, counts) = unpack_tags::<K, L>(r, n, name)?;
-    r.note_transient(&tags);
-    Ok((tags.into_iter(), counts))
+    fn __binform_variant<Make>(self, _: &'static [&'static str], _: Make) -> NoVariant {
+        NoVariant
+    }
+
+    fn __binform_variant_one<Make>(self, _: &'static str, _: Make) -> NoVariant {
+        NoVariant
+    }
+
+    fn __binform_pack_variant<'r, T, P>(self, _: Rows<'r, T>, _: P) -> NoVariant
+    where
+        P: Fn(&'r T) -> Option<F>,
+    {
+        NoVariant
+    }
 }

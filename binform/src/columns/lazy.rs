@@ -98,6 +98,24 @@ pub trait ReadFields<'de, F> {
         names: &'static [&'static str],
         make: Make,
     ) -> Result<impl Iterator<Item = Out> + use<'de, F, Out, L, Make, Self>>;
+
+    /// The recipe of an enum's variant of these fields, named `names`,
+    /// each element made by `make` (`columns::variants`).
+    #[inline(always)]
+    fn __binform_variant<Make>(
+        self,
+        names: &'static [&'static str],
+        make: Make,
+    ) -> super::variants::VariantFields<F, Make>
+    where
+        Self: Sized,
+    {
+        super::variants::VariantFields {
+            names,
+            make,
+            fields: core::marker::PhantomData,
+        }
+    }
 }
 
 /// The column of a lone field `T` (a variant of one field, or a field
@@ -114,6 +132,24 @@ pub trait ReadOne<'de, T> {
         n: usize,
         name: &'static str,
     ) -> Result<impl Iterator<Item = T> + use<'de, T, L, Self>>;
+
+    /// The recipe of an enum's variant of this one field, named `name`,
+    /// each element made by `make` (`columns::variants`).
+    #[inline(always)]
+    fn __binform_variant_one<Make>(
+        self,
+        name: &'static str,
+        make: Make,
+    ) -> super::variants::VariantField<T, Make>
+    where
+        Self: Sized,
+    {
+        super::variants::VariantField {
+            name,
+            make,
+            field: core::marker::PhantomData,
+        }
+    }
 }
 
 /// Columns read side by side: a tuple of iterators (a field's column

@@ -98,6 +98,53 @@ macro_rules! tuple {
             }
         }
 
+        // An enum's variant of these fields (`columns::variants`).
+        impl<'de, Out: Unpack<'de>, L: crate::Layout, Make: FnMut(($($name,)+)) -> Out, $($name: Unpack<'de>),+>
+            crate::columns::variants::ReadVariant<'de, Out, L>
+            for crate::columns::variants::VariantFields<($($name,)+), Make>
+        {
+            type Value = Out;
+            type Make = crate::columns::variants::Made;
+
+            #[inline(always)]
+            #[allow(non_snake_case)]
+            fn read_variant(
+                self,
+                r: &mut Reader<'de, L>,
+                n: usize,
+            ) -> Result<(
+                impl Iterator<Item = Out> + use<'de, $($name,)+ Out, L, Make>,
+                crate::columns::variants::Made,
+            )> {
+                // `ReadFields`' column, built here rather than through it:
+                // one level fewer of the types that nest with the enums.
+                let names = self.names;
+                let rows = crate::columns::lazy::rows_of::<Out, L>(r, n)?;
+                let n = if Out::COLUMNS { n } else { 0 };
+                $(let $name = field_column!($name, r, n, names.get($idx).copied().unwrap_or_default())?;)+
+                let column = crate::columns::lazy::ZipAs { rows, cols: ($($name,)+), make: self.make };
+                Ok((column, crate::columns::variants::Made))
+            }
+        }
+
+        impl<'r, T: 'r, L: crate::Layout, Project, $($name: Pack + 'r),+>
+            crate::columns::variants::PackVariant<'r, T, L>
+            for crate::columns::variants::PackVariantFields<($(&'r $name,)+), Project>
+        where
+            Project: Fn(&'r T) -> Option<($(&'r $name,)+)> + Clone,
+        {
+            #[inline(always)]
+            fn pack_variant(
+                self,
+                items: crate::write::Rows<'r, T>,
+                w: &mut Writer<'_, L>,
+            ) -> Result<()> {
+                use crate::write::PackFields as _;
+                (&crate::__private::FieldsOf::<($(&'r $name,)+)>::NEW)
+                    .__binform_pack_fields(items.iter().filter_map(self.project), w)
+            }
+        }
+
         // Columns side by side (`ZipAs`).
         impl<$($name: Iterator),+> crate::columns::lazy::Zip for ($($name,)+) {
             type Item = ($($name::Item,)+);
@@ -138,6 +185,31 @@ impl<'de, T: Unpack<'de>> crate::columns::lazy::ReadOne<'de, T>
         name: &'static str,
     ) -> Result<impl Iterator<Item = T> + use<'de, T, L>> {
         field_column!(T, r, n, name)
+    }
+}
+
+// An enum's variant of one field (`columns::variants`): the field's own
+// column, each element made of its value by the enum's column.
+impl<'de, T: Unpack<'de>, Out, L: crate::Layout, Make: FnMut(T) -> Out>
+    crate::columns::variants::ReadVariant<'de, Out, L>
+    for crate::columns::variants::VariantField<T, Make>
+{
+    type Value = T;
+    type Make = crate::columns::variants::MadeBy<Make>;
+
+    #[inline(always)]
+    fn read_variant(
+        self,
+        r: &mut Reader<'de, L>,
+        n: usize,
+    ) -> Result<(
+        impl Iterator<Item = T> + use<'de, T, Out, L, Make>,
+        crate::columns::variants::MadeBy<Make>,
+    )> {
+        // The field's own column, not `ReadOne`'s around it: one level
+        // fewer of the types that nest with the enums.
+        let column = field_column!(T, r, n, self.name)?;
+        Ok((column, crate::columns::variants::MadeBy(self.make)))
     }
 }
 

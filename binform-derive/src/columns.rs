@@ -1,8 +1,9 @@
 //! The column generator (`docs/format.md` §27): a compact type's
 //! sequences, written a field at a time. A struct writes each encoded
 //! field's column in wire order; an enum its variant indexes, then each
-//! variant's fields' columns over the elements of that variant. The
-//! fields go in runs of up to 16, each one call on a tuple of their types
+//! variant's fields' columns over the elements of that variant (for most
+//! enums a recipe a variant, given to the runtime's generic code,
+//! `columns/variants.rs`). The fields go in runs of up to 16, each one call on a tuple of their types
 //! (`__private::ReadFields` / `PackFields`, generic code of the runtime,
 //! where each field's column is its type's `Unpack::read_column` /
 //! `Pack::pack_all`), so strings, options, integers and nested derived
@@ -538,13 +539,16 @@ pub fn captures(generics: &syn::Generics, de: &Lifetime) -> TokenStream {
 /// (`__private::ReadVariants`, `pack_enum_columns`) given a recipe a
 /// variant: up to `MAX_VARIANTS` variants, one with encoded fields at
 /// least. rustc checks that code once, where it checked the columns
-/// written out here in every enum (`docs/compile-time.md`). An enum of
-/// unit variants reads and writes its indexes alone, below.
+/// written out here in every enum (an enum of four data variants: 43 M
+/// instructions of the check, 20 M with recipes). Otherwise they are
+/// written out below: an enum of unit variants reads and writes its
+/// indexes alone, and an enum of more variants writes out every one.
 fn by_recipes(variants: &[Variant]) -> bool {
     variants.len() <= MAX_VARIANTS && variants.iter().any(|v| !runs(&v.fields).is_empty())
 }
 
-/// The runtime's `MAX_VARIANTS`: the longest tuple of recipes.
+/// The longest tuple of recipes the runtime takes (`columns/variants.rs`'
+/// `variants!`).
 const MAX_VARIANTS: usize = 16;
 
 /// A variant's element made from its encoded fields `one`, bound as

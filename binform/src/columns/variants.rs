@@ -6,8 +6,7 @@
 //! or its fields taken from one. rustc then checks the reading and the
 //! writing once, generic, rather than in each enum's `read_column` and
 //! `pack_columns`: an enum of four data variants cost 43 M instructions
-//! of the check there, and costs 20 M with recipes
-//! (`docs/compile-time.md`).
+//! of the check there, and costs 20 M with recipes (`CHANGELOG.md`).
 //!
 //! The price is depth: the recipes' columns are opaque iterator types of
 //! a generic trait, one more level of those that nest with the enums, and

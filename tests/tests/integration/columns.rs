@@ -1360,7 +1360,7 @@ fn deep_structs_of_rows_agree_with_value() {
 /// runtime's generic code given a recipe a variant
 /// (`columns::variants`), which rustc checks once rather than in every
 /// enum, at the price of depth: 26 such levels build, where the columns
-/// written out in each enum built 40 (`docs/compile-time.md`). A variant
+/// written out in each enum built 40 (`CHANGELOG.md`). A variant
 /// of one field reads its field's own column, with no tuple around it.
 #[test]
 fn deep_chains_of_enums_of_one_field_build_and_round_trip() {

@@ -358,18 +358,7 @@ fn enum_columns(variants: &[Variant]) -> TokenStream {
         return quote!(let _ = __items;);
     }
     let tag_arms = tag_arms(variants);
-    let columns = variants.iter().map(|v| {
-        let ident = v.ident;
-        pack_runs(&v.fields, |pat, values| {
-            quote! {
-                __items.iter().filter_map(|__x: &Self| match __x {
-                    Self::#ident { #pat .. } => __bf::Some(#values),
-                    #[allow(unreachable_patterns)]
-                    _ => __bf::None,
-                })
-            }
-        })
-    });
+    let columns = variants.iter().map(variant_runs);
     let tags = try_result(quote! {
         __bf::tag_column(__items, |__x| match __x { #(#tag_arms)* }, __w)
     });
@@ -679,15 +668,7 @@ fn enum_recipes_pack(named: Option<&TokenStream>, variants: &[Variant]) -> Token
             // More than 16 fields, or a `with` field: the variant's runs,
             // written by a closure.
             _ => {
-                let stmts = pack_runs(&var.fields, |pat, values| {
-                    quote! {
-                        __items.iter().filter_map(|__x: &Self| match __x {
-                            Self::#ident { #pat .. } => __bf::Some(#values),
-                            #[allow(unreachable_patterns)]
-                            _ => __bf::None,
-                        })
-                    }
-                });
+                let stmts = variant_runs(var);
                 Some(quote! {
                     __bf::PackVariantWith(|__items: __bf::Rows<'_, Self>, __w: &mut __bf::Writer<'_, __L>| {
                         #stmts
@@ -701,6 +682,21 @@ fn enum_recipes_pack(named: Option<&TokenStream>, variants: &[Variant]) -> Token
     quote! {
         __bf::pack_enum_columns(__items, __w, |__x| match __x { #(#tag_arms)* }, (#(#recipes,)*))
     }
+}
+
+/// The statements that write a variant's runs over the elements of that
+/// variant.
+fn variant_runs(var: &Variant) -> TokenStream {
+    let ident = var.ident;
+    pack_runs(&var.fields, |pat, values| {
+        quote! {
+            __items.iter().filter_map(|__x: &Self| match __x {
+                Self::#ident { #pat .. } => __bf::Some(#values),
+                #[allow(unreachable_patterns)]
+                _ => __bf::None,
+            })
+        }
+    })
 }
 
 /// `Self::Variant { .. } => index,` for each variant.

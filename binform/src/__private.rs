@@ -12,8 +12,8 @@ pub use core;
 
 pub use crate::columns::lazy::{rows_of, ReadFields, ReadOne};
 pub use crate::columns::variants::{
-    pack_enum_columns, pack_tags, read_tags, tag_column, unpack_tags, NoVariant, PackVariantOf,
-    PackVariantWith, ReadVariants, VariantUnit, VariantWith,
+    pack_enum_columns, read_tags, tag_column, NoVariant, PackVariantOf, PackVariantWith,
+    ReadVariants, VariantUnit, VariantWith,
 };
 pub use crate::impls::SharedUnpack;
 pub use crate::plain::Plain;

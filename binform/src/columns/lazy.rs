@@ -110,17 +110,15 @@ pub trait ReadFields<'de, F> {
     where
         Self: Sized,
     {
-        super::variants::VariantFields {
-            names,
-            make,
-            fields: core::marker::PhantomData,
-        }
+        super::variants::VariantFields::new(names, make)
     }
 }
 
-/// The column of a lone field `T` (a variant of one field, or a field
-/// between `with` fields) read without a tuple: the field's own iterator,
-/// nesting no deeper than it (`recursion_limit`). Implemented for the
+/// The column of a lone field `T` (a field between `with` fields, or a
+/// variant of one field where the derive writes an enum's columns out;
+/// an enum's recipe reads the field's own column, `columns::variants`)
+/// read without a tuple: the field's own iterator, nesting no deeper than
+/// it (`recursion_limit`). Implemented for the
 /// selector `&__private::FieldsOf<(T,)>` (`impls/tuples.rs`).
 #[doc(hidden)]
 pub trait ReadOne<'de, T> {
@@ -144,11 +142,7 @@ pub trait ReadOne<'de, T> {
     where
         Self: Sized,
     {
-        super::variants::VariantField {
-            name,
-            make,
-            field: core::marker::PhantomData,
-        }
+        super::variants::VariantField::new(name, make)
     }
 }
 

@@ -11,15 +11,16 @@
 //! The price is depth: the recipes' columns are opaque iterator types of
 //! a generic trait, one more level of those that nest with the enums, and
 //! rustc's default `recursion_limit` ends a chain of enums by value at
-//! about 26 levels (40 before). Each level is held to one opaque type of
+//! 25 levels (40 before). Each level is held to one opaque type of
 //! the recipe: a lone field's column is the field's own, each element
 //! made by the enum's column (`MakeElement`), not by a `map` around it.
 //!
 //! A recipe is made by the selector `&FieldsOf<F>` (`ReadFields`,
-//! `ReadOne`, `PackFields`) when every field's type has an encoding, and
-//! is [`NoVariant`] otherwise (`NoFields`): the field's other uses report
-//! the missing encoding, at the field, and the enum's columns add no
-//! error of their own.
+//! `ReadOne`, [`PackVariantOf`]) when every field's type has an encoding,
+//! and is [`NoVariant`] otherwise (`NoFields`): the field's other uses
+//! report the missing encoding, at the field, and the enum's columns add
+//! no error of their own. Writing takes recipes of the variants with
+//! encoded fields only: the others write nothing but their index.
 
 use alloc::vec::Vec;
 use core::marker::PhantomData;
@@ -118,6 +119,30 @@ pub struct VariantField<T, M> {
     pub(crate) name: &'static str,
     pub(crate) make: M,
     pub(crate) field: PhantomData<fn() -> T>,
+}
+
+impl<F, M> VariantFields<F, M> {
+    /// The recipe.
+    #[inline(always)]
+    pub(crate) fn new(names: &'static [&'static str], make: M) -> Self {
+        VariantFields {
+            names,
+            make,
+            fields: PhantomData,
+        }
+    }
+}
+
+impl<T, M> VariantField<T, M> {
+    /// The recipe.
+    #[inline(always)]
+    pub(crate) fn new(name: &'static str, make: M) -> Self {
+        VariantField {
+            name,
+            make,
+            field: PhantomData,
+        }
+    }
 }
 
 /// A variant with no encoded field: each element is `make()`.
@@ -368,19 +393,14 @@ pub fn tag_column<S, L: Layout>(
     tag: fn(&S) -> u32,
     w: &mut Writer<'_, L>,
 ) -> Result<()> {
-    pack_tags(items.iter().map(tag), w)
-}
-
-/// Writes an enum column's variant indexes as packed `u32` blocks (§22).
-#[inline]
-pub fn pack_tags<L: Layout>(tags: impl Iterator<Item = u32>, w: &mut Writer<'_, L>) -> Result<()> {
-    crate::packed::pack_iter(tags, w)
+    // Packed `u32` blocks (§22).
+    crate::packed::pack_iter(items.iter().map(tag), w)
 }
 
 /// Reads an enum column's `n` variant indexes (`n` checked by the
 /// caller), each below `K` (else `UnknownVariant`, naming `name`), and how
 /// many elements each variant has.
-pub fn unpack_tags<const K: usize, L: Layout>(
+fn unpack_tags<const K: usize, L: Layout>(
     r: &mut Reader<'_, L>,
     n: usize,
     name: &str,

@@ -421,7 +421,7 @@ fn unpack_tags<const K: usize, L: Layout>(
 }
 
 /// An enum's column of variant indexes as an iterator, and each
-/// variant's count (as [`unpack_tags`]).
+/// variant's count (as `unpack_tags`).
 #[inline(always)]
 pub fn read_tags<const K: usize, L: Layout>(
     r: &mut Reader<'_, L>,

@@ -3,7 +3,8 @@
 //! field's column in wire order; an enum its variant indexes, then each
 //! variant's fields' columns over the elements of that variant (for most
 //! enums a recipe a variant, given to the runtime's generic code,
-//! `columns/variants.rs`). The fields go in runs of up to 16, each one call on a tuple of their types
+//! `columns/variants.rs`). The fields go in runs of up to 16, each one
+//! call on a tuple of their types
 //! (`__private::ReadFields` / `PackFields`, generic code of the runtime,
 //! where each field's column is its type's `Unpack::read_column` /
 //! `Pack::pack_all`), so strings, options, integers and nested derived
@@ -540,9 +541,9 @@ fn by_recipes(variants: &[Variant]) -> bool {
 /// `variants!`).
 const MAX_VARIANTS: usize = 16;
 
-/// A variant's element made from its encoded fields `one`, bound as
-/// `pattern`: a fn item naming the type where one can ([`named`]), else a
-/// closure.
+/// What makes a variant's element of the values of its encoded fields
+/// `one` (a lone field's value, else a tuple of them; nothing for none): a
+/// fn item naming the type where one can ([`named`]), else a closure.
 fn variant_make(
     owner: Owner,
     (style, fields): (Style, &[Field]),

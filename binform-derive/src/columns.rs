@@ -204,23 +204,7 @@ fn read_one_run(
     n: TokenStream,
     prefix: &str,
 ) -> TokenStream {
-    let binds = one.iter().map(|(i, _)| binding(*i));
-    let make = match owner.named {
-        Some(ty) => {
-            let element = construct(owner.path(ty), style, fields);
-            let tys = one.iter().map(|(_, f)| f.ty);
-            quote!({
-                fn __bf_make((#(#binds,)*): (#(#tys,)*)) -> #ty {
-                    #element
-                }
-                __bf_make
-            })
-        }
-        None => {
-            let element = construct(owner.closure_path(), style, fields);
-            quote!(|(#(#binds,)*)| #element)
-        }
-    };
+    let make = element_maker(owner, (style, fields), one, Lone::InTuple);
     read_tuple(one, &n, prefix, quote!(Self), make)
 }
 
@@ -541,19 +525,28 @@ fn by_recipes(variants: &[Variant]) -> bool {
 /// `variants!`).
 const MAX_VARIANTS: usize = 16;
 
-/// What makes a variant's element of the values of its encoded fields
-/// `one` (a lone field's value, else a tuple of them; nothing for none): a
-/// fn item naming the type where one can ([`named`]), else a closure.
-fn variant_make(
+/// How an element maker takes a lone field: as itself (`ReadOne`, an
+/// enum's recipe) or as a tuple of one (`ReadFields`).
+#[derive(Clone, Copy, PartialEq)]
+enum Lone {
+    Value,
+    InTuple,
+}
+
+/// What makes an element (the type's, or its variant's) of the values of
+/// its encoded fields `one` (a tuple of them, or a lone field's value as
+/// `lone` says; nothing for none): a fn item naming the type where one
+/// can ([`named`]), else a closure.
+fn element_maker(
     owner: Owner,
     (style, fields): (Style, &[Field]),
     one: &[(usize, &Field)],
+    lone: Lone,
 ) -> TokenStream {
     let binds: Vec<_> = one.iter().map(|(i, _)| binding(*i)).collect();
     let tys: Vec<_> = one.iter().map(|(_, f)| f.ty).collect();
-    // A lone field is its value, not a tuple of one (`ReadOne`).
     let (pattern, ty) = match (binds.as_slice(), tys.as_slice()) {
-        ([b], [t]) => (quote!(#b), quote!(#t)),
+        ([b], [t]) if lone == Lone::Value => (quote!(#b), quote!(#t)),
         _ => (quote!((#(#binds,)*)), quote!((#(#tys,)*))),
     };
     match owner.named {
@@ -591,20 +584,20 @@ fn enum_recipes_read(
         let this = (var.style, var.fields.as_slice());
         match runs(&var.fields).as_slice() {
             [] => {
-                let make = variant_make(owner, this, &[]);
+                let make = element_maker(owner, this, &[], Lone::Value);
                 quote!(__bf::VariantUnit(#make))
             }
             [Run::Tuple(one)] if one.len() == 1 => {
                 let (_, f) = one[0];
                 let ty = f.ty;
                 let field = segment(&prefix, f);
-                let make = variant_make(owner, this, one);
+                let make = element_maker(owner, this, one, Lone::Value);
                 quote!((&__bf::FieldsOf::<(#ty,)>::NEW).__binform_variant_one(#field, #make))
             }
             [Run::Tuple(one)] => {
                 let tys = one.iter().map(|(_, f)| f.ty);
                 let fields = one.iter().map(|(_, f)| segment(&prefix, f));
-                let make = variant_make(owner, this, one);
+                let make = element_maker(owner, this, one, Lone::Value);
                 quote! {
                     (&__bf::FieldsOf::<(#(#tys,)*)>::NEW).__binform_variant(&[#(#fields),*], #make)
                 }

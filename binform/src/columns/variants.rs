@@ -399,7 +399,9 @@ pub fn tag_column<S, L: Layout>(
 
 /// Reads an enum column's `n` variant indexes (`n` checked by the
 /// caller), each below `K` (else `UnknownVariant`, naming `name`), and how
-/// many elements each variant has.
+/// many elements each variant has. Apart from `read_tags`: merged into
+/// it (always inlined), the loop cost a column of 1,000 enums 0.3% more
+/// decode instructions.
 fn unpack_tags<const K: usize, L: Layout>(
     r: &mut Reader<'_, L>,
     n: usize,

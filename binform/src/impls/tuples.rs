@@ -17,6 +17,21 @@ macro_rules! field_column {
     };
 }
 
+/// The column of a derived type's (or variant's) fields `$name` as a
+/// column of its values `$out`, each made by `$make` (`ReadFields` and
+/// an enum's recipe), or its rows when `$out`'s column is rows
+/// (`columns::lazy::rows_of`). A macro, as `field_column!` is: a function
+/// would be one more opaque iterator (`recursion_limit`). `?` on errors.
+macro_rules! fields_column {
+    ($out:ty, $r:ident, $n:ident, $names:expr, $make:expr, $($name:ident . $idx:tt),+) => {{
+        let names = $names;
+        let rows = crate::columns::lazy::rows_of::<$out, _>($r, $n)?;
+        let n = if <$out as Encoding>::COLUMNS { $n } else { 0 };
+        $(let $name = field_column!($name, $r, n, names.get($idx).copied().unwrap_or_default())?;)+
+        crate::columns::lazy::ZipAs { rows, cols: ($($name,)+), make: $make }
+    }};
+}
+
 macro_rules! tuple {
     ($($name:ident . $idx:tt),+) => {
         impl<$($name: Encoding),+> Encoding for ($($name,)+) {
@@ -91,10 +106,7 @@ macro_rules! tuple {
                 names: &'static [&'static str],
                 make: Make,
             ) -> Result<impl Iterator<Item = Out> + use<'de, $($name,)+ Out, L, Make>> {
-                let rows = crate::columns::lazy::rows_of::<Out, L>(r, n)?;
-                let n = if Out::COLUMNS { n } else { 0 };
-                $(let $name = field_column!($name, r, n, names.get($idx).copied().unwrap_or_default())?;)+
-                Ok(crate::columns::lazy::ZipAs { rows, cols: ($($name,)+), make })
+                Ok(fields_column!(Out, r, n, names, make, $($name.$idx),+))
             }
         }
 
@@ -118,11 +130,7 @@ macro_rules! tuple {
             )> {
                 // `ReadFields`' column, built here rather than through it:
                 // one level fewer of the types that nest with the enums.
-                let names = self.names;
-                let rows = crate::columns::lazy::rows_of::<Out, L>(r, n)?;
-                let n = if Out::COLUMNS { n } else { 0 };
-                $(let $name = field_column!($name, r, n, names.get($idx).copied().unwrap_or_default())?;)+
-                let column = crate::columns::lazy::ZipAs { rows, cols: ($($name,)+), make: self.make };
+                let column = fields_column!(Out, r, n, self.names, self.make, $($name.$idx),+);
                 Ok((column, crate::columns::variants::Made))
             }
         }

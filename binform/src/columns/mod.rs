@@ -64,21 +64,44 @@ pub(crate) fn write_bit_slices<'a, L: crate::Layout>(
             (acc, filled, at) = (acc >> 32, filled - 32, at + 4);
         }
     };
+    // The flags of eight bools, gathered.
+    let eight = |bools: &[bool]| {
+        let x = u64::from_le_bytes(core::array::from_fn(|i| {
+            u8::from(bools.get(i).copied().unwrap_or_default())
+        }));
+        x.wrapping_mul(GATHER) >> 56
+    };
+    // Each slice's last flags are the top ones of its last eight bools
+    // (overlapping the eights before), and a slice of up to 16 is one
+    // push: a loop over the last bools, and a push for them, cost most of
+    // mk48's column of reloads (ten bools a slice). A slice shorter than
+    // eight is taken bool by bool.
     for slice in slices {
-        let eights = slice.chunks_exact(8);
-        let rest = eights.remainder();
-        for eight in eights {
-            let x = u64::from_le_bytes(core::array::from_fn(|i| {
-                u8::from(eight.get(i).copied().unwrap_or_default())
-            }));
-            push(x.wrapping_mul(GATHER) >> 56, 8);
-        }
-        if !rest.is_empty() {
-            let bits = rest
-                .iter()
-                .enumerate()
-                .fold(0u64, |bits, (i, &b)| bits | (u64::from(b) << i));
-            push(bits, rest.len() as u32);
+        let n = slice.len();
+        let last = |k: usize| match n.checked_sub(8).and_then(|at| slice.get(at..)) {
+            Some(bools) => eight(bools) >> (8 - k),
+            None => 0,
+        };
+        match n {
+            0 => {}
+            1..8 => {
+                let bits = slice
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |bits, (i, &b)| bits | (u64::from(b) << i));
+                push(bits, n as u32);
+            }
+            8..=16 => push(eight(slice) | last(n - 8) << 8, n as u32),
+            _ => {
+                let eights = slice.chunks_exact(8);
+                let rest = eights.remainder().len();
+                for bools in eights {
+                    push(eight(bools), 8);
+                }
+                if rest > 0 {
+                    push(last(rest), rest as u32);
+                }
+            }
         }
     }
     // The last flags' bytes: fewer than four.

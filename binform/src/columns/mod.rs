@@ -51,7 +51,8 @@ pub(crate) fn write_bit_slices<'a, L: crate::Layout>(
     const GATHER: u64 = 0x0102_0408_1020_4080;
     let out = w.extend_zeroed(total.div_ceil(8));
     // `acc` holds `filled` (below 32 between pushes) flags not yet stored,
-    // which start at byte `at` of `out`.
+    // which start at byte `at` of `out`; a push adds at most 16, so they
+    // fit its 64 bits and one store makes room.
     let (mut acc, mut filled, mut at) = (0u64, 0u32, 0usize);
     let mut push = |bits: u64, count: u32| {
         acc |= bits << filled;

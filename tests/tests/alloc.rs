@@ -117,3 +117,28 @@ fn a_few_bytes_declaring_huge_lengths_allocate_under_one_mib() {
         assert!(used < 1 << 20, "{used} bytes allocated");
     }
 }
+
+#[test]
+fn a_column_past_one_mib_at_the_end_of_its_input_is_allocated_once() {
+    // Each vector takes more than the 1 MiB any length may preallocate
+    // unbacked, and its columns are the last of the input: its room is
+    // taken from the input before they are read (their bytes back it), as
+    // for a vector made before its elements, and it is not regrown.
+    let n = 50_000;
+    let strings: Vec<String> = (0..n).map(|i| format!("s{i}")).collect();
+    assert!(n * std::mem::size_of::<String>() > 1 << 20);
+    let bytes = binform::to_vec(&strings).unwrap();
+    let (back, count) = allocations_during(|| binform::from_slice::<Vec<String>>(&bytes).unwrap());
+    assert_eq!(back, strings);
+    // The vector, each string, and the column's lengths (dropped after).
+    assert_eq!(count, 1 + n + 1);
+
+    let rows: Vec<(u32, String)> = (0..n).map(|i| (i as u32, format!("s{i}"))).collect();
+    let bytes = binform::to_vec(&rows).unwrap();
+    let (back, count) =
+        allocations_during(|| binform::from_slice::<Vec<(u32, String)>>(&bytes).unwrap());
+    assert_eq!(back, rows);
+    // The vector, each string; the integers' column and the strings'
+    // lengths (dropped after).
+    assert_eq!(count, 1 + n + 2);
+}

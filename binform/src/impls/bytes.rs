@@ -121,9 +121,10 @@ fn each_of<'de, B, L: crate::Layout>(
     len: usize,
     mut make: impl FnMut(&mut Reader<'de, L>, &'de [u8]) -> Result<B>,
 ) -> Result<alloc::vec::Vec<B>> {
+    let room = r.cautious_capacity::<B>(len);
     let slices = <&[u8]>::unpack_vec(r, len)?;
     let n = slices.len();
-    let mut out = r.vec_with_capacity(n)?;
+    let mut out = r.vec_with_room(n, room)?;
     for (i, bytes) in slices.into_iter().enumerate() {
         // Grown toward the charged length, never doubled past it.
         if out.len() == out.capacity() {

@@ -133,9 +133,10 @@ fn seqs_cut<'de, T: Unpack<'de>, S, L: crate::Layout>(
     mut make: impl FnMut(&mut Reader<'de, L>, Vec<T>) -> Result<S>,
 ) -> Result<Vec<S>> {
     let n = lens.len();
+    let room = r.cautious_capacity::<S>(n);
     let (mut all, charged) = seq_elements::<T, L>(r, lens)?;
     let total = all.len();
-    let mut out = r.vec_with_capacity::<S>(n)?;
+    let mut out = r.vec_with_room::<S>(n, room)?;
     for (i, &len) in lens.iter().rev().enumerate() {
         // Each length is at most what is left of the total: the lengths
         // add up to it.
@@ -547,9 +548,10 @@ impl<'de, T: Unpack<'de> + Ord> Unpack<'de> for BinaryHeap<T> {
     fn unpack_vec<L: crate::Layout>(r: &mut Reader<'de, L>, len: usize) -> Result<Vec<Self>> {
         let at = r.position();
         let before = r.expansion();
+        let room = r.cautious_capacity::<Self>(len);
         let heaps = Vec::<T>::unpack_vec(r, len)?;
         r.charge_key(before, at)?;
-        let mut out = r.vec_with_capacity(heaps.len())?;
+        let mut out = r.vec_with_room(heaps.len(), room)?;
         for (i, items) in heaps.into_iter().enumerate() {
             if out.len() == out.capacity() {
                 r.grow_toward(&mut out, i + 1, len)?;

@@ -159,8 +159,9 @@ fn strs_of<'de, T, L: crate::Layout>(
 ) -> Result<alloc::vec::Vec<T>> {
     let n = lens.len();
     let at = r.position();
+    let room = r.cautious_capacity::<T>(n);
     let text = column_text(r, lens)?;
-    let mut out = r.vec_with_capacity::<T>(n)?;
+    let mut out = r.vec_with_room::<T>(n, room)?;
     let mut start = 0usize;
     for (i, &len) in lens.iter().enumerate() {
         // Each length is below the total, which fits in `usize`.

@@ -272,8 +272,22 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
     /// step each).
     #[inline]
     pub fn vec_with_capacity<T>(&mut self, len: usize) -> Result<Vec<T>> {
+        let room = self.cautious_capacity::<T>(len);
+        self.vec_with_room(len, room)
+    }
+
+    /// [`vec_with_capacity`](Self::vec_with_capacity) of a vector made
+    /// after the input its elements come from was read (a column's), with
+    /// `room` the [`cautious_capacity`](Self::cautious_capacity) taken
+    /// before that read: the input the column took counts toward it, as it
+    /// does for a vector made before its elements are read. (Taken after,
+    /// a large column at the end of its input had room for 1 MiB only, and
+    /// its vector grew once more: a copy of it, and both at once in
+    /// memory.)
+    #[inline]
+    pub(crate) fn vec_with_room<T>(&mut self, len: usize, room: usize) -> Result<Vec<T>> {
         self.charge_memory(len.saturating_mul(core::mem::size_of::<T>().max(1)))?;
-        self.vec_of(self.cautious_capacity::<T>(len), len)
+        self.vec_of(room.min(len), len)
     }
 
     /// An empty vector with room for `len` values, charged to the budget

@@ -30,8 +30,9 @@ pub(crate) fn unpack_lazy<'de, T: Unpack<'de>, L: Layout>(
     // The elements are built in this frame: a stack with room for them,
     // but no level (the rows inside count theirs).
     r.growing_for::<T, _>(|r| {
+        let room = r.cautious_capacity::<T>(n);
         let (mut column, refund) = transient_column::<T, L>(r, n)?;
-        let mut out = r.vec_with_capacity::<T>(n)?;
+        let mut out = r.vec_with_room::<T>(n, room)?;
         for i in 0..n {
             if out.len() == out.capacity() {
                 r.grow_toward(&mut out, i + 1, n)?;

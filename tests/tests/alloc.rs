@@ -141,4 +141,20 @@ fn a_column_past_one_mib_at_the_end_of_its_input_is_allocated_once() {
     // The vector, each string; the integers' column and the strings'
     // lengths (dropped after).
     assert_eq!(count, 1 + n + 2);
+
+    let n = 100_000;
+    let arrays: Vec<[u32; 4]> = (0..n).map(|i| [i as u32, 1, 2, 3]).collect();
+    let bytes = binform::to_vec(&arrays).unwrap();
+    let (back, count) =
+        allocations_during(|| binform::from_slice::<Vec<[u32; 4]>>(&bytes).unwrap());
+    assert_eq!(back, arrays);
+    // The vector, and the column of all the elements (dropped after).
+    assert_eq!(count, 2);
+
+    let owned: Vec<Vec<u8>> = (0..n).map(|i| vec![i as u8; 3]).collect();
+    let bytes = binform::to_vec(&owned).unwrap();
+    let (back, count) = allocations_during(|| binform::from_slice::<Vec<&[u8]>>(&bytes).unwrap());
+    assert_eq!(back, owned);
+    // The vector of borrowed slices, and the lengths (dropped after).
+    assert_eq!(count, 2);
 }

@@ -40,7 +40,8 @@ pub(crate) fn write_bits<L: crate::Layout>(
 /// time: each eight bools (bytes of 0 or 1) gathered into a byte by one
 /// multiplication, and joined in a 64-bit accumulator that is stored four
 /// bytes at a time (or-ing each byte into the output at its bit position
-/// cost two checked read-modify-writes a byte).
+/// cost two checked read-modify-writes a byte). A slice of up to 16 bools
+/// is one push.
 pub(crate) fn write_bit_slices<'a, L: crate::Layout>(
     slices: impl Iterator<Item = &'a [bool]>,
     total: usize,
@@ -79,7 +80,7 @@ pub(crate) fn write_bit_slices<'a, L: crate::Layout>(
     // eight is taken bool by bool.
     for slice in slices {
         let n = slice.len();
-        let last = |k: usize| match n.checked_sub(8).and_then(|at| slice.get(at..)) {
+        let tail = |k: usize| match n.checked_sub(8).and_then(|at| slice.get(at..)) {
             Some(bools) => eight(bools) >> (8 - k),
             None => 0,
         };
@@ -92,7 +93,7 @@ pub(crate) fn write_bit_slices<'a, L: crate::Layout>(
                     .fold(0u64, |bits, (i, &b)| bits | (u64::from(b) << i));
                 push(bits, n as u32);
             }
-            8..=16 => push(eight(slice) | last(n - 8) << 8, n as u32),
+            8..=16 => push(eight(slice) | tail(n - 8) << 8, n as u32),
             _ => {
                 let eights = slice.chunks_exact(8);
                 let rest = eights.remainder().len();
@@ -100,12 +101,12 @@ pub(crate) fn write_bit_slices<'a, L: crate::Layout>(
                     push(eight(bools), 8);
                 }
                 if rest > 0 {
-                    push(last(rest), rest as u32);
+                    push(tail(rest), rest as u32);
                 }
             }
         }
     }
-    // The last flags' bytes: fewer than four.
+    // The last flags' bytes: at most four (fewer than 32 flags).
     let last = filled.div_ceil(8) as usize;
     if let Some(dst) = out.get_mut(at..at + last) {
         dst.copy_from_slice(acc.to_le_bytes().get(..last).unwrap_or_default());
@@ -399,14 +400,15 @@ mod tests {
 
     #[test]
     fn bit_slices_are_the_bits_of_their_flags_in_order() {
-        // Slices of every length from 0 to 19 in shifting orders, so that
-        // eights, rests and the accumulator's 32-bit stores fall at every
-        // bit position; against the flag-at-a-time writer.
+        // Slices of every length from 0 to 40 in shifting orders, so that
+        // short slices, one-push slices (8 to 16), whole eights with every
+        // rest, and the accumulator's 32-bit stores fall at every bit
+        // position; against the flag-at-a-time writer.
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         for round in 0..40usize {
             let slices: Vec<Vec<bool>> = (0..round)
                 .map(|k| {
-                    (0..(k * 7 + round) % 20)
+                    (0..(k * 7 + round) % 41)
                         .map(|_| {
                             state ^= state << 13;
                             state ^= state >> 7;

@@ -102,8 +102,9 @@ impl<'de, T: Unpack<'de>, const N: usize> Unpack<'de> for [T; N] {
         }
         let total = len.checked_mul(N).ok_or_else(|| r.alloc_error(len))?;
         r.check_column::<T>(total, r.position())?;
+        let room = r.cautious_capacity::<Self>(len);
         let mut values = T::unpack_vec(r, total)?.into_iter();
-        let mut out = r.vec_with_capacity(len)?;
+        let mut out = r.vec_with_room(len, room)?;
         for i in 0..len {
             let slots: [Option<T>; N] = core::array::from_fn(|_| values.next());
             if slots.iter().any(Option::is_none) {

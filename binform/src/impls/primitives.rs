@@ -322,9 +322,10 @@ impl<'de> Unpack<'de> for bool {
         r: &mut Reader<'de, L>,
         len: usize,
     ) -> Result<alloc::vec::Vec<Self>> {
+        let room = r.cautious_capacity::<Self>(len);
         if !L::FIXED {
             let bits = crate::columns::read_bits(r, len)?;
-            let mut out = r.vec_with_capacity(len)?;
+            let mut out = r.vec_with_room(len, room)?;
             // The input holds the bits, so the whole (charged) length is
             // reserved, as an error if it fails.
             if out.capacity() < len {
@@ -343,7 +344,7 @@ impl<'de> Unpack<'de> for bool {
                 bytes.get(at).copied().unwrap_or_default(),
             ));
         }
-        let mut out = r.vec_with_capacity(len)?;
+        let mut out = r.vec_with_room(len, room)?;
         out.extend(bytes.iter().map(|&b| b != 0));
         Ok(out)
     }

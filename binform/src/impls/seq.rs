@@ -74,9 +74,12 @@ pub(crate) fn unpack_seqs<'de, T: Unpack<'de>, S, L: crate::Layout>(
     n: usize,
     make: impl FnMut(&mut Reader<'de, L>, Vec<T>) -> Result<S>,
 ) -> Result<Vec<S>> {
+    // The room of the sequences' vector is taken before the lengths and
+    // elements are read, which back it (`Reader::vec_with_room`).
+    let room = r.cautious_capacity::<S>(n);
     crate::columns::with_lengths(r, n, |r, lens| match T::LAZY_COLUMN && T::COLUMNS {
-        true => seqs_from_column(r, lens, make),
-        false => seqs_cut(r, lens, make),
+        true => seqs_from_column(r, lens, room, make),
+        false => seqs_cut(r, lens, room, make),
     })
 }
 
@@ -87,6 +90,7 @@ pub(crate) fn unpack_seqs<'de, T: Unpack<'de>, S, L: crate::Layout>(
 fn seqs_from_column<'de, T: Unpack<'de>, S, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     lens: &[u64],
+    room: usize,
     mut make: impl FnMut(&mut Reader<'de, L>, Vec<T>) -> Result<S>,
 ) -> Result<Vec<S>> {
     let n = lens.len();
@@ -95,13 +99,13 @@ fn seqs_from_column<'de, T: Unpack<'de>, S, L: crate::Layout>(
     if total == 0 {
         // No elements, no column (nor a level, nor a recursion through
         // it): empty sequences, as the leaves' path makes them.
-        return seqs_cut(r, lens, make);
+        return seqs_cut(r, lens, room, make);
     }
     r.check_column::<T>(total, at)?;
     // The sequences' own buffers (elements that take no memory a byte
-    // each, as `vec_with_capacity` charges them).
+    // each, as `vec_with_room` charges them).
     r.charge_memory(total.saturating_mul(core::mem::size_of::<T>().max(1)))?;
-    let mut out = r.vec_with_capacity::<S>(n)?;
+    let mut out = r.vec_with_room::<S>(n, room)?;
     r.nested_holding::<T, _>(|r| {
         let (mut column, refund) = crate::read::lazy::transient_column::<T, L>(r, total)?;
         for (i, &len) in lens.iter().enumerate() {
@@ -130,10 +134,10 @@ fn seqs_from_column<'de, T: Unpack<'de>, S, L: crate::Layout>(
 fn seqs_cut<'de, T: Unpack<'de>, S, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     lens: &[u64],
+    room: usize,
     mut make: impl FnMut(&mut Reader<'de, L>, Vec<T>) -> Result<S>,
 ) -> Result<Vec<S>> {
     let n = lens.len();
-    let room = r.cautious_capacity::<S>(n);
     let (mut all, charged) = seq_elements::<T, L>(r, lens)?;
     let total = all.len();
     let mut out = r.vec_with_room::<S>(n, room)?;
@@ -359,6 +363,7 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
         if L::FIXED {
             return crate::read::unpack_each(r, len);
         }
+        let room = r.cautious_capacity::<Self>(len);
         crate::columns::with_lengths(r, len, |r, lens| {
             let at = r.position();
             let total = crate::columns::total_of(r, lens, at)?;
@@ -366,7 +371,7 @@ impl<'de: 'a, 'a> Unpack<'de> for &'a [u8] {
                 0 => &[],
                 _ => r.nested(|r| r.read_bytes(total))?,
             };
-            let mut out = r.vec_with_capacity(len)?;
+            let mut out = r.vec_with_room(len, room)?;
             let mut start = 0usize;
             for (i, &n) in lens.iter().enumerate() {
                 // Each length is at most the total, which fits in `usize`.

@@ -148,18 +148,21 @@ pub(crate) fn unpack_strs<'de, T, L: crate::Layout>(
     n: usize,
     make: impl FnMut(&mut Reader<'de, L>, &'de str) -> Result<T>,
 ) -> Result<alloc::vec::Vec<T>> {
-    crate::columns::with_lengths(r, n, |r, lens| strs_of(r, lens, make))
+    // The room is taken before the whole column (lengths and text) is
+    // read, which backs it.
+    let room = r.cautious_capacity::<T>(n);
+    crate::columns::with_lengths(r, n, |r, lens| strs_of(r, lens, room, make))
 }
 
 /// [`unpack_strs`] once the lengths are read: the bytes, checked, split.
 fn strs_of<'de, T, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     lens: &[u64],
+    room: usize,
     mut make: impl FnMut(&mut Reader<'de, L>, &'de str) -> Result<T>,
 ) -> Result<alloc::vec::Vec<T>> {
     let n = lens.len();
     let at = r.position();
-    let room = r.cautious_capacity::<T>(n);
     let text = column_text(r, lens)?;
     let mut out = r.vec_with_room::<T>(n, room)?;
     let mut start = 0usize;

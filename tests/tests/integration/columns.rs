@@ -1182,7 +1182,7 @@ proptest::proptest! {
     /// bytes.
     #[test]
     fn sequences_of_bools_and_integers_split_anyhow(
-        bools in proptest::collection::vec(proptest::collection::vec(proptest::bool::ANY, 0..20), 0..40),
+        bools in proptest::collection::vec(proptest::collection::vec(proptest::bool::ANY, 0..41), 0..40),
         ints in proptest::collection::vec(proptest::collection::vec(proptest::num::u16::ANY, 0..300), 0..5),
     ) {
         let bytes = both(&bools);

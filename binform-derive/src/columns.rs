@@ -234,13 +234,13 @@ fn read_tuple(
 }
 
 /// A field's path segment in errors: `prefix.member`.
-fn segment(prefix: &str, f: &Field) -> String {
+pub fn segment(prefix: &str, f: &Field) -> String {
     format!("{prefix}.{}", crate::encoding::compact_tokens(&f.member))
 }
 
 /// `path { a: __f0, .. }`: an element of the fields bound by their
 /// runs' patterns, fields that are not encoded at their defaults.
-fn construct(path: TokenStream, style: Style, fields: &[Field]) -> TokenStream {
+pub fn construct(path: TokenStream, style: Style, fields: &[Field]) -> TokenStream {
     if style == Style::Unit {
         return path;
     }
@@ -258,25 +258,30 @@ fn construct(path: TokenStream, style: Style, fields: &[Field]) -> TokenStream {
 
 /// The statements that write the runs of `fields`: `get(pattern, values)`
 /// makes the iterator of an element's fields bound by `pattern` as
-/// `values`.
+/// `values`, of the type `ty`.
 fn pack_runs(
     fields: &[Field],
-    get: impl Fn(TokenStream, TokenStream) -> TokenStream,
+    get: impl Fn(TokenStream, TokenStream, TokenStream) -> TokenStream,
 ) -> TokenStream {
     let stmts = runs(fields).into_iter().map(|run| {
         let call = match run {
             Run::Tuple(fields) => {
-                let tys = fields.iter().map(|(_, f)| f.ty);
+                let tys: Vec<_> = fields.iter().map(|(_, f)| f.ty).collect();
                 let members = fields.iter().map(|(_, f)| &f.member);
                 let binds: Vec<_> = fields.iter().map(|(i, _)| binding(*i)).collect();
-                let items = get(quote!(#(#members: #binds,)*), quote!((#(#binds,)*)));
+                let items = get(
+                    quote!(#(#members: #binds,)*),
+                    quote!((#(#binds,)*)),
+                    quote!((#(&#tys,)*)),
+                );
                 quote!((&__bf::FieldsOf::<(#(&#tys,)*)>::NEW).__binform_pack_fields(#items, __w))
             }
             Run::With(i, f) => {
                 let path = &f.attrs.with.as_ref().map(|w| &w.value);
                 let member = &f.member;
                 let b = binding(i);
-                let items = get(quote!(#member: #b,), quote!(#b));
+                let ty = f.ty;
+                let items = get(quote!(#member: #b,), quote!(#b), quote!(&#ty));
                 quote!(__bf::pack_rows_with(#items, __w, |__v, __w| #path::pack(__v, __w)))
             }
         };
@@ -291,7 +296,7 @@ fn pack_runs(
 /// which writes them; `pack_slice`'s default calls the latter too.
 pub fn pack_items(named: Option<&TokenStream>, body: &Body) -> TokenStream {
     let columns = match body {
-        Body::Struct(_, fields) => struct_columns(fields),
+        Body::Struct(_, fields) => struct_columns(named, fields),
         Body::Enum(variants) if by_recipes(variants) => {
             return pack_items_of(enum_recipes_pack(named, variants));
         }
@@ -321,19 +326,29 @@ fn pack_items_of(columns: TokenStream) -> TokenStream {
             __items: __bf::Rows<'_, Self>,
             __w: &mut __bf::Writer<'_, __L>,
         ) -> __bf::Result<(), __bf::Error> {
-            #[allow(unused_imports)]
-            use __bf::{NoFields as _, PackFields as _, PackVariantOf as _};
             #columns
         }
     }
 }
 
 /// A struct's columns: its runs over every element.
-fn struct_columns(fields: &[Field]) -> TokenStream {
-    pack_runs(
-        fields,
-        |pat, values| quote!(__items.iter().map(|__x: &Self| { let Self { #pat .. } = __x; #values })),
-    )
+///
+/// Each run's fields are taken from an element by a fn item naming the
+/// type where one can ([`named`]), else by a closure, which rustc checks
+/// with the method around it (as [`element_maker`]'s).
+fn struct_columns(named: Option<&TokenStream>, fields: &[Field]) -> TokenStream {
+    pack_runs(fields, |pat, values, ty| match named {
+        Some(named) => quote! {
+            __items.iter().map({
+                fn __bf_take(__x: &#named) -> #ty {
+                    let #named { #pat .. } = __x;
+                    #values
+                }
+                __bf_take
+            })
+        },
+        None => quote!(__items.iter().map(|__x: &Self| { let Self { #pat .. } = __x; #values })),
+    })
 }
 
 /// An enum's columns: the variant indexes, then each variant's runs
@@ -393,8 +408,6 @@ pub fn unpack_items(
             impl __bf::Iterator<Item = Self> + use<#captures>,
             __bf::Error,
         > {
-            #[allow(unused_imports)]
-            use __bf::{NoFields as _, ReadFields as _, ReadOne as _};
             #read_column
         }
     }
@@ -682,7 +695,7 @@ fn enum_recipes_pack(named: Option<&TokenStream>, variants: &[Variant]) -> Token
 /// variant.
 fn variant_runs(var: &Variant) -> TokenStream {
     let ident = var.ident;
-    pack_runs(&var.fields, |pat, values| {
+    pack_runs(&var.fields, |pat, values, _| {
         quote! {
             __items.iter().filter_map(|__x: &Self| match __x {
                 Self::#ident { #pat .. } => __bf::Some(#values),

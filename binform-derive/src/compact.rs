@@ -10,6 +10,7 @@ use crate::fields::{
     self, binding, pack_cursor_stmt, pack_variants, unpack_cursor_field, Out, Trait, ViaOr,
 };
 use crate::layout::{Gen, Layout};
+use crate::row::Row;
 
 /// Statements that write each encoded field from its binding through the
 /// cursor `__c`, each by one `pack_next` call: a field with no bound (a
@@ -27,6 +28,9 @@ use crate::layout::{Gen, Layout};
 /// for all of it when that is a bound (a parent, or its `pack_cursor`), and
 /// nothing otherwise, so that the first field makes it.
 fn pack_fields(fields: &[Field], first_prev: TokenStream) -> TokenStream {
+    if let Some(row) = Row::of(fields) {
+        return row.pack(first_prev);
+    }
     let encoded = crate::ast::wire_order(fields);
     let room = |k: usize| format_ident!("__room{}", k);
     let n = encoded.len();
@@ -154,6 +158,9 @@ fn construct(
 ) -> TokenStream {
     if style == Style::Unit {
         return path;
+    }
+    if let Some(row) = Row::of(fields) {
+        return row.unpack(path, style, fields, prefix);
     }
     let inits = fields.iter().map(|f| {
         let member = &f.member;

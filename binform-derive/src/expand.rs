@@ -146,8 +146,15 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, unused_labels, clippy::all)]
         const _: () = {
-            // The runtime's names, each one segment away (`__private`).
+            // The runtime's names, each one segment away (`__private`),
+            // and the traits whose methods the selectors of fields
+            // (`__bf::FieldsOf`) call, imported once for every method.
             use #krate::__private as __bf;
+            #[allow(unused_imports)]
+            use __bf::{
+                NoFields as _, PackFields as _, PackRow as _, PackVariantOf as _, ReadFields as _,
+                ReadOne as _, UnpackRow as _,
+            };
             #locked
 
             #[automatically_derived]

@@ -21,6 +21,7 @@ mod fields;
 mod layout;
 mod lock;
 mod placeholder;
+mod row;
 mod symbol;
 mod tolerant;
 

@@ -26,6 +26,9 @@ fn placeholder_value(
     if style == Style::Unit {
         return Some(quote!(__bf::Some(#path)));
     }
+    if let Some(row) = crate::row::Row::of(fields) {
+        return Some(row.placeholder(path, style, fields));
+    }
     let (mut tries, mut inits) = (Vec::new(), Vec::new());
     for (i, f) in fields.iter().enumerate() {
         let member = &f.member;

@@ -18,6 +18,7 @@ pub use crate::columns::variants::{
 pub use crate::impls::SharedUnpack;
 pub use crate::plain::Plain;
 pub use crate::read::ReadCursor;
+pub use crate::row::{PackRow, UnpackRow};
 pub use crate::schema::hash::{builtin_value, number_value, reference_value};
 pub use crate::tolerant::wire::Wire;
 pub use crate::tolerant::Fields;
@@ -646,6 +647,29 @@ pub trait NoFields<'de, F> {
     fn __binform_pack_variant<'r, T, P>(self, items: Rows<'r, T>, project: P) -> NoVariant
     where
         P: Fn(&'r T) -> Option<F>;
+
+    /// Writes nothing.
+    ///
+    /// # Safety
+    /// None needed: it writes nothing. `unsafe` as `PackRow`'s method is,
+    /// which the derive calls in the same words.
+    #[allow(unsafe_code)]
+    unsafe fn __binform_pack_row<L: crate::Layout>(
+        self,
+        row: F,
+        c: &mut Cursor<'_, '_, L>,
+        first_prev: usize,
+    ) -> crate::Result<()>;
+
+    /// No value: an error.
+    fn __binform_unpack_row<L: crate::Layout>(
+        self,
+        c: &mut ReadCursor<'_, 'de, L>,
+        names: &'static [&'static str],
+    ) -> crate::Result<F>;
+
+    /// No placeholder.
+    fn __binform_placeholder_row(self, work: &mut u32) -> Option<F>;
 }
 
 impl<'de, F> NoFields<'de, F> for FieldsOf<'de, F> {
@@ -690,4 +714,36 @@ impl<'de, F> NoFields<'de, F> for FieldsOf<'de, F> {
     {
         NoVariant
     }
+
+    #[allow(unsafe_code)]
+    unsafe fn __binform_pack_row<L: crate::Layout>(
+        self,
+        _: F,
+        _: &mut Cursor<'_, '_, L>,
+        _: usize,
+    ) -> crate::Result<()> {
+        Err(no_fields())
+    }
+
+    fn __binform_unpack_row<L: crate::Layout>(
+        self,
+        _: &mut ReadCursor<'_, 'de, L>,
+        _: &'static [&'static str],
+    ) -> crate::Result<F> {
+        Err(no_fields())
+    }
+
+    fn __binform_placeholder_row(self, _: &mut u32) -> Option<F> {
+        None
+    }
+}
+
+/// The error of [`NoFields`]' rows, which no compiled crate reaches (a
+/// field without an encoding fails to compile at the field).
+#[cold]
+fn no_fields() -> crate::Error {
+    crate::Error::new(
+        crate::ErrorKind::Custom,
+        "a field of this type has no encoding",
+    )
 }

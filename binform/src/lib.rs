@@ -190,6 +190,7 @@ mod packed;
 mod plain;
 mod read;
 mod refs;
+mod row;
 pub mod schema;
 #[cfg(feature = "std")]
 mod scratch;

@@ -153,6 +153,64 @@ macro_rules! tuple {
             }
         }
 
+        // A derived struct's fields as one row (`row`).
+        // SAFETY: each field is one `pack_next` call told the `MAX_SIZE`
+        // of the field before it and the room of the fields from it on
+        // (`row::rooms`), as the derive's own statements were.
+        #[allow(unsafe_code)]
+        unsafe impl<'a, $($name: Pack + 'a),+> crate::row::PackRow<($(&'a $name,)+)>
+            for &crate::__private::FieldsOf<'_, ($(&'a $name,)+)>
+        {
+            #[inline(always)]
+            unsafe fn __binform_pack_row<L: crate::Layout>(
+                self,
+                row: ($(&'a $name,)+),
+                c: &mut crate::__private::Cursor<'_, '_, L>,
+                first_prev: usize,
+            ) -> Result<()> {
+                let maxes = const { [$($name::MAX_SIZE),+] };
+                let rooms = const { crate::row::rooms([$($name::MAX_SIZE),+]) };
+                $(
+                    // SAFETY: when this field and the one before are bounded,
+                    // room was made for this field's `MAX_SIZE`, every
+                    // bounded field's after it and the slack (by the caller
+                    // for the first, or by `pack_next` after a field with no
+                    // bound), and each bounded field since wrote at most its
+                    // own `MAX_SIZE`.
+                    unsafe {
+                        crate::__private::pack_next(
+                            row.$idx,
+                            c,
+                            crate::row::prev_max(first_prev, &maxes, $idx),
+                            rooms[$idx],
+                        )
+                    }?;
+                )+
+                Ok(())
+            }
+        }
+
+        impl<'de, $($name: Unpack<'de>),+> crate::row::UnpackRow<'de, ($($name,)+)>
+            for &crate::__private::FieldsOf<'de, ($($name,)+)>
+        {
+            #[inline(always)]
+            fn __binform_unpack_row<L: crate::Layout>(
+                self,
+                c: &mut crate::__private::ReadCursor<'_, 'de, L>,
+                names: &'static [&'static str],
+            ) -> Result<($($name,)+)> {
+                Ok(($(crate::error::in_field(
+                    $name::unpack_cursor(c),
+                    names.get($idx).copied().unwrap_or_default(),
+                )?,)+))
+            }
+
+            #[inline]
+            fn __binform_placeholder_row(self, work: &mut u32) -> Option<($($name,)+)> {
+                Some(($($name::placeholder(work)?,)+))
+            }
+        }
+
         // Columns side by side (`ZipAs`).
         impl<$($name: Iterator),+> crate::columns::lazy::Zip for ($($name,)+) {
             type Item = ($($name::Item,)+);

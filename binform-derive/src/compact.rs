@@ -85,6 +85,9 @@ fn max_size<'a>(f: &Field<'a>) -> ViaOr<'a> {
 
 /// `Pack::MAX_SIZE` of a compact struct: its fields' sum.
 fn max_size_struct(fields: &[Field]) -> TokenStream {
+    if crate::sizes::shared(fields) {
+        return crate::sizes::get("max");
+    }
     let sizes = field_max_sizes(fields);
     quote!(__bf::max_size_sum(&[#(#sizes),*]))
 }
@@ -300,6 +303,7 @@ impl Layout for Compact {
 
     fn min_size(&self, gen: &Gen) -> TokenStream {
         match &gen.cont.body {
+            Body::Struct(_, fields) if crate::sizes::shared(fields) => crate::sizes::get("min"),
             Body::Struct(_, fields) => min_size_of(gen.de, fields),
             Body::Enum(variants) => min_size_enum(gen.de, variants),
         }

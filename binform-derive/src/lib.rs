@@ -22,6 +22,7 @@ mod layout;
 mod lock;
 mod placeholder;
 mod row;
+mod sizes;
 mod symbol;
 mod tolerant;
 

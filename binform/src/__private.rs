@@ -342,6 +342,10 @@ pub unsafe trait Field: Sized {
     fn placeholder(work: &mut u32) -> Option<Self>;
     /// [`Unpack::COLUMN_MIN`](crate::Unpack::COLUMN_MIN).
     const COLUMN_MIN: usize;
+    /// The four above that a derived struct sums, together: one
+    /// projection a field for rustc to resolve and evaluate, not four
+    /// ([`sizes_sum`]).
+    const SIZES: Sizes;
 }
 
 /// Every encodable type is a [`Field`]. Not recommended in errors, so that
@@ -419,6 +423,55 @@ unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
         <T as crate::Unpack<'static>>::placeholder(work)
     }
     const COLUMN_MIN: usize = <T as crate::Unpack<'static>>::COLUMN_MIN;
+    const SIZES: Sizes = Sizes {
+        max: <T as Field>::MAX_SIZE,
+        min: <T as Field>::MIN_SIZE,
+        column_min: <T as Field>::COLUMN_MIN,
+        rows: <T as Field>::ROWS,
+    };
+}
+
+/// A field type's consts that a derived struct sums ([`Field::SIZES`]),
+/// or their sums ([`sizes_sum`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sizes {
+    /// [`Pack::MAX_SIZE`](crate::Pack::MAX_SIZE).
+    pub max: usize,
+    /// [`Unpack::MIN_SIZE`](crate::Unpack::MIN_SIZE).
+    pub min: usize,
+    /// [`Unpack::COLUMN_MIN`](crate::Unpack::COLUMN_MIN).
+    pub column_min: usize,
+    /// [`Field::ROWS`]; of a sum, whether every field's column is rows.
+    pub rows: bool,
+}
+
+/// A derived struct's sums of its fields' [`Sizes`], each as its own
+/// function sums it: `MAX_SIZE` as [`max_size_sum`], `MIN_SIZE` as
+/// [`min_size_sum`], `COLUMN_MIN` as [`column_min_sum`], and whether
+/// every field's column is rows (the struct's `COLUMNS` is the negation).
+/// One const of the derive's output (`__SIZES`) instead of four sums.
+pub const fn sizes_sum(fields: &[Sizes]) -> Sizes {
+    let mut sum = Sizes {
+        max: 0,
+        min: 0,
+        column_min: 0,
+        rows: true,
+    };
+    let mut unbounded = false;
+    let mut i = 0;
+    while i < fields.len() {
+        let f = fields[i];
+        unbounded |= !is_bounded(f.max);
+        sum.max = sum.max.saturating_add(f.max);
+        sum.min = sum.min.saturating_add(f.min);
+        sum.column_min = sum.column_min.saturating_add(f.column_min);
+        sum.rows &= f.rows;
+        i += 1;
+    }
+    if unbounded || !is_bounded(sum.max) {
+        sum.max = usize::MAX;
+    }
+    sum
 }
 
 /// A column of `n` values read one at a time by `read` (a `with`
@@ -746,4 +799,46 @@ fn no_fields() -> crate::Error {
         crate::ErrorKind::Custom,
         "a field of this type has no encoding",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sizes(max: usize, min: usize, column_min: usize, rows: bool) -> Sizes {
+        Sizes {
+            max,
+            min,
+            column_min,
+            rows,
+        }
+    }
+
+    // `sizes_sum` stands for the three sums and the rows test the derive
+    // wrote out before: each of its parts must agree with its own sum.
+    #[test]
+    fn sizes_sum_agrees_with_each_sum_of_its_own() {
+        let unbounded = usize::MAX;
+        let cases: [&[Sizes]; 6] = [
+            &[],
+            &[sizes(4, 1, 1, true), sizes(8, 1, 0, true)],
+            &[sizes(4, 1, 1, true), sizes(unbounded, 1, 1, false)],
+            &[sizes(MAX_RESERVED, 3, 2, true), sizes(1, 1, 0, true)],
+            &[
+                sizes(MAX_RESERVED, usize::MAX, usize::MAX, false),
+                sizes(0, 5, 5, true),
+            ],
+            &[sizes(0, 0, 0, false)],
+        ];
+        for fields in cases {
+            let max: Vec<usize> = fields.iter().map(|f| f.max).collect();
+            let min: Vec<usize> = fields.iter().map(|f| f.min).collect();
+            let column_min: Vec<usize> = fields.iter().map(|f| f.column_min).collect();
+            let sum = sizes_sum(fields);
+            assert_eq!(sum.max, max_size_sum(&max), "{fields:?}");
+            assert_eq!(sum.min, min_size_sum(&min), "{fields:?}");
+            assert_eq!(sum.column_min, column_min_sum(&column_min), "{fields:?}");
+            assert_eq!(sum.rows, fields.iter().all(|f| f.rows), "{fields:?}");
+        }
+    }
 }

@@ -94,6 +94,9 @@ fn max_size_struct(fields: &[Field]) -> TokenStream {
 
 /// `Pack::MAX_SIZE` of a compact enum: its tag and its largest variant.
 fn max_size_enum(variants: &[Variant]) -> TokenStream {
+    if crate::sizes::shared_enum(variants) {
+        return quote!(__bf::max_size_enum_of(&__SIZES));
+    }
     let sums = variants.iter().map(|v| {
         let sizes = field_max_sizes(&v.fields);
         quote!(__bf::max_size_sum(&[#(#sizes),*]))
@@ -219,6 +222,9 @@ pub fn min_size_of(de: &Lifetime, fields: &[Field]) -> TokenStream {
 
 /// One tag byte plus the smallest variant.
 fn min_size_enum(de: &Lifetime, variants: &[Variant]) -> TokenStream {
+    if crate::sizes::shared_enum(variants) {
+        return quote!(__bf::min_size_enum_of(&__SIZES));
+    }
     let sizes = variants.iter().map(|v| min_size_of(de, &v.fields));
     quote!(__bf::min_size_enum(&[#(#sizes),*]))
 }

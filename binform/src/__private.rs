@@ -250,6 +250,30 @@ pub const fn min_size_enum(variants: &[usize]) -> usize {
     min.saturating_add(1)
 }
 
+/// A compact enum's `MAX_SIZE` from its variants' [`Sizes`] (each a
+/// [`sizes_sum`]), as [`max_size_enum`].
+pub const fn max_size_enum_of<const N: usize>(variants: &[Sizes; N]) -> usize {
+    let mut maxes = [0usize; N];
+    let mut i = 0;
+    while i < N {
+        maxes[i] = variants[i].max;
+        i += 1;
+    }
+    max_size_enum(&maxes)
+}
+
+/// A compact enum's `MIN_SIZE` from its variants' [`Sizes`], as
+/// [`min_size_enum`].
+pub const fn min_size_enum_of<const N: usize>(variants: &[Sizes; N]) -> usize {
+    let mut mins = [0usize; N];
+    let mut i = 0;
+    while i < N {
+        mins[i] = variants[i].min;
+        i += 1;
+    }
+    min_size_enum(&mins)
+}
+
 /// The error for encoding a trait object whose type was not registered.
 #[cold]
 pub fn unregistered_type(trait_name: &str) -> crate::Error {
@@ -840,5 +864,20 @@ mod tests {
             assert_eq!(sum.column_min, column_min_sum(&column_min), "{fields:?}");
             assert_eq!(sum.rows, fields.iter().all(|f| f.rows), "{fields:?}");
         }
+    }
+
+    #[test]
+    fn an_enums_sizes_agree_with_its_sums_of_variants() {
+        let unbounded = usize::MAX;
+        let variants = [
+            sizes(0, 0, 0, true),
+            sizes(9, 3, 3, true),
+            sizes(4, 2, 2, false),
+        ];
+        assert_eq!(max_size_enum_of(&variants), max_size_enum(&[0, 9, 4]));
+        assert_eq!(min_size_enum_of(&variants), min_size_enum(&[0, 3, 2]));
+        let open = [sizes(4, 1, 1, true), sizes(unbounded, 1, 1, true)];
+        assert_eq!(max_size_enum_of(&open), usize::MAX);
+        assert_eq!(min_size_enum_of::<0>(&[]), min_size_enum(&[]));
     }
 }

@@ -244,8 +244,12 @@ mod lock_v2_removed_unreserved {
     }
 }
 
+/// A fresh lock file's path in cargo's scratch directory for integration
+/// tests (under the target directory, which `cargo clean` empties), not
+/// the system's temporary directory, where each run left a directory.
 fn lock_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("binform-schema-test-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("binform-schema-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     let _ = std::fs::remove_file(&path);

@@ -243,13 +243,18 @@ pub fn de_lifetime_reserved(cx: &Ctxt, cont: &Container) {
     }
 }
 
-/// The generated code names its layout parameter `__L` and the runtime's
+/// The generated code names its layout parameter `__L`, the runtime's
 /// items `__bf::Name` (`use <crate>::__private as __bf;` opens its
-/// block): a type parameter of either name would hide them, and a field
-/// type naming `__bf` would name binform's items in the impls instead of
-/// the user's.
+/// block) and its own items `__bf_...` (a const of the type's bounds,
+/// fn items that make or take a column's elements): a type parameter of
+/// such a name would hide them, and a field type naming one (a module
+/// path, a const as an array's length) would name the derive's items in
+/// the impls instead of the user's.
 fn generated_names_reserved(cx: &Ctxt, cont: &Container) {
-    const RESERVED: [&str; 2] = ["__L", "__bf"];
+    let reserved = |ident: &proc_macro2::Ident| {
+        let name = ident.to_string();
+        (name == "__L" || name.starts_with("__bf")).then_some(name)
+    };
     let message = |name: &str| {
         format!(
             "the name `{name}` is reserved for the code `#[derive(Packable)]` generates; rename it"
@@ -261,22 +266,28 @@ fn generated_names_reserved(cx: &Ctxt, cont: &Container) {
             syn::GenericParam::Const(c) => &c.ident,
             syn::GenericParam::Lifetime(_) => continue,
         };
-        if let Some(name) = RESERVED.iter().find(|name| ident == *name) {
-            cx.error_spanned_by(ident, message(name));
+        if let Some(name) = reserved(ident) {
+            cx.error_spanned_by(ident, message(&name));
         }
     }
     for f in cont.all_fields() {
-        if let Some(ident) = first_ident_named(f.ty.to_token_stream(), "__bf") {
-            cx.error_spanned_by(&ident, message("__bf"));
+        if let Some(ident) = first_ident_starting(f.ty.to_token_stream(), "__bf") {
+            cx.error_spanned_by(&ident, message(&ident.to_string()));
         }
     }
 }
 
-/// The first identifier `name` in `tokens`, however deep in groups.
-fn first_ident_named(tokens: proc_macro2::TokenStream, name: &str) -> Option<proc_macro2::Ident> {
+/// The first identifier beginning with `prefix` in `tokens`, however
+/// deep in groups.
+fn first_ident_starting(
+    tokens: proc_macro2::TokenStream,
+    prefix: &str,
+) -> Option<proc_macro2::Ident> {
     tokens.into_iter().find_map(|tree| match tree {
-        proc_macro2::TokenTree::Ident(ident) if ident == name => Some(ident),
-        proc_macro2::TokenTree::Group(group) => first_ident_named(group.stream(), name),
+        proc_macro2::TokenTree::Ident(ident) if ident.to_string().starts_with(prefix) => {
+            Some(ident)
+        }
+        proc_macro2::TokenTree::Group(group) => first_ident_starting(group.stream(), prefix),
         _ => None,
     })
 }

@@ -386,7 +386,6 @@ pub fn unpack_items(
     body: &Body,
 ) -> TokenStream {
     let min = match body {
-        Body::Struct(_, fields) if crate::sizes::shared(fields) => crate::sizes::get("column_min"),
         Body::Struct(_, fields) => {
             let mins = fields
                 .iter()

@@ -61,10 +61,6 @@ pub fn items(cont: &Container) -> TokenStream {
         // structs of them) is rows: the same bytes, in the order plain
         // data lies in memory. Not with a `with` field, whose encoding the
         // schema does not show.
-        Body::Struct(_, fields) if crate::sizes::shared(fields) => {
-            let rows = crate::sizes::get("rows");
-            quote!(const COLUMNS: __bf::bool = !#rows;)
-        }
         Body::Struct(_, fields)
             if fields.iter().any(|f| f.is_encoded())
                 && fields.iter().all(|f| f.attrs.with.is_none()) =>

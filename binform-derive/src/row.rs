@@ -1,8 +1,14 @@
-//! A compact struct's fields as one row written, read and stood in for by
-//! the runtime (its `row` module): one call on a tuple of the fields'
-//! types, which rustc checks once a type, in place of a call a field.
-//! Structs of 2 to 16 encoded fields, none of them `with`, take it; the
+//! A struct's (or an enum variant's) fields as one row written, read and
+//! stood in for by the runtime (its `row` module): one call on a tuple of
+//! the fields' types, which rustc checks once a type, in place of a call
+//! a field. Compact types write and read their rows so, and every
+//! derived type (tolerant ones too) makes its placeholder so, when the
+//! struct or variant has 2 to 16 encoded fields, none of them `with`; the
 //! others keep the statement a field of `compact` and `placeholder`.
+//!
+//! The fields are taken in declaration order, which is a compact type's
+//! wire order (its tags are positions). Fields that are not encoded take
+//! their defaults after the row is read, not between its fields.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -13,8 +19,8 @@ use crate::fields::{binding, try_result};
 /// The most fields in a row: the longest tuple with the runtime's impls.
 const MAX_FIELDS: usize = 16;
 
-/// A struct's encoded fields in wire order, with their indices, when they
-/// can be one row.
+/// A struct's encoded fields in declaration order, with their indices,
+/// when they can be one row.
 pub struct Row<'f, 'a> {
     fields: Vec<(usize, &'f Field<'a>)>,
 }
@@ -24,7 +30,11 @@ impl<'f, 'a> Row<'f, 'a> {
     /// field is one call either way), none written by a `with` module,
     /// which has no `Pack` or `Unpack` of its type to give the tuple.
     pub fn of(fields: &'f [Field<'a>]) -> Option<Self> {
-        let fields = crate::ast::wire_order(fields);
+        let fields: Vec<_> = fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.is_encoded())
+            .collect();
         let fits = (2..=MAX_FIELDS).contains(&fields.len())
             && fields.iter().all(|(_, f)| f.attrs.with.is_none());
         fits.then_some(Row { fields })

@@ -366,8 +366,8 @@ pub unsafe trait Field: Sized {
     fn placeholder(work: &mut u32) -> Option<Self>;
     /// [`Unpack::COLUMN_MIN`](crate::Unpack::COLUMN_MIN).
     const COLUMN_MIN: usize;
-    /// The four above that a derived struct sums, together: one
-    /// projection a field for rustc to resolve and evaluate, not four
+    /// `MAX_SIZE` and `MIN_SIZE` together, which a derived type sums:
+    /// one projection a field for rustc to resolve and evaluate, not two
     /// ([`sizes_sum`]).
     const SIZES: Sizes;
 }
@@ -450,37 +450,27 @@ unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
     const SIZES: Sizes = Sizes {
         max: <T as Field>::MAX_SIZE,
         min: <T as Field>::MIN_SIZE,
-        column_min: <T as Field>::COLUMN_MIN,
-        rows: <T as Field>::ROWS,
     };
 }
 
-/// A field type's consts that a derived struct sums ([`Field::SIZES`]),
-/// or their sums ([`sizes_sum`]).
+/// A field type's bounds that a derived type sums ([`Field::SIZES`]),
+/// or their sums ([`sizes_sum`]). Only the two bounds: a const of one
+/// evaluates both, and they end at the same boxes (the derive's
+/// `sizes.rs` says why `COLUMN_MIN` and `COLUMNS` stay apart).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sizes {
     /// [`Pack::MAX_SIZE`](crate::Pack::MAX_SIZE).
     pub max: usize,
     /// [`Unpack::MIN_SIZE`](crate::Unpack::MIN_SIZE).
     pub min: usize,
-    /// [`Unpack::COLUMN_MIN`](crate::Unpack::COLUMN_MIN).
-    pub column_min: usize,
-    /// [`Field::ROWS`]; of a sum, whether every field's column is rows.
-    pub rows: bool,
 }
 
-/// A derived struct's sums of its fields' [`Sizes`], each as its own
-/// function sums it: `MAX_SIZE` as [`max_size_sum`], `MIN_SIZE` as
-/// [`min_size_sum`], `COLUMN_MIN` as [`column_min_sum`], and whether
-/// every field's column is rows (the struct's `COLUMNS` is the negation).
-/// One const of the derive's output (`__SIZES`) instead of four sums.
+/// A derived struct's (or variant's) sums of its fields' [`Sizes`], each
+/// as its own function sums it: `MAX_SIZE` as [`max_size_sum`],
+/// `MIN_SIZE` as [`min_size_sum`]. One const of the derive's output
+/// (`__bf_sizes`) instead of two sums.
 pub const fn sizes_sum(fields: &[Sizes]) -> Sizes {
-    let mut sum = Sizes {
-        max: 0,
-        min: 0,
-        column_min: 0,
-        rows: true,
-    };
+    let mut sum = Sizes { max: 0, min: 0 };
     let mut unbounded = false;
     let mut i = 0;
     while i < fields.len() {
@@ -488,8 +478,6 @@ pub const fn sizes_sum(fields: &[Sizes]) -> Sizes {
         unbounded |= !is_bounded(f.max);
         sum.max = sum.max.saturating_add(f.max);
         sum.min = sum.min.saturating_add(f.min);
-        sum.column_min = sum.column_min.saturating_add(f.column_min);
-        sum.rows &= f.rows;
         i += 1;
     }
     if unbounded || !is_bounded(sum.max) {
@@ -829,54 +817,39 @@ fn no_fields() -> crate::Error {
 mod tests {
     use super::*;
 
-    fn sizes(max: usize, min: usize, column_min: usize, rows: bool) -> Sizes {
-        Sizes {
-            max,
-            min,
-            column_min,
-            rows,
-        }
+    fn sizes(max: usize, min: usize) -> Sizes {
+        Sizes { max, min }
     }
 
-    // `sizes_sum` stands for the three sums and the rows test the derive
-    // wrote out before: each of its parts must agree with its own sum.
+    // `sizes_sum` stands for the two sums the derive wrote out before:
+    // each of its parts must agree with its own sum.
     #[test]
     fn sizes_sum_agrees_with_each_sum_of_its_own() {
         let unbounded = usize::MAX;
         let cases: [&[Sizes]; 6] = [
             &[],
-            &[sizes(4, 1, 1, true), sizes(8, 1, 0, true)],
-            &[sizes(4, 1, 1, true), sizes(unbounded, 1, 1, false)],
-            &[sizes(MAX_RESERVED, 3, 2, true), sizes(1, 1, 0, true)],
-            &[
-                sizes(MAX_RESERVED, usize::MAX, usize::MAX, false),
-                sizes(0, 5, 5, true),
-            ],
-            &[sizes(0, 0, 0, false)],
+            &[sizes(4, 1), sizes(8, 1)],
+            &[sizes(4, 1), sizes(unbounded, 1)],
+            &[sizes(MAX_RESERVED, 3), sizes(1, 1)],
+            &[sizes(MAX_RESERVED, usize::MAX), sizes(0, 5)],
+            &[sizes(0, 0)],
         ];
         for fields in cases {
             let max: Vec<usize> = fields.iter().map(|f| f.max).collect();
             let min: Vec<usize> = fields.iter().map(|f| f.min).collect();
-            let column_min: Vec<usize> = fields.iter().map(|f| f.column_min).collect();
             let sum = sizes_sum(fields);
             assert_eq!(sum.max, max_size_sum(&max), "{fields:?}");
             assert_eq!(sum.min, min_size_sum(&min), "{fields:?}");
-            assert_eq!(sum.column_min, column_min_sum(&column_min), "{fields:?}");
-            assert_eq!(sum.rows, fields.iter().all(|f| f.rows), "{fields:?}");
         }
     }
 
     #[test]
     fn an_enums_sizes_agree_with_its_sums_of_variants() {
         let unbounded = usize::MAX;
-        let variants = [
-            sizes(0, 0, 0, true),
-            sizes(9, 3, 3, true),
-            sizes(4, 2, 2, false),
-        ];
+        let variants = [sizes(0, 0), sizes(9, 3), sizes(4, 2)];
         assert_eq!(max_size_enum_of(&variants), max_size_enum(&[0, 9, 4]));
         assert_eq!(min_size_enum_of(&variants), min_size_enum(&[0, 3, 2]));
-        let open = [sizes(4, 1, 1, true), sizes(unbounded, 1, 1, true)];
+        let open = [sizes(4, 1), sizes(unbounded, 1)];
         assert_eq!(max_size_enum_of(&open), usize::MAX);
         assert_eq!(min_size_enum_of::<0>(&[]), min_size_enum(&[]));
     }

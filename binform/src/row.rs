@@ -96,7 +96,8 @@ mod tests {
     use super::*;
     use crate::write::RESERVE_SLACK;
 
-    // The rooms are the derive's former `__room{k}` chain: each field's
+    // The rooms are those of the derive's `__room{k}` chain (the
+    // structs that are no row): each field's
     // bounded share and those after it, an unbounded field counting 0.
     #[test]
     fn rooms_sum_the_bounded_fields_from_each_one_on() {

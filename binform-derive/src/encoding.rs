@@ -249,10 +249,35 @@ fn field_entries(fields: &[Field]) -> TokenStream {
     quote!(&[#(#entries),*])
 }
 
+/// Whether a struct's table of fields is built by the runtime
+/// (`DescribeRow`) from the tuple of their types: 2 to 16 encoded fields,
+/// none `with` (whose entry names its module, not a type), as a row.
+fn described_by_row(fields: &[Field]) -> bool {
+    let encoded: Vec<_> = by_tag(fields).collect();
+    (2..=16).contains(&encoded.len()) && encoded.iter().all(|f| f.attrs.with.is_none())
+}
+
 fn describe_body(cont: &Container) -> TokenStream {
     let tolerant = cont.is_tolerant();
     let reserved = reserved_tags(cont);
     let body = match &cont.body {
+        Body::Struct(_, fields) if described_by_row(fields) => {
+            let encoded: Vec<_> = by_tag(fields).collect();
+            let tys = encoded.iter().map(|f| f.ty);
+            let entries = encoded.iter().map(|f| {
+                let (tag, name) = (f.tag, compact_tokens(&f.member));
+                quote!((#tag, #name))
+            });
+            return quote! {
+                (&__bf::FieldsOf::<(#(#tys,)*)>::NEW).__binform_describe(
+                    __b,
+                    __bf::type_name::<Self>(),
+                    #tolerant,
+                    &[#(#entries),*],
+                    &[#(#reserved),*],
+                )
+            };
+        }
         Body::Struct(_, fields) => {
             let entries = field_entries(fields);
             quote!(__bf::Shape::Struct(#entries))

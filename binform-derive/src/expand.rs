@@ -153,8 +153,8 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
             use #krate::__private as __bf;
             #[allow(unused_imports)]
             use __bf::{
-                NoFields as _, PackFields as _, PackRow as _, PackVariantOf as _, ReadFields as _,
-                ReadOne as _, UnpackRow as _,
+                DescribeRow as _, NoFields as _, PackFields as _, PackRow as _, PackVariantOf as _,
+                ReadFields as _, ReadOne as _, UnpackRow as _,
             };
             #sizes
             #locked

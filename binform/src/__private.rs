@@ -18,7 +18,7 @@ pub use crate::columns::variants::{
 pub use crate::impls::SharedUnpack;
 pub use crate::plain::Plain;
 pub use crate::read::ReadCursor;
-pub use crate::row::{PackRow, UnpackRow};
+pub use crate::row::{DescribeRow, PackRow, UnpackRow};
 pub use crate::schema::hash::{builtin_value, number_value, reference_value};
 pub use crate::tolerant::wire::Wire;
 pub use crate::tolerant::Fields;
@@ -735,6 +735,16 @@ pub trait NoFields<'de, F> {
 
     /// No placeholder.
     fn __binform_placeholder_row(self, work: &mut u32) -> Option<F>;
+
+    /// A struct of no fields.
+    fn __binform_describe(
+        self,
+        b: &mut crate::schema::Builder,
+        type_name: &str,
+        tolerant: bool,
+        fields: &[(u32, &'static str)],
+        reserved: &[u32],
+    ) -> crate::TypeRef;
 }
 
 impl<'de, F> NoFields<'de, F> for FieldsOf<'de, F> {
@@ -800,6 +810,17 @@ impl<'de, F> NoFields<'de, F> for FieldsOf<'de, F> {
 
     fn __binform_placeholder_row(self, _: &mut u32) -> Option<F> {
         None
+    }
+
+    fn __binform_describe(
+        self,
+        b: &mut crate::schema::Builder,
+        type_name: &str,
+        tolerant: bool,
+        _: &[(u32, &'static str)],
+        reserved: &[u32],
+    ) -> crate::TypeRef {
+        describe_derived(b, type_name, tolerant, Shape::Struct(&[]), reserved)
     }
 }
 

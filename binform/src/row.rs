@@ -65,6 +65,27 @@ pub trait UnpackRow<'de, F> {
     fn __binform_placeholder_row(self, work: &mut u32) -> Option<F>;
 }
 
+/// Describes a derived struct of the fields `F` (a tuple of up to 16
+/// types with an encoding, in tag order) for its schema: implemented for
+/// the selector `&__private::FieldsOf<F>` (`impls/tuples.rs`). The
+/// table of the fields' entries is built here, where rustc checks it
+/// once, not in every derived type's `describe`, where its coercions
+/// were an eighth of what rustc checked of the derive's output.
+#[doc(hidden)]
+pub trait DescribeRow {
+    /// [`describe_derived`](crate::__private::describe_derived) of a
+    /// struct whose `i`-th field (by tag) has the tag and name
+    /// `fields[i]`.
+    fn __binform_describe(
+        self,
+        b: &mut crate::schema::Builder,
+        type_name: &str,
+        tolerant: bool,
+        fields: &[(u32, &'static str)],
+        reserved: &[u32],
+    ) -> crate::TypeRef;
+}
+
 /// The room of a row's fields from each one on: the fields' `MAX_SIZE`s
 /// `maxes` summed from the last backwards, the unbounded ones as 0
 /// ([`bounded`](crate::__private::bounded)), plus the slack of the last

@@ -190,6 +190,32 @@ macro_rules! tuple {
             }
         }
 
+        impl<$($name: Encoding),+> crate::row::DescribeRow
+            for &crate::__private::FieldsOf<'_, ($($name,)+)>
+        {
+            fn __binform_describe(
+                self,
+                b: &mut crate::schema::Builder,
+                type_name: &str,
+                tolerant: bool,
+                fields: &[(u32, &'static str)],
+                reserved: &[u32],
+            ) -> crate::TypeRef {
+                let entry = |i: usize| fields.get(i).copied().unwrap_or_default();
+                let entries = [$({
+                    let (tag, name) = entry($idx);
+                    (tag, name, crate::__private::FieldSchema::Of(<$name as Encoding>::describe))
+                }),+];
+                crate::__private::describe_derived(
+                    b,
+                    type_name,
+                    tolerant,
+                    crate::__private::Shape::Struct(&entries),
+                    reserved,
+                )
+            }
+        }
+
         impl<'de, $($name: Unpack<'de>),+> crate::row::UnpackRow<'de, ($($name,)+)>
             for &crate::__private::FieldsOf<'de, ($($name,)+)>
         {

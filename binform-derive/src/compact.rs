@@ -85,18 +85,12 @@ fn max_size<'a>(f: &Field<'a>) -> ViaOr<'a> {
 
 /// `Pack::MAX_SIZE` of a compact struct: its fields' sum.
 fn max_size_struct(fields: &[Field]) -> TokenStream {
-    if crate::sizes::shared(fields) {
-        return crate::sizes::max();
-    }
     let sizes = field_max_sizes(fields);
     quote!(__bf::max_size_sum(&[#(#sizes),*]))
 }
 
 /// `Pack::MAX_SIZE` of a compact enum: its tag and its largest variant.
 fn max_size_enum(variants: &[Variant]) -> TokenStream {
-    if crate::sizes::shared_enum(variants) {
-        return crate::sizes::max_enum();
-    }
     let sums = variants.iter().map(|v| {
         let sizes = field_max_sizes(&v.fields);
         quote!(__bf::max_size_sum(&[#(#sizes),*]))
@@ -223,9 +217,6 @@ pub fn min_size_of(de: &Lifetime, fields: &[Field]) -> TokenStream {
 
 /// One tag byte plus the smallest variant.
 fn min_size_enum(de: &Lifetime, variants: &[Variant]) -> TokenStream {
-    if crate::sizes::shared_enum(variants) {
-        return crate::sizes::min_enum();
-    }
     let sizes = variants.iter().map(|v| min_size_of(de, &v.fields));
     quote!(__bf::min_size_enum(&[#(#sizes),*]))
 }
@@ -310,7 +301,6 @@ impl Layout for Compact {
 
     fn min_size(&self, gen: &Gen) -> TokenStream {
         match &gen.cont.body {
-            Body::Struct(_, fields) if crate::sizes::shared(fields) => crate::sizes::min(),
             Body::Struct(_, fields) => min_size_of(gen.de, fields),
             Body::Enum(variants) => min_size_enum(gen.de, variants),
         }

@@ -251,7 +251,11 @@ fn field_entries(fields: &[Field]) -> TokenStream {
 
 /// Whether a struct's table of fields is built by the runtime
 /// (`DescribeRow`) from the tuple of their types: 2 to 16 encoded fields,
-/// none `with` (whose entry names its module, not a type), as a row.
+/// none `with` (whose entry names its module, not a type), as a row. Only
+/// for a compact struct, whose `COLUMNS` names every field's encoding
+/// under the same bounds: a field type the bounds leave without one is
+/// an error there, where the selector would fall back to `NoFields` and
+/// describe no fields. A tolerant struct's table names them itself.
 fn described_by_row(fields: &[Field]) -> bool {
     let encoded: Vec<_> = by_tag(fields).collect();
     (2..=16).contains(&encoded.len()) && encoded.iter().all(|f| f.attrs.with.is_none())
@@ -261,7 +265,7 @@ fn describe_body(cont: &Container) -> TokenStream {
     let tolerant = cont.is_tolerant();
     let reserved = reserved_tags(cont);
     let body = match &cont.body {
-        Body::Struct(_, fields) if described_by_row(fields) => {
+        Body::Struct(_, fields) if !tolerant && described_by_row(fields) => {
             let encoded: Vec<_> = by_tag(fields).collect();
             let tys = encoded.iter().map(|f| f.ty);
             let entries = encoded.iter().map(|f| {

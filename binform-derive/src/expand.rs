@@ -142,7 +142,6 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
     let unpack_items = layout.unpack_items(&gen);
     let min_size = layout.min_size(&gen);
     let encoding_items = encoding::items(cont);
-    let sizes = crate::sizes::item(cont);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, unused_labels, clippy::all)]
@@ -156,7 +155,6 @@ fn expand(cont: &Container, locked: TokenStream) -> TokenStream {
                 DescribeRow as _, NoFields as _, PackFields as _, PackRow as _, PackVariantOf as _,
                 ReadFields as _, ReadOne as _, UnpackRow as _,
             };
-            #sizes
             #locked
 
             #[automatically_derived]

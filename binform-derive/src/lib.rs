@@ -22,7 +22,6 @@ mod layout;
 mod lock;
 mod placeholder;
 mod row;
-mod sizes;
 mod symbol;
 mod tolerant;
 

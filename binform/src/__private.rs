@@ -250,30 +250,6 @@ pub const fn min_size_enum(variants: &[usize]) -> usize {
     min.saturating_add(1)
 }
 
-/// A compact enum's `MAX_SIZE` from its variants' [`Sizes`] (each a
-/// [`sizes_sum`]), as [`max_size_enum`].
-pub const fn max_size_enum_of<const N: usize>(variants: &[Sizes; N]) -> usize {
-    let mut maxes = [0usize; N];
-    let mut i = 0;
-    while i < N {
-        maxes[i] = variants[i].max;
-        i += 1;
-    }
-    max_size_enum(&maxes)
-}
-
-/// A compact enum's `MIN_SIZE` from its variants' [`Sizes`], as
-/// [`min_size_enum`].
-pub const fn min_size_enum_of<const N: usize>(variants: &[Sizes; N]) -> usize {
-    let mut mins = [0usize; N];
-    let mut i = 0;
-    while i < N {
-        mins[i] = variants[i].min;
-        i += 1;
-    }
-    min_size_enum(&mins)
-}
-
 /// The error for encoding a trait object whose type was not registered.
 #[cold]
 pub fn unregistered_type(trait_name: &str) -> crate::Error {
@@ -366,10 +342,6 @@ pub unsafe trait Field: Sized {
     fn placeholder(work: &mut u32) -> Option<Self>;
     /// [`Unpack::COLUMN_MIN`](crate::Unpack::COLUMN_MIN).
     const COLUMN_MIN: usize;
-    /// `MAX_SIZE` and `MIN_SIZE` together, which a derived type sums:
-    /// one projection a field for rustc to resolve and evaluate, not two
-    /// ([`sizes_sum`]).
-    const SIZES: Sizes;
 }
 
 /// Every encodable type is a [`Field`]. Not recommended in errors, so that
@@ -447,43 +419,6 @@ unsafe impl<T: crate::Pack + for<'de> crate::Unpack<'de>> Field for T {
         <T as crate::Unpack<'static>>::placeholder(work)
     }
     const COLUMN_MIN: usize = <T as crate::Unpack<'static>>::COLUMN_MIN;
-    const SIZES: Sizes = Sizes {
-        max: <T as Field>::MAX_SIZE,
-        min: <T as Field>::MIN_SIZE,
-    };
-}
-
-/// A field type's bounds that a derived type sums ([`Field::SIZES`]),
-/// or their sums ([`sizes_sum`]). Only the two bounds: a const of one
-/// evaluates both, and they end at the same boxes (the derive's
-/// `sizes.rs` says why `COLUMN_MIN` and `COLUMNS` stay apart).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sizes {
-    /// [`Pack::MAX_SIZE`](crate::Pack::MAX_SIZE).
-    pub max: usize,
-    /// [`Unpack::MIN_SIZE`](crate::Unpack::MIN_SIZE).
-    pub min: usize,
-}
-
-/// A derived struct's (or variant's) sums of its fields' [`Sizes`], each
-/// as its own function sums it: `MAX_SIZE` as [`max_size_sum`],
-/// `MIN_SIZE` as [`min_size_sum`]. One const of the derive's output
-/// (`__bf_sizes`) instead of two sums.
-pub const fn sizes_sum(fields: &[Sizes]) -> Sizes {
-    let mut sum = Sizes { max: 0, min: 0 };
-    let mut unbounded = false;
-    let mut i = 0;
-    while i < fields.len() {
-        let f = fields[i];
-        unbounded |= !is_bounded(f.max);
-        sum.max = sum.max.saturating_add(f.max);
-        sum.min = sum.min.saturating_add(f.min);
-        i += 1;
-    }
-    if unbounded || !is_bounded(sum.max) {
-        sum.max = usize::MAX;
-    }
-    sum
 }
 
 /// A column of `n` values read one at a time by `read` (a `with`
@@ -832,46 +767,4 @@ fn no_fields() -> crate::Error {
         crate::ErrorKind::Custom,
         "a field of this type has no encoding",
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sizes(max: usize, min: usize) -> Sizes {
-        Sizes { max, min }
-    }
-
-    // `sizes_sum` stands for the two sums the derive wrote out before:
-    // each of its parts must agree with its own sum.
-    #[test]
-    fn sizes_sum_agrees_with_each_sum_of_its_own() {
-        let unbounded = usize::MAX;
-        let cases: [&[Sizes]; 6] = [
-            &[],
-            &[sizes(4, 1), sizes(8, 1)],
-            &[sizes(4, 1), sizes(unbounded, 1)],
-            &[sizes(MAX_RESERVED, 3), sizes(1, 1)],
-            &[sizes(MAX_RESERVED, usize::MAX), sizes(0, 5)],
-            &[sizes(0, 0)],
-        ];
-        for fields in cases {
-            let max: Vec<usize> = fields.iter().map(|f| f.max).collect();
-            let min: Vec<usize> = fields.iter().map(|f| f.min).collect();
-            let sum = sizes_sum(fields);
-            assert_eq!(sum.max, max_size_sum(&max), "{fields:?}");
-            assert_eq!(sum.min, min_size_sum(&min), "{fields:?}");
-        }
-    }
-
-    #[test]
-    fn an_enums_sizes_agree_with_its_sums_of_variants() {
-        let unbounded = usize::MAX;
-        let variants = [sizes(0, 0), sizes(9, 3), sizes(4, 2)];
-        assert_eq!(max_size_enum_of(&variants), max_size_enum(&[0, 9, 4]));
-        assert_eq!(min_size_enum_of(&variants), min_size_enum(&[0, 3, 2]));
-        let open = [sizes(4, 1), sizes(unbounded, 1)];
-        assert_eq!(max_size_enum_of(&open), usize::MAX);
-        assert_eq!(min_size_enum_of::<0>(&[]), min_size_enum(&[]));
-    }
 }

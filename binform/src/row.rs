@@ -1,6 +1,7 @@
-//! A derived struct's fields as one row in the compact layout (format.md
-//! §9): each field in declaration order through the writer's or the
-//! reader's cursor, nothing between them.
+//! A derived struct's fields as one row: in the compact layout (format.md
+//! §9) each field in declaration order through the writer's or the
+//! reader's cursor, nothing between them; in any layout, each field's
+//! placeholder; and a compact struct's table of fields for its schema.
 //!
 //! Why the runtime does it, not the derive: the same statements a field,
 //! written out in every derived type, were most of what rustc checked of
@@ -12,7 +13,11 @@
 //!
 //! A selector whose fields lack an encoding finds `NoFields`' methods
 //! instead (`__private`), so the one error a missing encoding gives is
-//! the field's own (`Field`, at the field).
+//! the field's own (`Field`, at the field). That needs another use of
+//! every field's type under the same bounds, which reports it: the
+//! per-field sums (`MAX_SIZE`, `MIN_SIZE`) for the rows, a compact
+//! struct's `COLUMNS` for its table, a tolerant type's field decoders
+//! for its placeholder.
 
 use crate::read::ReadCursor;
 use crate::write::Cursor;

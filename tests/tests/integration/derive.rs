@@ -95,10 +95,12 @@ fn recursive_types() {
 }
 
 /// Types that hold each other through a box, a struct through an enum
-/// and a struct through a struct: each one's bounds (`MAX_SIZE`,
-/// `MIN_SIZE`), summed in one const of its fields, must not need its own
-/// column constants (`COLUMN_MIN`, `COLUMNS`, which pass through a box),
-/// or rustc finds a cycle and the types do not compile.
+/// and a struct through a struct, and through an array of boxes and a
+/// boxed `Result`: each one's constants (`MAX_SIZE`, `MIN_SIZE`,
+/// `COLUMN_MIN`, `COLUMNS`) must end at the boxes without needing
+/// another of its own, or rustc finds a cycle and the types do not
+/// compile. (A const of the bounds together, tried for the derive's
+/// compile time, made cycles of all three pairs.)
 #[derive(Packable, Debug, PartialEq, Clone)]
 struct Expr {
     span: u32,
@@ -122,6 +124,18 @@ struct Ping {
 struct Pong {
     y: u32,
     ping: Option<Ping>,
+}
+
+#[derive(Packable, Debug, PartialEq, Clone)]
+struct Knot {
+    val: u32,
+    kids: Option<Loop>,
+    alt: Box<Result<Knot, String>>,
+}
+
+#[derive(Packable, Debug, PartialEq, Clone)]
+struct Loop {
+    both: [Box<Knot>; 2],
 }
 
 #[test]
@@ -154,6 +168,20 @@ fn types_that_hold_each_other_through_boxes() {
     };
     round_trip(&ping);
     round_trip(&vec![ping.clone(), ping]);
+    let leaf = |val| Knot {
+        val,
+        kids: None,
+        alt: Box::new(Err(format!("leaf {val}"))),
+    };
+    let knot = Knot {
+        val: 1,
+        kids: Some(Loop {
+            both: [Box::new(leaf(2)), Box::new(leaf(3))],
+        }),
+        alt: Box::new(Ok(leaf(4))),
+    };
+    round_trip(&knot);
+    round_trip(&vec![knot.clone(), leaf(5), knot]);
 }
 
 /// Structs of 2 to 16 encoded fields are written and read by the

@@ -245,8 +245,8 @@ pub fn de_lifetime_reserved(cx: &Ctxt, cont: &Container) {
 
 /// The generated code names its layout parameter `__L`, the runtime's
 /// items `__bf::Name` (`use <crate>::__private as __bf;` opens its
-/// block) and its own items `__bf_...` (a const of the type's bounds,
-/// fn items that make or take a column's elements): a type parameter of
+/// block) and its own items `__bf_...` (fn items that make or take a
+/// column's elements, `__bf_make` and `__bf_take`): a type parameter of
 /// such a name would hide them, and a field type naming one (a module
 /// path, a const as an array's length) would name the derive's items in
 /// the impls instead of the user's.

@@ -122,9 +122,9 @@ mod tests {
     use super::*;
     use crate::write::RESERVE_SLACK;
 
-    // The rooms are those of the derive's `__room{k}` chain (the
-    // structs that are no row): each field's
-    // bounded share and those after it, an unbounded field counting 0.
+    // The rooms are those of the derive's `__room{k}` chain, which
+    // structs that are not rows still use: each field's bounded share
+    // and those after it, an unbounded field counting 0.
     #[test]
     fn rooms_sum_the_bounded_fields_from_each_one_on() {
         let unbounded = usize::MAX;
@@ -138,6 +138,62 @@ mod tests {
             ]
         );
         assert_eq!(rooms::<0>([]), [0usize; 0]);
+    }
+
+    /// Every field bounded: the struct's caller makes room for all of
+    /// it, and the row writes each field without a check.
+    #[derive(binform_derive::Packable, Debug, PartialEq, Clone)]
+    #[binform(crate = "crate")]
+    struct Bounded {
+        a: u8,
+        b: u32,
+        c: i64,
+        d: bool,
+    }
+
+    /// Bounded runs after unbounded fields, and a bounded row nested in
+    /// a row: each run makes its own room after a field with checks.
+    #[derive(binform_derive::Packable, Debug, PartialEq, Clone)]
+    #[binform(crate = "crate")]
+    struct Mixed {
+        a: u16,
+        s: alloc::string::String,
+        inner: Bounded,
+        b: u64,
+        v: alloc::vec::Vec<u8>,
+        c: (u8, i128),
+    }
+
+    // The row's `unsafe` writes (`pack_next` into room made before it),
+    // under Miri in CI (`row::`): every path of the room, each value at
+    // its widest, round-trips in both layouts.
+    #[test]
+    fn rows_write_into_their_room_in_both_layouts() {
+        let bounded = Bounded {
+            a: u8::MAX,
+            b: u32::MAX,
+            c: i64::MIN,
+            d: true,
+        };
+        let mixed = Mixed {
+            a: u16::MAX,
+            s: "x".repeat(200),
+            inner: bounded.clone(),
+            b: u64::MAX,
+            v: alloc::vec![7; 3],
+            c: (1, i128::MIN),
+        };
+        let bytes = crate::to_vec(&bounded).unwrap();
+        assert_eq!(crate::from_slice::<Bounded>(&bytes).unwrap(), bounded);
+        let bytes = crate::to_vec(&mixed).unwrap();
+        assert_eq!(crate::from_slice::<Mixed>(&bytes).unwrap(), mixed);
+        let bytes = crate::fixed::to_vec(&mixed).unwrap();
+        assert_eq!(crate::fixed::from_slice::<Mixed>(&bytes).unwrap(), mixed);
+        // Cut anywhere, the row's read is an error, never a panic.
+        let bytes = crate::to_vec(&mixed).unwrap();
+        for end in 0..bytes.len() {
+            assert!(crate::from_slice::<Mixed>(&bytes[..end]).is_err());
+        }
     }
 
     #[test]

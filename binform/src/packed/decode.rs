@@ -18,6 +18,35 @@ pub(crate) fn unpack_vec<T: Lane, L: crate::Layout>(
     r: &mut Reader<'_, L>,
     len: usize,
 ) -> Result<Vec<T>> {
+    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    if len >= SHORT && super::x86::level() >= 4 {
+        #[allow(unsafe_code)]
+        // SAFETY: `unpack_vec_v4` only needs the features of level 4,
+        // which `level` just found on the CPU.
+        return unsafe { unpack_vec_v4(r, len) };
+    }
+    unpack_vec_in(r, len)
+}
+
+/// [`unpack_vec`] compiled for x86-64-v4 (as the encoder's
+/// `pack_slice_v4`): the blocks' portable loops vectorize further, and the
+/// kernels inline. Measured in alternating runs, 100,000 values (`hot`):
+/// full-range `i128` 190 -> 127 µs; the other shapes within noise.
+#[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,avx512f,avx512vl,avx512bw,avx512cd,avx512dq")]
+pub(super) fn unpack_vec_v4<T: Lane, L: crate::Layout>(
+    r: &mut Reader<'_, L>,
+    len: usize,
+) -> Result<Vec<T>> {
+    unpack_vec_in(r, len)
+}
+
+/// [`unpack_vec`]'s body, for each build of it.
+#[inline(always)]
+pub(super) fn unpack_vec_in<T: Lane, L: crate::Layout>(
+    r: &mut Reader<'_, L>,
+    len: usize,
+) -> Result<Vec<T>> {
     let mut out: Vec<T> = r.vec_with_capacity(len)?;
     if len < SHORT {
         // One headerless block of varints: pushed one by one, without the

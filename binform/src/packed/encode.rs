@@ -18,11 +18,20 @@ pub(crate) fn pack_slice<T: Lane, L: crate::Layout>(items: &[T], w: &mut Writer<
         return T::write_scalars(items, w);
     }
     #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
-    if super::x86::has_v3() {
-        #[allow(unsafe_code)]
-        // SAFETY: `pack_slice_v3` only needs the features `has_v3` just
-        // found on the CPU.
-        return unsafe { pack_slice_v3(items, w) };
+    match super::x86::level() {
+        4.. => {
+            #[allow(unsafe_code)]
+            // SAFETY: `pack_slice_v4` only needs the features of level 4,
+            // which `level` just found on the CPU.
+            return unsafe { pack_slice_v4(items, w) };
+        }
+        3 => {
+            #[allow(unsafe_code)]
+            // SAFETY: `pack_slice_v3` only needs the features of level 3,
+            // which `level` just found on the CPU.
+            return unsafe { pack_slice_v3(items, w) };
+        }
+        _ => {}
     }
     pack_blocks(items, w)
 }
@@ -34,6 +43,21 @@ pub(crate) fn pack_slice<T: Lane, L: crate::Layout>(items: &[T], w: &mut Writer<
 #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
 pub(super) fn pack_slice_v3<T: Lane, L: crate::Layout>(items: &[T], w: &mut Writer<'_, L>) {
+    pack_blocks(items, w)
+}
+
+/// [`pack_blocks`] compiled for x86-64-v4 (AVX-512 F, VL, BW, CD and DQ,
+/// besides v3's): the same code, which the compiler vectorizes further.
+/// The scan's extrema of 64-bit keys become one unsigned minimum and
+/// maximum a vector (AVX2 has no unsigned 64-bit compare: a flip of the
+/// sign bit, a signed compare and a blend each), and its leading-zero
+/// counts vector ones. Measured in alternating runs, 100,000 values
+/// (`hot`, best of 2): `u64` full range 69 -> 40 µs, small 94 -> 60 µs,
+/// mixed 200 -> 163 µs; `i128` mixed 551 -> 402 µs; `i32` small
+/// 58 -> 53 µs, mixed 109 -> 103 µs.
+#[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,avx512f,avx512vl,avx512bw,avx512cd,avx512dq")]
+pub(super) fn pack_slice_v4<T: Lane, L: crate::Layout>(items: &[T], w: &mut Writer<'_, L>) {
     pack_blocks(items, w)
 }
 

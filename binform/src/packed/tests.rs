@@ -175,14 +175,10 @@ fn the_encoder_picks_the_smallest_form() {
     }
 }
 
-#[test]
-fn every_form_fills_every_slot_of_a_vector() {
-    // `unpack_vec` decodes into a vector's uninitialized capacity and
-    // trusts a block's `Ok` to mean every slot was written. Blocks of
-    // every form (and a headed and a headerless tail) round-trip, so
-    // a slot left unwritten is a wrong value here, and a read of
-    // uninitialized memory under Miri (`scripts/miri.sh`, which runs
-    // this with and without the x86 kernels).
+/// One block of each shape, as 64-bit patterns: equal values, byte,
+/// 2-byte, 4-byte and full ranges far from zero, narrow bit ranges, small
+/// varints with rare larger ones, mixed magnitudes.
+fn shaped_values() -> Vec<u64> {
     let mut state = 0x853C_49E6_748F_EA9Bu64;
     let mut next = move || {
         state ^= state << 13;
@@ -190,9 +186,6 @@ fn every_form_fills_every_slot_of_a_vector() {
         state ^= state << 17;
         state
     };
-    // One block of each shape, as 64-bit patterns: equal values, byte,
-    // 2-byte, 4-byte and full ranges far from zero, narrow bit
-    // ranges, small varints with rare larger ones, mixed magnitudes.
     let mut raw: Vec<u64> = Vec::new();
     let far = next();
     let shapes: [&dyn Fn(u64, usize) -> u64; 9] = [
@@ -211,6 +204,18 @@ fn every_form_fills_every_slot_of_a_vector() {
             raw.push(shape(next(), i));
         }
     }
+    raw
+}
+
+#[test]
+fn every_form_fills_every_slot_of_a_vector() {
+    // `unpack_vec` decodes into a vector's uninitialized capacity and
+    // trusts a block's `Ok` to mean every slot was written. Blocks of
+    // every form (and a headed and a headerless tail) round-trip, so
+    // a slot left unwritten is a wrong value here, and a read of
+    // uninitialized memory under Miri (`scripts/miri.sh`, which runs
+    // this with and without the x86 kernels).
+    let raw = shaped_values();
     fn check<T: Lane + PartialEq + core::fmt::Debug>(values: &[T], forms: &mut [bool; 10]) {
         // The whole run, then the last two shapes with a headed and a
         // headerless partial block after them.
@@ -382,4 +387,87 @@ fn narrowest_width() {
     assert_eq!(narrowest(65_536u32), (4, 4));
     assert_eq!(narrowest(u64::MAX), (5, 8));
     assert_eq!(narrowest(u128::MAX), (6, 16));
+}
+
+#[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+#[test]
+fn every_level_writes_the_same_bytes_and_reads_them_back() {
+    // The encoder and decoder compiled for x86-64-v3 and v4 are the
+    // portable code vectorized further: the bytes and the values must
+    // not change. Each level runs where the CPU has it.
+    let level = super::x86::level();
+    fn check<T: Lane + PartialEq + core::fmt::Debug>(values: &[T], level: u8) {
+        for values in [values, &values[..BLOCK + 13], &values[..SHORT + 1]] {
+            let mut portable = Vec::new();
+            pack_blocks(values, &mut Writer::new(&mut portable));
+            let mut builds = Vec::new();
+            if level >= 3 {
+                let mut buf = Vec::new();
+                #[allow(unsafe_code)]
+                // SAFETY: the CPU has level 3's features.
+                unsafe {
+                    pack_slice_v3(values, &mut Writer::new(&mut buf))
+                };
+                builds.push(buf);
+            }
+            if level >= 4 {
+                let mut buf = Vec::new();
+                #[allow(unsafe_code)]
+                // SAFETY: the CPU has level 4's features.
+                unsafe {
+                    pack_slice_v4(values, &mut Writer::new(&mut buf))
+                };
+                builds.push(buf);
+            }
+            for buf in &builds {
+                assert_eq!(buf, &portable, "{} values", values.len());
+            }
+            let options = crate::Options::new();
+            let mut r = Reader::new(&portable, &options);
+            let back = unpack_vec_in::<T, _>(&mut r, values.len()).expect("decodes");
+            assert_eq!(back, values);
+            if level >= 4 {
+                let mut r = Reader::new(&portable, &options);
+                #[allow(unsafe_code)]
+                // SAFETY: the CPU has level 4's features.
+                let back = unsafe { unpack_vec_v4::<T, _>(&mut r, values.len()) };
+                assert_eq!(back.expect("decodes"), values);
+                // A damaged copy fails alike in both builds.
+                for cut in [1, portable.len() / 2, portable.len() - 1] {
+                    let mut bad = portable.clone();
+                    bad[cut] ^= 0x5A;
+                    let mut a = Reader::new(&bad, &options);
+                    let mut b = Reader::new(&bad, &options);
+                    let plain = unpack_vec_in::<T, _>(&mut a, values.len());
+                    #[allow(unsafe_code)]
+                    // SAFETY: the CPU has level 4's features.
+                    let v4 = unsafe { unpack_vec_v4::<T, _>(&mut b, values.len()) };
+                    assert_eq!(plain.as_ref().ok(), v4.as_ref().ok());
+                    assert_eq!(
+                        plain.map_err(|e| e.kind()).err(),
+                        v4.map_err(|e| e.kind()).err()
+                    );
+                }
+            }
+        }
+    }
+    let raw = shaped_values();
+    check(&raw, level);
+    check(&raw.iter().map(|&v| v as i64).collect::<Vec<_>>(), level);
+    check(
+        &raw.iter().map(|&v| (v >> 32) as u32).collect::<Vec<_>>(),
+        level,
+    );
+    check(&raw.iter().map(|&v| v as i32).collect::<Vec<_>>(), level);
+    check(
+        &raw.iter().map(|&v| (v >> 48) as i16).collect::<Vec<_>>(),
+        level,
+    );
+    check(&raw.iter().map(|&v| v as u16).collect::<Vec<_>>(), level);
+    check(
+        &raw.iter()
+            .map(|&v| (i128::from(v) << 64) ^ i128::from(v.rotate_left(17)))
+            .collect::<Vec<_>>(),
+        level,
+    );
 }

@@ -455,7 +455,7 @@ pub(super) fn get_varints_fast<T: Lane>(
     out: &mut [MaybeUninit<T>],
 ) -> (usize, usize, bool) {
     if out.len() < VARINTS_COUNTED {
-        return get_varints_with(input, out, |_, word| {
+        return get_varints_with(input, 0, out, |_, word| {
             crate::varint::extra_bytes_of_word(word) + 1
         });
     }
@@ -467,16 +467,48 @@ pub(super) fn get_varints_fast<T: Lane>(
         .saturating_sub(15)
         .min(out.len().saturating_mul(longest))
         .min(COUNTED_SPAN);
+    // Most blocks are short varints: counted first as far as three bytes
+    // a value reach, the rest only if the values get there (a `u64`
+    // block's longest varints are nine times its small ones).
+    let first = span.min(out.len().saturating_mul(3) + 16);
     let mut lens = [0u8; COUNTED_SPAN];
-    let src = input.get(..span).unwrap_or_default();
-    for (len, &b) in lens.iter_mut().zip(src) {
+    count_varints(input, &mut lens, 0, first);
+    let (done, pos, bad) = get_varints_with(input, 0, out, |pos, _| {
+        // Past the counted bytes, no value is taken (0 ends the loop).
+        usize::from(
+            lens.get(..first)
+                .and_then(|l| l.get(pos))
+                .copied()
+                .unwrap_or(0),
+        )
+    });
+    if first == span || done == out.len() {
+        return (done, pos, bad);
+    }
+    count_varints(input, &mut lens, first, span);
+    let rest = out.get_mut(done..).unwrap_or_default();
+    let (more, end, worse) = get_varints_with(input, pos, rest, |pos, _| {
+        usize::from(
+            lens.get(..span)
+                .and_then(|l| l.get(pos))
+                .copied()
+                .unwrap_or(0),
+        )
+    });
+    (done + more, end, bad | worse)
+}
+
+/// Counts into `lens[from..to]` the length of a varint starting at each
+/// of `input`'s bytes there: 1 and the byte's trailing ones (a popcount,
+/// which vectorizes).
+#[inline(always)]
+fn count_varints(input: &[u8], lens: &mut [u8], from: usize, to: usize) {
+    let (Some(src), Some(dst)) = (input.get(from..to), lens.get_mut(from..to)) else {
+        return;
+    };
+    for (len, &b) in dst.iter_mut().zip(src) {
         *len = (b & !b.wrapping_add(1)).count_ones() as u8 + 1;
     }
-    let lens = lens.get(..span).unwrap_or_default();
-    get_varints_with(input, out, |pos, _| {
-        // Past the counted span, no value is taken (0 ends the loop).
-        usize::from(lens.get(pos).copied().unwrap_or(0))
-    })
 }
 
 /// Blocks of at least this many values count their varints' lengths
@@ -487,17 +519,19 @@ const VARINTS_COUNTED: usize = 32;
 /// whole block's longest varints.
 const COUNTED_SPAN: usize = BLOCK * 9;
 
-/// [`get_varints_fast`]'s loop, each varint's length from `len_at` (given
-/// its start and its first word; 0 stops the loop).
+/// [`get_varints_fast`]'s loop from byte `start` of `input`, each
+/// varint's length from `len_at` (given its start and its first word; 0
+/// stops the loop).
 #[inline(always)]
 fn get_varints_with<T: Lane>(
     input: &[u8],
+    start: usize,
     out: &mut [MaybeUninit<T>],
     len_at: impl Fn(usize, u64) -> usize,
 ) -> (usize, usize, bool) {
     let key_bits = 8 * core::mem::size_of::<T::Key>() as u32;
     let mut bad = false;
-    let mut pos = 0;
+    let mut pos = start;
     let mut done = 0;
     for slot in out.iter_mut() {
         let Some(window) = input.get(pos..pos + 16) else {

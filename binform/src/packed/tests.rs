@@ -471,3 +471,86 @@ fn every_level_writes_the_same_bytes_and_reads_them_back() {
         level,
     );
 }
+
+#[test]
+fn varint_blocks_decode_as_value_by_value_reads_do() {
+    // The bulk varint loop (lengths counted first for long blocks, taken
+    // from each word for short ones) against `read_scalar` value by
+    // value: the same values, or an error of the same kind at the same
+    // place, on blocks of varints of every length (minimal or not, the
+    // 9-byte form, values past the type) and input that ends right after
+    // them.
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    /// A varint of `len` bytes (1 to 9) holding `v`'s low bits: possibly
+    /// longer than `v` needs, possibly cut from a larger `v`.
+    fn varint(v: u64, len: usize, out: &mut Vec<u8>) {
+        if len == 9 {
+            out.push(0xFF);
+            out.extend_from_slice(&v.to_le_bytes());
+            return;
+        }
+        let payload = if len == 8 {
+            v & ((1 << 56) - 1)
+        } else {
+            v & ((1 << (7 * len)) - 1)
+        };
+        let word = payload << len | ((1u64 << (len - 1)) - 1);
+        out.extend_from_slice(&word.to_le_bytes()[..len]);
+    }
+    fn check<T: Lane + PartialEq + core::fmt::Debug>(bytes: &[u8], n: usize) {
+        let options = crate::Options::new();
+        let mut bulk = Reader::new(bytes, &options);
+        let got = unpack_vec::<T, _>(&mut bulk, n);
+        let mut each = Reader::new(bytes, &options);
+        let want: crate::Result<Vec<T>> = (|| {
+            if n >= SHORT {
+                assert_eq!(each.read_u8()?, VARINTS);
+            }
+            (0..n).map(|_| T::read_scalar(&mut each)).collect()
+        })();
+        match (got, want) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a, b);
+                assert_eq!(bulk.position(), each.position());
+            }
+            (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind(), "{a} / {b}"),
+            (a, b) => panic!("bulk {a:?}, value by value {b:?}"),
+        }
+    }
+    for case in 0..400 {
+        let n = [8, 9, 31, 32, 33, 64, 200, 256][case % 8];
+        let mut bytes = Vec::new();
+        if n >= SHORT {
+            bytes.push(VARINTS);
+        }
+        // Mostly short varints, some long, rarely a bad one.
+        for _ in 0..n {
+            let r = next();
+            let len = match r % 100 {
+                0..=59 => 1,
+                60..=84 => 2,
+                85..=94 => 1 + (r >> 8) as usize % 5,
+                _ => 1 + (r >> 8) as usize % 9,
+            };
+            let v = match (r >> 16) % 50 {
+                0 => 0,
+                _ => next() >> (64 - 7 * len.min(9) as u32).min(63),
+            };
+            varint(v, len, &mut bytes);
+        }
+        // The input ends right after the block, or a few bytes later.
+        bytes.extend(core::iter::repeat_n(0u8, (next() % 20) as usize));
+        check::<u16>(&bytes, n);
+        check::<i16>(&bytes, n);
+        check::<u32>(&bytes, n);
+        check::<i32>(&bytes, n);
+        check::<u64>(&bytes, n);
+        check::<i64>(&bytes, n);
+    }
+}

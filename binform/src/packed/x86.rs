@@ -20,8 +20,9 @@
 //!   values at a time, decoded by a masked expand-load that reads exactly
 //!   the announced payload bytes, encoded by a compress of each lane's
 //!   payload bytes. 100,000 mixed `i32` decode in 95 -> 78 µs, `u64`
-//!   103 -> 90 µs; mixed `u64` encode 162 -> 115 µs (`i32` within noise:
-//!   its scan and varint blocks are most of its time).
+//!   103 -> 90 µs, `i128` (four a vector) 240 -> 101 µs; mixed `u64`
+//!   encode 162 -> 115 µs (`i32` within noise: its scan and varint blocks
+//!   are most of its time).
 //!
 //! Measured in alternating runs on this project's 2-core VM, 100,000
 //! values (best of 3): mixed magnitudes, `i32` decode 233 -> 166 µs and
@@ -212,6 +213,47 @@ static T32: Tables = tables(4, 4, 2);
 /// Two 64-bit values a control byte, 4-bit codes.
 static T64: Tables = tables(2, 8, 4);
 
+/// What one control byte of two 128-bit values (4-bit codes) says, as
+/// bit masks over its 32 lane bytes: the AVX-512 kernel's [`Tables`]
+/// (whose 16-byte rows a group of 32 bytes does not fit).
+#[cfg(not(miri))]
+struct Wide {
+    /// Bit `k` set where lane byte `k` takes a payload byte.
+    expand: [u32; 256],
+    /// Bit `k` set at the top payload byte of each value longer than one.
+    top_bits: [u32; 256],
+    /// The group's payload bytes.
+    total: [u8; 256],
+}
+
+#[cfg(not(miri))]
+static T128: Wide = {
+    let mut t = Wide {
+        expand: [0; 256],
+        top_bits: [0; 256],
+        total: [0; 256],
+    };
+    let mut c = 0;
+    while c < 256 {
+        let mut j = 0;
+        while j < 2 {
+            let len = ((c >> (4 * j)) & 15) + 1;
+            let mut b = 0;
+            while b < len {
+                t.expand[c] |= 1 << (16 * j + b);
+                b += 1;
+            }
+            if len > 1 {
+                t.top_bits[c] |= 1 << (16 * j + len - 1);
+            }
+            t.total[c] += len as u8;
+            j += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
 /// The kernel's tables for `T` and `code_bits`, if it has one: whole-width
 /// integer lanes (every payload of the key's width is a value) of 4 bytes
 /// with 2-bit codes or 8 bytes with 4-bit codes.
@@ -248,6 +290,13 @@ pub(super) fn get_lengths<T: Lane>(
     payloads: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> (usize, usize, bool) {
+    #[cfg(not(miri))]
+    if wide_kernel::<T>(code_bits) && level() >= 5 {
+        #[allow(unsafe_code)]
+        // SAFETY: `get_lengths128_avx512` only needs AVX-512 F, BW, DQ
+        // and VBMI2, which level 5 says the CPU has.
+        return unsafe { get_lengths128_avx512(codes, payloads, out) };
+    }
     let Some(t) = tables_for::<T>(code_bits) else {
         return (0, 0, false);
     };
@@ -347,6 +396,81 @@ fn get_lengths_avx512<T: Lane>(
         };
         pos += total;
         done += lanes;
+    }
+    (done, pos, bad != 0)
+}
+
+/// Whether [`get_lengths128_avx512`] reads `T`'s blocks: whole 128-bit
+/// integers, 4-bit codes.
+#[cfg(not(miri))]
+#[inline(always)]
+fn wide_kernel<T: Lane>(code_bits: u32) -> bool {
+    T::WHOLE
+        && core::mem::size_of::<T>() == 16
+        && core::mem::size_of::<T::Key>() == 16
+        && code_bits == 4
+}
+
+/// The lengths form of 128-bit values, two control bytes (four values,
+/// one 64-byte vector) at a time, as [`get_lengths_avx512`] reads
+/// narrower ones; the zig-zag of each 128-bit lane is a funnel shift of
+/// its halves and a sign spread over both. The portable loop took each
+/// value in two masked words and a 128-bit zig-zag, most of a mixed
+/// `i128` decode.
+#[cfg(not(miri))]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi2")]
+fn get_lengths128_avx512<T: Lane>(
+    codes: &[u8],
+    payloads: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> (usize, usize, bool) {
+    use core::arch::x86_64::{
+        _mm512_bsrli_epi128, _mm512_maskz_expandloadu_epi8, _mm512_movm_epi64, _mm512_set1_epi64,
+        _mm512_shrdi_epi64, _mm512_storeu_si512, _mm512_test_epi64_mask, _mm512_testn_epi8_mask,
+        _mm512_xor_si512,
+    };
+    let t = &T128;
+    let mut bad = 0u64;
+    let mut pos = 0usize;
+    let mut done = 0usize;
+    for (pair, slots) in codes.chunks_exact(2).zip(out.chunks_exact_mut(4)) {
+        let mut expand = 0u64;
+        let mut top = 0u64;
+        let mut total = 0usize;
+        for (k, &c) in pair.iter().enumerate() {
+            let c = usize::from(c);
+            expand |= u64::from(t.expand[c]) << (32 * k);
+            top |= u64::from(t.top_bits[c]) << (32 * k);
+            total += usize::from(t.total[c]);
+        }
+        let Some(src) = payloads.get(pos..pos + total) else {
+            break;
+        };
+        #[allow(unsafe_code)]
+        // SAFETY: the expand-load reads `expand`'s popcount bytes from
+        // `src`: `T128` sets a bit for each payload byte it counts in
+        // `total`, so `src.len()` exactly.
+        let v = unsafe { _mm512_maskz_expandloadu_epi8(expand, src.as_ptr().cast()) };
+        bad |= _mm512_testn_epi8_mask(v, v) & top;
+        let v = if T::ZIGZAG {
+            // Each 128-bit lane shifted right by one (its high half's low
+            // bit into the low half's top), then flipped where its low
+            // bit was set (both halves).
+            let shifted = _mm512_shrdi_epi64::<1>(v, _mm512_bsrli_epi128::<8>(v));
+            let odd = _mm512_test_epi64_mask(v, _mm512_set1_epi64(1)) & 0x55;
+            _mm512_xor_si512(shifted, _mm512_movm_epi64(odd | odd << 1))
+        } else {
+            v
+        };
+        #[allow(unsafe_code)]
+        // SAFETY: `slots` is four values of 16 bytes, 64 writable bytes;
+        // `T` is a primitive integer (`T::WHOLE`), valid for every bit
+        // pattern. The store is unaligned.
+        unsafe {
+            _mm512_storeu_si512(slots.as_mut_ptr().cast(), v)
+        };
+        pos += total;
+        done += 4;
     }
     (done, pos, bad != 0)
 }
@@ -1309,6 +1433,60 @@ mod tests {
             let short: Vec<u64> = u32s.iter().map(|&v| u64::from(v)).collect();
             check(&short, 2);
             check(&short.iter().map(|&v| v as i64 >> 1).collect::<Vec<_>>(), 2);
+            // 128-bit lanes (the wide kernel).
+            let wide: Vec<u128> = raw
+                .iter()
+                .zip(raw.iter().rev())
+                .map(|(&a, &b)| (u128::from(a) << 64 | u128::from(b)) >> (a % 128))
+                .collect();
+            check_wide(&wide);
+            // Signed, of both signs (zig-zag's low bit) in every lane.
+            check_wide(
+                &wide
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| match (i + seed as usize) % 3 {
+                        0 => -((v >> 2) as i128),
+                        _ => (v >> 2) as i128,
+                    })
+                    .collect::<Vec<_>>(),
+            );
+        }
+        /// The wide kernel: values, and a longer-than-needed payload at
+        /// every position.
+        fn check_wide<T: Lane + PartialEq + core::fmt::Debug>(block: &[T]) {
+            #[cfg(not(miri))]
+            if super::level() >= 5 {
+                let read = |c: &[u8], p: &[u8], o: &mut [core::mem::MaybeUninit<T>]| {
+                    #[allow(unsafe_code)]
+                    // SAFETY: level 5: the CPU has the kernel's features.
+                    unsafe {
+                        super::get_lengths128_avx512(c, p, o)
+                    }
+                };
+                let (codes, payloads) = reference(block, 4);
+                let mut back = vec![T::default(); block.len()];
+                let (done, pos, bad) = read(&codes, &payloads, slots(&mut back));
+                assert!(!bad);
+                assert!(done > 0 || block.len() < 4);
+                assert!(!get_lengths_checked(
+                    &codes[done / 2..],
+                    4,
+                    &payloads[pos..],
+                    slots(&mut back[done..])
+                ));
+                assert_eq!(back, block);
+                for at in 0..block.len() {
+                    if reference_len(block[at]) >= 16 {
+                        continue;
+                    }
+                    let (c, p) = longer_at(block, 4, at);
+                    let mut out = vec![T::default(); block.len()];
+                    let (done, _, bad) = read(&c, &p, slots(&mut out));
+                    assert!(at >= done || bad, "wide: value {at} missed");
+                }
+            }
+            let _ = block;
         }
     }
 }

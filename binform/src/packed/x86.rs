@@ -329,11 +329,8 @@ pub(super) fn get_lengths<T: Lane>(
 }
 
 /// The lengths form four control bytes at a time (sixteen 32-bit or
-/// eight 64-bit values, one 64-byte vector): one masked expand-load puts
-/// each payload byte into its lane byte and zeroes the rest, reading
-/// exactly the payload bytes the codes announce (so no slack past them);
-/// one byte test finds the top payload bytes that are zero. The SSSE3
-/// kernel takes a control byte (a 16-byte vector) a step.
+/// eight 64-bit values, one 64-byte vector), by [`expand_groups`]. The
+/// SSSE3 kernel takes a control byte (a 16-byte vector) a step.
 #[cfg(not(miri))]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
 fn get_lengths_avx512<T: Lane>(
@@ -343,56 +340,89 @@ fn get_lengths_avx512<T: Lane>(
     out: &mut [MaybeUninit<T>],
 ) -> (usize, usize, bool) {
     use core::arch::x86_64::{
-        _mm512_and_si512, _mm512_maskz_expandloadu_epi8, _mm512_set1_epi32, _mm512_set1_epi64,
-        _mm512_setzero_si512, _mm512_srli_epi32, _mm512_srli_epi64, _mm512_storeu_si512,
-        _mm512_sub_epi32, _mm512_sub_epi64, _mm512_testn_epi8_mask, _mm512_xor_si512,
+        _mm512_and_si512, _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512,
+        _mm512_srli_epi32, _mm512_srli_epi64, _mm512_sub_epi32, _mm512_sub_epi64, _mm512_xor_si512,
     };
     let lanes = 64 / core::mem::size_of::<T>();
+    let masks = |c: u8| {
+        let c = usize::from(c);
+        (u64::from(t.expand[c]), u64::from(t.top_bits[c]), t.total[c])
+    };
+    // `varint::unzigzag_i32`/`_i64` in each lane (the kernel tests compare
+    // with the portable loop, which calls them).
+    let unzigzag = |v| {
+        if !T::ZIGZAG {
+            v
+        } else if lanes == 16 {
+            let one = _mm512_and_si512(v, _mm512_set1_epi32(1));
+            let sign = _mm512_sub_epi32(_mm512_setzero_si512(), one);
+            _mm512_xor_si512(_mm512_srli_epi32::<1>(v), sign)
+        } else {
+            let one = _mm512_and_si512(v, _mm512_set1_epi64(1));
+            let sign = _mm512_sub_epi64(_mm512_setzero_si512(), one);
+            _mm512_xor_si512(_mm512_srli_epi64::<1>(v), sign)
+        }
+    };
+    expand_groups(codes, payloads, out, 4, masks, unzigzag)
+}
+
+/// The lengths form by masked expand-loads, one 64-byte vector of values
+/// a step (`codes_per` control bytes): one load puts each payload byte
+/// into its lane byte and zeroes the rest, reading exactly the payload
+/// bytes the codes announce (so no slack past them); one byte test finds
+/// the top payload bytes that are zero; `finish` undoes each lane's
+/// zig-zag. `masks` gives a control byte's expand mask, its top bytes and
+/// its payload bytes, over its `64 / codes_per` lane bytes. The values
+/// done, the payload bytes used, and whether any payload was longer than
+/// it needs.
+#[cfg(not(miri))]
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+fn expand_groups<T: Lane>(
+    codes: &[u8],
+    payloads: &[u8],
+    out: &mut [MaybeUninit<T>],
+    codes_per: usize,
+    masks: impl Fn(u8) -> (u64, u64, u8),
+    finish: impl Fn(core::arch::x86_64::__m512i) -> core::arch::x86_64::__m512i,
+) -> (usize, usize, bool) {
+    use core::arch::x86_64::{
+        _mm512_maskz_expandloadu_epi8, _mm512_storeu_si512, _mm512_testn_epi8_mask,
+    };
+    let lanes = 64 / core::mem::size_of::<T>();
+    let step = 64 / codes_per;
     let mut bad = 0u64;
     let mut pos = 0usize;
     let mut done = 0usize;
-    for (quad, slots) in codes.chunks_exact(4).zip(out.chunks_exact_mut(lanes)) {
+    for (group, slots) in codes
+        .chunks_exact(codes_per)
+        .zip(out.chunks_exact_mut(lanes))
+    {
         let mut expand = 0u64;
         let mut top = 0u64;
         let mut total = 0usize;
-        for (k, &c) in quad.iter().enumerate() {
-            let c = usize::from(c);
-            expand |= u64::from(t.expand[c]) << (16 * k);
-            top |= u64::from(t.top_bits[c]) << (16 * k);
-            total += usize::from(t.total[c]);
+        for (k, &c) in group.iter().enumerate() {
+            let (e, t, n) = masks(c);
+            expand |= e << (step * k);
+            top |= t << (step * k);
+            total += usize::from(n);
         }
         let Some(src) = payloads.get(pos..pos + total) else {
             break;
         };
         #[allow(unsafe_code)]
         // SAFETY: the expand-load reads `expand`'s popcount bytes from
-        // `src`: the sum of the groups' lengths (`tables` sets a bit for
-        // each payload byte it counts in `total`), `src.len()` exactly.
+        // `src`: each control byte's mask has a bit for each payload byte
+        // it counts (`tables`, `T128`), so `total`, `src.len()` exactly.
         let v = unsafe { _mm512_maskz_expandloadu_epi8(expand, src.as_ptr().cast()) };
         bad |= _mm512_testn_epi8_mask(v, v) & top;
-        // `varint::unzigzag_i32`/`_i64` in each lane (the kernel tests
-        // compare with the portable loop, which calls them).
-        let v = if !T::ZIGZAG {
-            v
-        } else if lanes == 16 {
-            let sign = _mm512_sub_epi32(
-                _mm512_setzero_si512(),
-                _mm512_and_si512(v, _mm512_set1_epi32(1)),
-            );
-            _mm512_xor_si512(_mm512_srli_epi32::<1>(v), sign)
-        } else {
-            let sign = _mm512_sub_epi64(
-                _mm512_setzero_si512(),
-                _mm512_and_si512(v, _mm512_set1_epi64(1)),
-            );
-            _mm512_xor_si512(_mm512_srli_epi64::<1>(v), sign)
-        };
         #[allow(unsafe_code)]
         // SAFETY: `slots` is `lanes` values of `64 / lanes` bytes, 64
-        // writable bytes; `T` is a primitive integer (`T::WHOLE`), valid
-        // for every bit pattern. The store is unaligned.
+        // writable bytes; `T` is a primitive integer (`T::WHOLE`, which
+        // the kernels' callers check), valid for every bit pattern. The
+        // store is unaligned.
         unsafe {
-            _mm512_storeu_si512(slots.as_mut_ptr().cast(), v)
+            _mm512_storeu_si512(slots.as_mut_ptr().cast(), finish(v))
         };
         pos += total;
         done += lanes;
@@ -412,11 +442,10 @@ fn wide_kernel<T: Lane>(code_bits: u32) -> bool {
 }
 
 /// The lengths form of 128-bit values, two control bytes (four values,
-/// one 64-byte vector) at a time, as [`get_lengths_avx512`] reads
-/// narrower ones; the zig-zag of each 128-bit lane is a funnel shift of
-/// its halves and a sign spread over both. The portable loop took each
-/// value in two masked words and a 128-bit zig-zag, most of a mixed
-/// `i128` decode.
+/// one 64-byte vector) at a time, by [`expand_groups`]; the zig-zag of
+/// each 128-bit lane is a funnel shift of its halves and a sign spread
+/// over both. The portable loop took each value in two masked words and a
+/// 128-bit zig-zag, most of a mixed `i128` decode.
 #[cfg(not(miri))]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi2")]
 fn get_lengths128_avx512<T: Lane>(
@@ -425,54 +454,26 @@ fn get_lengths128_avx512<T: Lane>(
     out: &mut [MaybeUninit<T>],
 ) -> (usize, usize, bool) {
     use core::arch::x86_64::{
-        _mm512_bsrli_epi128, _mm512_maskz_expandloadu_epi8, _mm512_movm_epi64, _mm512_set1_epi64,
-        _mm512_shrdi_epi64, _mm512_storeu_si512, _mm512_test_epi64_mask, _mm512_testn_epi8_mask,
-        _mm512_xor_si512,
+        _mm512_bsrli_epi128, _mm512_movm_epi64, _mm512_set1_epi64, _mm512_shrdi_epi64,
+        _mm512_test_epi64_mask, _mm512_xor_si512,
     };
-    let t = &T128;
-    let mut bad = 0u64;
-    let mut pos = 0usize;
-    let mut done = 0usize;
-    for (pair, slots) in codes.chunks_exact(2).zip(out.chunks_exact_mut(4)) {
-        let mut expand = 0u64;
-        let mut top = 0u64;
-        let mut total = 0usize;
-        for (k, &c) in pair.iter().enumerate() {
-            let c = usize::from(c);
-            expand |= u64::from(t.expand[c]) << (32 * k);
-            top |= u64::from(t.top_bits[c]) << (32 * k);
-            total += usize::from(t.total[c]);
+    let masks = |c: u8| {
+        let c = usize::from(c);
+        let t = &T128;
+        (u64::from(t.expand[c]), u64::from(t.top_bits[c]), t.total[c])
+    };
+    let unzigzag = |v| {
+        if !T::ZIGZAG {
+            return v;
         }
-        let Some(src) = payloads.get(pos..pos + total) else {
-            break;
-        };
-        #[allow(unsafe_code)]
-        // SAFETY: the expand-load reads `expand`'s popcount bytes from
-        // `src`: `T128` sets a bit for each payload byte it counts in
-        // `total`, so `src.len()` exactly.
-        let v = unsafe { _mm512_maskz_expandloadu_epi8(expand, src.as_ptr().cast()) };
-        bad |= _mm512_testn_epi8_mask(v, v) & top;
-        let v = if T::ZIGZAG {
-            // Each 128-bit lane shifted right by one (its high half's low
-            // bit into the low half's top), then flipped where its low
-            // bit was set (both halves).
-            let shifted = _mm512_shrdi_epi64::<1>(v, _mm512_bsrli_epi128::<8>(v));
-            let odd = _mm512_test_epi64_mask(v, _mm512_set1_epi64(1)) & 0x55;
-            _mm512_xor_si512(shifted, _mm512_movm_epi64(odd | odd << 1))
-        } else {
-            v
-        };
-        #[allow(unsafe_code)]
-        // SAFETY: `slots` is four values of 16 bytes, 64 writable bytes;
-        // `T` is a primitive integer (`T::WHOLE`), valid for every bit
-        // pattern. The store is unaligned.
-        unsafe {
-            _mm512_storeu_si512(slots.as_mut_ptr().cast(), v)
-        };
-        pos += total;
-        done += 4;
-    }
-    (done, pos, bad != 0)
+        // Each 128-bit lane shifted right by one (its high half's low bit
+        // into the low half's top), then flipped where its low bit was
+        // set (both halves).
+        let shifted = _mm512_shrdi_epi64::<1>(v, _mm512_bsrli_epi128::<8>(v));
+        let odd = _mm512_test_epi64_mask(v, _mm512_set1_epi64(1)) & 0x55;
+        _mm512_xor_si512(shifted, _mm512_movm_epi64(odd | odd << 1))
+    };
+    expand_groups(codes, payloads, out, 2, masks, unzigzag)
 }
 
 #[target_feature(enable = "ssse3")]

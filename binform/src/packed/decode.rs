@@ -643,7 +643,15 @@ pub(super) fn get_bits<T: Lane>(
         return get_bits_serial(bytes, bits, base, out);
     }
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    let (done, mut bad) = match super::x86::get_bits_grouped(bytes, bits, base, out) {
+    let grouped = |bytes: &[u8], out: &mut [MaybeUninit<T>]| {
+        #[cfg(not(miri))]
+        if let Some(found) = super::x86::get_bits_wide(bytes, bits, base, out) {
+            return Some(found);
+        }
+        super::x86::get_bits_grouped(bytes, bits, base, out)
+    };
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    let (done, mut bad) = match grouped(bytes, out) {
         Some((done, bad)) => {
             // The rest from the byte the kernel stopped at (`done` is a
             // multiple of 8): its last groups, whose vector loads would
@@ -662,7 +670,7 @@ pub(super) fn get_bits<T: Lane>(
                     if let Some(dst) = padded.get_mut(..len) {
                         dst.copy_from_slice(bytes);
                     }
-                    super::x86::get_bits_grouped(&padded, bits, base, rest).unwrap_or((0, false))
+                    grouped(&padded, rest).unwrap_or((0, false))
                 }
                 _ => get_bits_fast_dispatch(bytes, bits, base, rest),
             };

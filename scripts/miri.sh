@@ -7,7 +7,9 @@
 # Miri cannot ask the CPU (`cpuid`) and the x86 kernels only run where
 # the features are there: among them, the kernels against
 # the portable loops, and the decoders writing into a vector's
-# uninitialized capacity. CI runs a subset (.ci/run: the writer's cursor,
+# uninitialized capacity. The AVX-512 kernels are compiled out under Miri
+# (it has no AVX-512); `cargo test` compares them with the portable loops
+# on CPUs that have the features. CI runs a subset (.ci/run: the writer's cursor,
 # plain data, strings); this runs everything: on a 2-core machine the
 # second run alone takes over an hour (each kernel test several minutes).
 # Arguments filter the first run's tests.

@@ -696,9 +696,10 @@ pub(super) fn get_bits<T: Lane>(
 /// Bit-packed blocks of fewer values are read by [`get_bits_serial`].
 const SERIAL_BITS_BELOW: usize = 16;
 
-/// The bytes a bit-packed block can have left when the AVX2 kernel stops:
-/// less than a group and its load window (at most 40 bytes, for 16-bit
-/// offsets of 4-byte keys).
+/// The bytes a bit-packed block can have left when a kernel stops: less
+/// than a group and its load window (at most 40 bytes for the AVX2
+/// kernels, at 16-bit offsets of 4-byte keys; at most 63 for the AVX-512
+/// one, which stops where its 64-byte window would pass the end).
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 pub(super) const BITS_TAIL: usize = 64;
 

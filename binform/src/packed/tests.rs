@@ -313,6 +313,38 @@ fn every_bit_width_round_trips_at_every_count() {
 }
 
 #[test]
+fn wide_bit_widths_of_four_byte_keys_round_trip_under_a_base() {
+    // 17 to 25-bit offsets of 4-byte keys (the AVX-512 kernel's 16-value
+    // groups, and its padded tail) through `get_bits`, under a base that
+    // is not zero, signed and unsigned.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for bits in 17..=25u32 {
+        for n in [16, 17, 31, 32, 33, 100, 255, 256] {
+            let offsets: Vec<u32> = (0..n)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    (state >> (64 - bits)) as u32
+                })
+                .collect();
+            let len = bits_len(n, bits);
+            let mut out = vec![0u8; len + BITS_SLACK];
+            put_bits(&offsets, 0, bits, &mut out);
+            let base = 12_345u32;
+            let mut back = vec![0u32; n];
+            assert!(!get_bits(&out[..len], bits, base, slots(&mut back)));
+            let want: Vec<u32> = offsets.iter().map(|&o| base + o).collect();
+            assert_eq!(back, want, "u32, {bits} bits, {n} values");
+            let mut back = vec![0i32; n];
+            assert!(!get_bits(&out[..len], bits, base, slots(&mut back)));
+            let want: Vec<i32> = want.iter().map(|&k| (k ^ 1 << 31) as i32).collect();
+            assert_eq!(back, want, "i32, {bits} bits, {n} values");
+        }
+    }
+}
+
+#[test]
 fn keys_keep_order_and_invert() {
     let values = [i32::MIN, -5, -1, 0, 1, 7, i32::MAX];
     for pair in values.windows(2) {

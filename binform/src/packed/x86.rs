@@ -308,8 +308,8 @@ pub(super) fn get_lengths<T: Lane>(
     #[cfg(not(miri))]
     if level() >= 5 {
         #[allow(unsafe_code)]
-        // SAFETY: `get_lengths_avx512` only needs AVX-512 F, BW and VBMI2,
-        // which level 5 says the CPU has.
+        // SAFETY: `get_lengths_avx512` only needs AVX-512 F, BW, DQ and
+        // VBMI2, which level 5 says the CPU has.
         let found = unsafe { get_lengths_avx512(t, codes, payloads, out) };
         (done, pos, bad) = found;
     }
@@ -335,7 +335,7 @@ pub(super) fn get_lengths<T: Lane>(
 /// eight 64-bit values, one 64-byte vector), by [`expand_groups`]. The
 /// SSSE3 kernel takes a control byte (a 16-byte vector) a step.
 #[cfg(not(miri))]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi2")]
 fn get_lengths_avx512<T: Lane>(
     t: &Tables,
     codes: &[u8],
@@ -380,7 +380,8 @@ fn get_lengths_avx512<T: Lane>(
 /// it needs.
 #[cfg(not(miri))]
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+// DQ for the 128-bit zig-zag `finish` brings (level 5 has it).
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi2")]
 fn expand_groups<T: Lane>(
     codes: &[u8],
     payloads: &[u8],
@@ -526,11 +527,13 @@ fn get_lengths_ssse3<T: Lane>(
     (done, pos, _mm_movemask_epi8(bad) != 0)
 }
 
-/// Writes the lengths form of whole groups of `block` (32-bit keys, 2-bit
-/// codes; 64-bit payloads are two whole-word stores a code byte in the
-/// portable loop, which a shuffle does not beat) while 16 bytes of `payloads` remain: each group's code into
-/// `codes`, its payloads packed by one shuffle. The values done and the
-/// payload bytes written; `(0, 0)` when the CPU or `T` has no kernel.
+/// Writes the lengths form of whole groups of `block` while room for
+/// their stores remains: on AVX-512 VBMI2, a vector of 32-bit or 64-bit
+/// values at a time ([`put_lengths_avx512`]); then, for 32-bit keys with
+/// 2-bit codes, four values a step by SSSE3 (each group's code into
+/// `codes`, its payloads packed by one shuffle). The values done and the
+/// payload bytes written; `(0, 0)` when the CPU or `T` has no kernel (the
+/// portable loop writes the rest).
 #[inline]
 pub(super) fn put_lengths<T: Lane>(
     block: &[T],
@@ -1259,6 +1262,7 @@ mod tests {
         let (done, pos) = super::put_lengths(block, code_bits, &mut out_codes, &mut out_payloads);
         let per_byte = 8 / code_bits as usize;
         assert_eq!(done % per_byte, 0);
+        assert_eq!(pos, reference(&block[..done], code_bits).1.len());
         assert_eq!(&out_codes[..done / per_byte], &codes[..done / per_byte]);
         assert_eq!(&out_payloads[..pos], &payloads[..pos]);
         // Decoder: the kernel's values, then the checked loop's.
@@ -1501,6 +1505,7 @@ mod tests {
                 let mut out_payloads = vec![0u8; payloads.len() + 64];
                 let (done, pos) = write(block, code_bits, &mut out_codes, &mut out_payloads);
                 assert!(done > 0 || block.len() < 16, "{name} wrote nothing");
+                assert_eq!(pos, reference(&block[..done], code_bits).1.len(), "{name}");
                 assert_eq!(
                     &out_codes[..done / per_byte],
                     &codes[..done / per_byte],
@@ -1580,6 +1585,40 @@ mod tests {
             }
             (codes, payloads)
         }
+        // Edge values, rotated through every lane: zero, the extremes,
+        // and each side of a byte length's step.
+        let edges: [i64; 16] = [
+            0,
+            -1,
+            1,
+            127,
+            128,
+            129,
+            -127,
+            -128,
+            -129,
+            255,
+            256,
+            -65_536,
+            65_535,
+            i64::MIN,
+            i64::MAX,
+            i64::from(i32::MIN),
+        ];
+        for r in 0..edges.len() {
+            let block: Vec<i64> = (0..64).map(|i| edges[(i + r) % edges.len()]).collect();
+            check(&block, 4);
+            check(&block.iter().map(|&v| v as u64).collect::<Vec<_>>(), 4);
+            let small: Vec<i64> = block
+                .iter()
+                .map(|&v| v.clamp(-(1 << 30), 1 << 30))
+                .collect();
+            check(&small, 2);
+            check(&small.iter().map(|&v| v as i32).collect::<Vec<_>>(), 2);
+            check(&block.iter().map(|&v| v as u32).collect::<Vec<_>>(), 2);
+            let wide: Vec<i128> = block.iter().map(|&v| i128::from(v) << 60).collect();
+            check_wide(&wide);
+        }
         for (n, seed) in [(256, 11), (255, 12), (64, 13), (17, 14)] {
             let raw = mixed(n, seed);
             let u32s: Vec<u32> = raw.iter().map(|&v| v as u32 >> (v % 32)).collect();
@@ -1646,6 +1685,57 @@ mod tests {
                 }
             }
             let _ = block;
+        }
+    }
+
+    /// The AVX-512 bit kernel's range check, value by value: one offset of
+    /// all ones (or one less) at each position of several groups, under
+    /// the base that makes exactly that value leave the key's range (or
+    /// reach its top).
+    #[cfg(not(miri))]
+    #[test]
+    fn wide_bit_kernel_finds_each_value_out_of_range() {
+        use super::super::encode::put_bits;
+        fn check<T: Lane + PartialEq + core::fmt::Debug>(bits: u32) {
+            let n = 64;
+            let mask = (1u64 << bits) - 1;
+            let key_max = T::KEY_MAX.low64();
+            let base = <T::Key as Key>::from_u64(key_max - mask + 1);
+            for k in 0..n {
+                for (top, wraps) in [(mask, true), (mask - 1, false)] {
+                    let offsets: Vec<u64> = (0..n).map(|i| if i == k { top } else { 0 }).collect();
+                    let mut bytes = vec![0u8; n * bits as usize / 8 + 64];
+                    put_bits(&offsets, 0, bits, &mut bytes);
+                    let mut kernel = vec![T::default(); n];
+                    let Some((done, bad)) =
+                        super::get_bits_wide(&bytes, bits, base, slots(&mut kernel))
+                    else {
+                        assert!(super::level() < 5, "{bits} bits");
+                        return;
+                    };
+                    assert!(done >= 16, "{bits} bits: {done} done");
+                    assert_eq!(bad, wraps && k < done, "{bits} bits, value {k}");
+                    let mut serial = vec![T::default(); done];
+                    let expected = super::super::decode::get_bits_serial(
+                        &bytes,
+                        bits,
+                        base,
+                        slots(&mut serial),
+                    );
+                    assert_eq!(bad, expected);
+                    if !bad {
+                        assert_eq!(&kernel[..done], &serial[..], "{bits} bits, value {k}");
+                    }
+                }
+            }
+        }
+        for bits in 17..=56 {
+            check::<u64>(bits);
+            check::<i64>(bits);
+            if bits <= 25 {
+                check::<u32>(bits);
+                check::<i32>(bits);
+            }
         }
     }
 }

@@ -471,31 +471,25 @@ pub(super) fn get_varints_fast<T: Lane>(
     // a value reach, the rest only if the values get there (a `u64`
     // block's longest varints are nine times its small ones).
     let first = span.min(out.len().saturating_mul(3) + 16);
+    // A byte not counted (yet) reads as length 0, which ends the loop:
+    // every varint is 1 to 9 bytes.
     let mut lens = [0u8; COUNTED_SPAN];
     count_varints(input, &mut lens, 0, first);
-    let (done, pos, bad) = get_varints_with(input, 0, out, |pos, _| {
-        // Past the counted bytes, no value is taken (0 ends the loop).
-        usize::from(
-            lens.get(..first)
-                .and_then(|l| l.get(pos))
-                .copied()
-                .unwrap_or(0),
-        )
-    });
+    let (done, pos, bad) = get_varints_with(input, 0, out, counted(&lens));
     if first == span || done == out.len() {
         return (done, pos, bad);
     }
     count_varints(input, &mut lens, first, span);
     let rest = out.get_mut(done..).unwrap_or_default();
-    let (more, end, worse) = get_varints_with(input, pos, rest, |pos, _| {
-        usize::from(
-            lens.get(..span)
-                .and_then(|l| l.get(pos))
-                .copied()
-                .unwrap_or(0),
-        )
-    });
+    let (more, end, worse) = get_varints_with(input, pos, rest, counted(&lens));
     (done + more, end, bad | worse)
+}
+
+/// The length of the varint at each byte, from the counted `lens` (0 past
+/// them).
+#[inline(always)]
+fn counted(lens: &[u8]) -> impl Fn(usize, u64) -> usize + '_ {
+    move |pos, _| usize::from(lens.get(pos).copied().unwrap_or(0))
 }
 
 /// Counts into `lens[from..to]` the length of a varint starting at each

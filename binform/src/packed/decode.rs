@@ -33,7 +33,9 @@ pub(crate) fn unpack_vec<T: Lane, L: crate::Layout>(
 /// kernels inline. Measured in alternating runs, 100,000 values (`hot`):
 /// full-range `i128` 190 -> 127 µs; the other shapes within noise.
 #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,avx512f,avx512vl,avx512bw,avx512cd,avx512dq")]
+#[target_feature(
+    enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512bw,avx512cd,avx512dq"
+)]
 pub(super) fn unpack_vec_v4<T: Lane, L: crate::Layout>(
     r: &mut Reader<'_, L>,
     len: usize,

@@ -21,6 +21,8 @@
 
 pub(crate) mod layout;
 
+#[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+mod avx512;
 mod decode;
 mod encode;
 mod lane;

@@ -73,8 +73,8 @@ macro_rules! detected {
 /// loops for on this CPU, found once: 4 for x86-64-v4 (AVX-512 F, VL,
 /// BW, CD and DQ, besides v3's), 5 for v4 with AVX-512 VBMI and VBMI2
 /// (byte permutes, expand and compress: this crate's own step), 3 for
-/// x86-64-v3 (AVX2, BMI1, BMI2 and
-/// LZCNT: every AVX2 CPU so far has the others), else 0. One load a call:
+/// x86-64-v3 (AVX2, BMI1, BMI2, LZCNT and POPCNT: every AVX2 CPU so far
+/// has the others), else 0. One load a call:
 /// a short column asks at every block, and nine feature tests cost more
 /// than its values.
 // Its callers' AVX2 and AVX-512 paths are not built under Miri.
@@ -87,7 +87,11 @@ pub(super) fn level() -> u8 {
     if known != u8::MAX {
         return known;
     }
-    let v3 = detected!("avx2") && detected!("bmi1") && detected!("bmi2") && detected!("lzcnt");
+    let v3 = detected!("avx2")
+        && detected!("bmi1")
+        && detected!("bmi2")
+        && detected!("lzcnt")
+        && detected!("popcnt");
     // Enabling `avx512f` enables `fma` and `f16c` too (rustc's feature
     // implications): the builds for v4 may use them.
     let v4 = v3
@@ -547,7 +551,7 @@ pub(super) fn put_lengths<T: Lane>(
     if level() >= 5 && compress_kernel::<T>(code_bits) {
         #[allow(unsafe_code)]
         // SAFETY: `put_lengths_avx512` only needs AVX-512 F, BW, CD and
-        // VBMI2 and BMI2, which level 5 says the CPU has.
+        // VBMI2, BMI2 and POPCNT, which level 5 says the CPU has.
         let put = unsafe { put_lengths_avx512(block, code_bits, codes, payloads) };
         (done, pos) = put;
     }
@@ -592,7 +596,7 @@ fn compress_kernel<T: Lane>(code_bits: u32) -> bool {
 /// and the payload bytes written. The SSSE3 kernel takes four 32-bit
 /// values a step, and 64-bit ones are a scalar loop.
 #[cfg(not(miri))]
-#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi2,bmi2")]
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi2,bmi2,popcnt")]
 fn put_lengths_avx512<T: Lane>(
     block: &[T],
     code_bits: u32,

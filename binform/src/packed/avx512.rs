@@ -1,0 +1,223 @@
+//! AVX-512 kernels of the block encoder's varint form
+//! (`docs/format.md` §22): the varints of eight values a step.
+//!
+//! A varint below 2^56 is one little-endian word: the value shifted past
+//! its length marker, the marker's ones below (`varint::prefix_word`).
+//! Each 64-bit lane builds its value's word (its length from its leading
+//! zeros), and one byte compress packs every lane's used bytes, stored
+//! whole into slack. The scalar writer waits on each value's length to
+//! place the next store; here a group's eight are independent.
+//!
+//! Only on level 5 (`x86::level`: v4 with VBMI2 for the compress). Miri
+//! has no AVX-512, so this module is left out of its builds; the tests
+//! compare it with the scalar writer natively.
+
+use core::arch::x86_64::{
+    __m512i, _mm256_loadu_si256, _mm256_slli_epi32, _mm256_srai_epi32, _mm256_xor_si256,
+    _mm512_add_epi64, _mm512_broadcast_i32x4, _mm512_cmplt_epu8_mask, _mm512_cvtepu32_epi64,
+    _mm512_loadu_si512, _mm512_lzcnt_epi64, _mm512_maskz_compress_epi8, _mm512_mullo_epi32,
+    _mm512_or_si512, _mm512_set1_epi64, _mm512_shuffle_epi8, _mm512_slli_epi64, _mm512_sllv_epi64,
+    _mm512_srai_epi64, _mm512_srli_epi64, _mm512_storeu_si512, _mm512_sub_epi64,
+    _mm512_test_epi64_mask, _mm512_xor_si512, _mm_setr_epi8,
+};
+
+use super::lane::{Key, Lane};
+
+/// Room past the last varint that [`put_varints`] may store into: one
+/// whole vector.
+pub(super) const SLACK: usize = 64;
+
+/// Whether [`put_varints`] has a kernel for `T` on this CPU: whole-width
+/// 32-bit and 64-bit integers (the varint of a 32-bit value, at most five
+/// bytes, still fits a 64-bit lane).
+#[inline(always)]
+pub(super) fn has_varint_kernel<T: Lane>() -> bool {
+    T::WHOLE
+        && core::mem::size_of::<T>() == core::mem::size_of::<T::Key>()
+        && matches!(core::mem::size_of::<T>(), 4 | 8)
+        && super::x86::level() >= 5
+}
+
+/// Writes the varints of every value of `block` (each value's scalar
+/// encoding, as `Lane::write_scalars` writes it) into `out`, which holds
+/// their total bytes and [`SLACK`] more; the bytes written. Call only
+/// when [`has_varint_kernel`] says so.
+pub(super) fn put_varints<T: Lane>(block: &[T], out: &mut [u8]) -> usize {
+    let (mut done, mut pos) = (0, 0);
+    while done < block.len() {
+        let (Some(rest), Some(room)) = (block.get(done..), out.get_mut(pos..)) else {
+            break;
+        };
+        #[allow(unsafe_code)]
+        // SAFETY: `put_varints_avx512` needs AVX-512 F, BW, CD, DQ, VL and
+        // VBMI2 and POPCNT, which level 5 (`has_varint_kernel`) says the CPU
+        // has.
+        let (more, used) = unsafe { put_varints_avx512(rest, room) };
+        done += more;
+        pos += used;
+        // The kernel stops at a group holding a 64-bit payload of 2^56 or
+        // more (the 9-byte form does not fit a lane), and before a tail
+        // shorter than a group: those values one by one.
+        let end = block.len().min(done + GROUP);
+        for &x in block.get(done..end).unwrap_or_default() {
+            let (bytes, len) = crate::varint::encode_u64(x.payload().low64());
+            if let Some(dst) = out.get_mut(pos..pos + bytes.len()) {
+                dst.copy_from_slice(&bytes);
+            }
+            pos += len;
+        }
+        done = end;
+    }
+    pos
+}
+
+/// Values a step: one 64-bit lane each.
+const GROUP: usize = 8;
+
+/// [`put_varints`]' vector loop: whole groups of eight, until the room
+/// for a whole store runs out or a group holds a payload of 2^56 or more.
+/// The values done and the bytes written.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx512vbmi2,popcnt")]
+fn put_varints_avx512<T: Lane>(block: &[T], out: &mut [u8]) -> (usize, usize) {
+    let byte_index = _mm512_set1_epi64(0x0706_0504_0302_0100);
+    // `vpshufb` indices (within each 128 bits) of every lane's lowest
+    // byte, for each byte of the lane.
+    let spread = _mm512_broadcast_i32x4(_mm_setr_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8,
+    ));
+    let one = _mm512_set1_epi64(1);
+    let long = _mm512_set1_epi64(!((1i64 << 56) - 1));
+    let (mut done, mut pos) = (0, 0);
+    for group in block.chunks_exact(GROUP) {
+        let z: __m512i = if core::mem::size_of::<T>() == 4 {
+            #[allow(unsafe_code)]
+            // SAFETY: `group` is eight values of 4 bytes, 32 readable
+            // bytes; the load is unaligned.
+            let v = unsafe { _mm256_loadu_si256(group.as_ptr().cast()) };
+            // `varint::zigzag_i32` in each lane, then widened: a 32-bit
+            // value's scalar is the zig-zag of its 64-bit widening, the
+            // same number.
+            let z = if T::ZIGZAG {
+                _mm256_xor_si256(_mm256_slli_epi32::<1>(v), _mm256_srai_epi32::<31>(v))
+            } else {
+                v
+            };
+            _mm512_cvtepu32_epi64(z)
+        } else {
+            #[allow(unsafe_code)]
+            // SAFETY: `group` is eight values of 8 bytes, 64 readable
+            // bytes; the load is unaligned.
+            let v = unsafe { _mm512_loadu_si512(group.as_ptr().cast()) };
+            let z = if T::ZIGZAG {
+                _mm512_xor_si512(_mm512_slli_epi64::<1>(v), _mm512_srai_epi64::<63>(v))
+            } else {
+                v
+            };
+            if _mm512_test_epi64_mask(z, long) != 0 {
+                break;
+            }
+            z
+        };
+        // Extra bytes: (significant bits - 1) / 7, as `* 37 >> 8` (exact
+        // below 64), in each lane's low 32 bits (the high ones are zero).
+        let lz = _mm512_lzcnt_epi64(_mm512_or_si512(z, one));
+        let extra = _mm512_srli_epi64::<8>(_mm512_mullo_epi32(
+            _mm512_sub_epi64(_mm512_set1_epi64(63), lz),
+            _mm512_set1_epi64(37),
+        ));
+        let len = _mm512_add_epi64(extra, one);
+        let marker = _mm512_sub_epi64(_mm512_sllv_epi64(one, extra), one);
+        let word = _mm512_or_si512(_mm512_sllv_epi64(z, len), marker);
+        let keep = _mm512_cmplt_epu8_mask(byte_index, _mm512_shuffle_epi8(len, spread));
+        // Packed in a register and stored whole: the next group
+        // overwrites what this one does not use.
+        let Some(dst) = out.get_mut(pos..pos + 64) else {
+            break;
+        };
+        #[allow(unsafe_code)]
+        // SAFETY: `dst` is 64 writable bytes; the store is unaligned.
+        unsafe {
+            _mm512_storeu_si512(
+                dst.as_mut_ptr().cast(),
+                _mm512_maskz_compress_epi8(keep, word),
+            )
+        };
+        pos += keep.count_ones() as usize;
+        done += GROUP;
+    }
+    (done, pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use super::super::lane::Lane;
+    use super::{has_varint_kernel, put_varints, SLACK};
+    use crate::Writer;
+
+    /// The kernel's bytes against the scalar writer's, for `values` and
+    /// each of their prefixes that ends a group early or late.
+    fn check<T: Lane>(values: &[T]) {
+        if !has_varint_kernel::<T>() {
+            return;
+        }
+        for n in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, values.len()] {
+            let block = &values[..n.min(values.len())];
+            let mut scalar = Vec::new();
+            T::write_scalars(block, &mut Writer::new(&mut scalar));
+            // Filled with a byte no varint here ends in, so a store that
+            // misses its place shows.
+            let mut out = alloc::vec![0xA5; scalar.len() + SLACK];
+            let written = put_varints(block, &mut out);
+            assert_eq!(written, scalar.len(), "{n} values");
+            assert_eq!(&out[..written], &scalar[..], "{n} values");
+        }
+    }
+
+    /// Values of random bit lengths, so every varint length appears in
+    /// every lane; every `stride`-th value is from `edges`.
+    fn values(n: usize, seed: u64, edges: &[u64]) -> Vec<u64> {
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..n)
+            .map(|i| match edges.get(i / 3) {
+                Some(&e) if i % 3 == 0 => e,
+                _ => next() >> (next() % 64),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_varint_kernel_writes_what_the_scalar_writer_does() {
+        // Each varint length's first and last value, for 32 and 64 bits,
+        // zig-zagged or not, and the 9-byte form's edge for 64 bits.
+        let mut edges = Vec::new();
+        for bits in (7..=63).step_by(7) {
+            edges.extend([(1u64 << bits) - 1, 1 << bits]);
+        }
+        edges.extend([0, 1, u64::MAX, u64::MAX - 1, (1 << 56) - 1, 1 << 56]);
+        for seed in 1..6 {
+            let raw = values(300, seed, &edges);
+            check::<u64>(&raw);
+            check::<i64>(&raw.iter().map(|&v| v as i64).collect::<Vec<_>>());
+            check::<u32>(&raw.iter().map(|&v| v as u32).collect::<Vec<_>>());
+            check::<i32>(&raw.iter().map(|&v| v as i32).collect::<Vec<_>>());
+            // Only values below 2^56: every 64-bit group goes through the
+            // vector loop.
+            let short: Vec<u64> = raw.iter().map(|&v| v >> 8).collect();
+            check::<u64>(&short);
+            check::<i64>(
+                &short
+                    .iter()
+                    .map(|&v| v as i64 - (1 << 54))
+                    .collect::<Vec<_>>(),
+            );
+        }
+    }
+}

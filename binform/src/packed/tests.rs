@@ -586,3 +586,63 @@ fn varint_blocks_decode_as_value_by_value_reads_do() {
         check::<i64>(&bytes, n);
     }
 }
+
+#[test]
+fn fixed_offsets_find_each_value_out_of_range() {
+    // The widening checks only the greatest offset against the room above
+    // the base: one offset past it, at each position, must fail, and one
+    // that just reaches the top must not (a check of some lanes only, or
+    // off by one, fails here).
+    fn check<T: Lane + PartialEq + core::fmt::Debug>(width: usize) {
+        let n = 67;
+        let top = T::KEY_MAX;
+        let widest = if width >= 16 {
+            u128::MAX
+        } else {
+            (1u128 << (8 * width)) - 1
+        };
+        let room = 5u128.min(widest - 1);
+        let base = <T::Key as Key>::from_u128(top.to_u128() - room);
+        for at in 0..n {
+            for (off, fails) in [(room, false), (room + 1, true)] {
+                let mut bytes = Vec::new();
+                for i in 0..n {
+                    let o = if i == at {
+                        off
+                    } else {
+                        (i as u128) % (room + 1)
+                    };
+                    bytes.extend_from_slice(&o.to_le_bytes()[..width]);
+                }
+                let mut out = alloc::vec![core::mem::MaybeUninit::<T>::uninit(); n];
+                assert_eq!(
+                    widen(width, &bytes, base, &mut out),
+                    fails,
+                    "width {width}, offset {off} at {at}"
+                );
+                let mut out = alloc::vec![core::mem::MaybeUninit::<T>::uninit(); n];
+                assert_eq!(widen_portable(width, &bytes, base, &mut out), fails);
+                if !fails {
+                    // SAFETY: a success writes every slot.
+                    #[allow(unsafe_code)]
+                    let last = unsafe { out[at].assume_init() };
+                    assert_eq!(last, T::from_key(top));
+                }
+            }
+        }
+    }
+    for width in [1, 2, 4] {
+        check::<u32>(width);
+        check::<i32>(width);
+        check::<u16>(width.min(2));
+        check::<i16>(width.min(2));
+    }
+    for width in [1, 2, 4, 8] {
+        check::<u64>(width);
+        check::<i64>(width);
+    }
+    for width in [1, 8, 16] {
+        check::<u128>(width);
+        check::<i128>(width);
+    }
+}

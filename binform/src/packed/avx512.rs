@@ -20,16 +20,23 @@
 //! compare it with the scalar writer natively.
 
 use core::arch::x86_64::{
-    __m512i, _mm256_loadu_si256, _mm256_slli_epi32, _mm256_srai_epi32, _mm256_xor_si256,
-    _mm512_add_epi32, _mm512_add_epi64, _mm512_broadcast_i32x4, _mm512_cmplt_epu8_mask,
-    _mm512_cvtepu32_epi64, _mm512_loadu_si512, _mm512_lzcnt_epi32, _mm512_lzcnt_epi64,
-    _mm512_maskz_compress_epi8, _mm512_max_epu32, _mm512_min_epu32, _mm512_mullo_epi32,
-    _mm512_or_si512, _mm512_reduce_add_epi32, _mm512_reduce_max_epu32, _mm512_reduce_min_epu32,
-    _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_epi8,
+    __m512i, _mm256_loadu_si256, _mm256_slli_epi32, _mm256_srai_epi32, _mm256_storeu_si256,
+    _mm256_xor_si256, _mm512_add_epi32, _mm512_add_epi64, _mm512_add_epi8, _mm512_and_si512,
+    _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_cmpeq_epi64_mask,
+    _mm512_cmpeq_epi8_mask, _mm512_cmpgt_epu64_mask, _mm512_cmplt_epu64_mask,
+    _mm512_cmplt_epu8_mask, _mm512_cvtepi64_epi32, _mm512_cvtepu32_epi64, _mm512_loadu_si512,
+    _mm512_lzcnt_epi32, _mm512_lzcnt_epi64, _mm512_mask_add_epi8, _mm512_mask_permutexvar_epi8,
+    _mm512_maskz_compress_epi8, _mm512_maskz_permutexvar_epi8, _mm512_maskz_sllv_epi64,
+    _mm512_max_epu32, _mm512_min_epu32, _mm512_mullo_epi32, _mm512_or_si512,
+    _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_reduce_add_epi32,
+    _mm512_reduce_max_epu32, _mm512_reduce_min_epu32, _mm512_set1_epi32, _mm512_set1_epi64,
+    _mm512_set1_epi8, _mm512_set_epi64, _mm512_setzero_si512, _mm512_shuffle_epi8,
     _mm512_slli_epi32, _mm512_slli_epi64, _mm512_sllv_epi64, _mm512_srai_epi32, _mm512_srai_epi64,
-    _mm512_srli_epi32, _mm512_srli_epi64, _mm512_storeu_si512, _mm512_sub_epi32, _mm512_sub_epi64,
-    _mm512_test_epi64_mask, _mm512_xor_si512, _mm_setr_epi8,
+    _mm512_srli_epi32, _mm512_srli_epi64, _mm512_srlv_epi64, _mm512_storeu_si512, _mm512_sub_epi32,
+    _mm512_sub_epi64, _mm512_test_epi64_mask, _mm512_xor_si512, _mm_cvtsi128_si32, _mm_setr_epi8,
 };
+
+use core::mem::MaybeUninit;
 
 use super::lane::{Key, Lane};
 use super::scan::Scan;
@@ -237,6 +244,152 @@ fn put_varints_avx512<T: Lane>(block: &[T], out: &mut [u8]) -> (usize, usize) {
     (done, pos)
 }
 
+/// The length (1 to 8) of a varint whose first byte's low seven bits are
+/// the index: one and its trailing ones. A first byte of `0xFF` (nine
+/// bytes) is found apart.
+static VARINT_LENS: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut x = 0;
+    while x < 128 {
+        table[x] = (x as u8).trailing_ones() as u8 + 1;
+        x += 1;
+    }
+    table
+};
+
+/// Decodes varints of `T` from the start of `input` into whole groups of
+/// eight of `out`, while 64 bytes of input remain and every varint of the
+/// group is at most 8 bytes. The values done, the bytes used, and whether
+/// any was not minimal or out of `T`'s range (as `get_varints_with`
+/// says).
+///
+/// A group is decoded from one 64-byte window, its eight varints at most
+/// 64 bytes. Each byte's varint length, if a value started there, by one
+/// table permute; then the byte after that varint, `next`, and by
+/// squaring it twice the byte eight varints on (`next[next[..]]`, three
+/// permutes): the only chain from one group to the next. Off that chain,
+/// the eight starts by doubling (0, then `next` of it, then `next²` of
+/// both, then `next⁴` of the four), each value's 8 bytes gathered from
+/// its start by one more permute, then shifted past its length and
+/// masked. The scalar loop took a load and an add a value on its chain.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vl,avx512dq")]
+pub(super) fn get_varints_avx512<T: Lane>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> (usize, usize, bool) {
+    let lane = core::mem::size_of::<T>();
+    let mut iota = [0u8; 64];
+    for (i, b) in iota.iter_mut().enumerate() {
+        *b = i as u8;
+    }
+    // Byte `8k + j` of a group's gather: start `k`, plus `j`.
+    let mut spread = [0u8; 64];
+    let mut within = [0u8; 64];
+    for (i, (s, w)) in spread.iter_mut().zip(within.iter_mut()).enumerate() {
+        *s = (i / 8) as u8;
+        *w = (i % 8) as u8;
+    }
+    // SAFETY (all five loads): each array is 64 readable bytes (the
+    // table 128); the loads are unaligned.
+    #[allow(unsafe_code)]
+    let (iota, spread, within, lens_lo, lens_hi) = unsafe {
+        (
+            _mm512_loadu_si512(iota.as_ptr().cast()),
+            _mm512_loadu_si512(spread.as_ptr().cast()),
+            _mm512_loadu_si512(within.as_ptr().cast()),
+            _mm512_loadu_si512(VARINT_LENS.as_ptr().cast()),
+            _mm512_loadu_si512(VARINT_LENS.as_ptr().add(64).cast()),
+        )
+    };
+    // Bytes 2 and 3 of the doubling's second step take starts 0 and 1;
+    // bytes 4 to 7 of its third take starts 0 to 3.
+    let to_2_3 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, 0x0000_0000_0100_0000);
+    let to_4_7 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, 0x0302_0100_0000_0000);
+    let zero = _mm512_setzero_si512();
+    let one = _mm512_set1_epi64(1);
+    let nine = _mm512_set1_epi64(9);
+    let low_byte = _mm512_set1_epi64(0xFF);
+    let (mut done, mut pos, mut bad) = (0, 0, 0u8);
+    while let (Some(window), Some(slots)) = (input.get(pos..pos + 64), out.get_mut(done..done + 8))
+    {
+        #[allow(unsafe_code)]
+        // SAFETY: `window` is 64 readable bytes; the load is unaligned.
+        let w = unsafe { _mm512_loadu_si512(window.as_ptr().cast()) };
+        let lens = _mm512_permutex2var_epi8(lens_lo, w, lens_hi);
+        let lens = _mm512_mask_add_epi8(
+            lens,
+            _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(-1)),
+            lens,
+            _mm512_set1_epi8(1),
+        );
+        // Indices wrap at 64; only the first eight starts are followed,
+        // and they stay below 64 while no varint of theirs passes 8 bytes
+        // (checked below).
+        let next = _mm512_add_epi8(iota, lens);
+        let next2 = _mm512_permutexvar_epi8(next, next);
+        let next4 = _mm512_permutexvar_epi8(next2, next2);
+        let next8 = _mm512_permutexvar_epi8(next4, next4);
+        let starts = _mm512_maskz_permutexvar_epi8(0b10, zero, next);
+        let starts = _mm512_mask_permutexvar_epi8(
+            starts,
+            0b1100,
+            _mm512_permutexvar_epi8(to_2_3, starts),
+            next2,
+        );
+        let starts = _mm512_mask_permutexvar_epi8(
+            starts,
+            0xF0,
+            _mm512_permutexvar_epi8(to_4_7, starts),
+            next4,
+        );
+        let at = _mm512_add_epi8(_mm512_permutexvar_epi8(spread, starts), within);
+        let len = _mm512_and_si512(_mm512_permutexvar_epi8(at, lens), low_byte);
+        if _mm512_cmpeq_epi64_mask(len, nine) != 0 {
+            break;
+        }
+        let word = _mm512_permutexvar_epi8(at, w);
+        // 7 bits a byte: the value's bits past its length marker.
+        let bits = _mm512_sub_epi64(_mm512_slli_epi64::<3>(len), len);
+        let value = _mm512_and_si512(
+            _mm512_srlv_epi64(word, len),
+            _mm512_sub_epi64(_mm512_sllv_epi64(one, bits), one),
+        );
+        // Minimal: past one byte, at least 2^(7 (len - 1)).
+        let least = _mm512_maskz_sllv_epi64(
+            _mm512_cmpgt_epu64_mask(len, one),
+            one,
+            _mm512_sub_epi64(bits, _mm512_set1_epi64(7)),
+        );
+        bad |= _mm512_cmplt_epu64_mask(value, least);
+        if lane == 4 {
+            // A 32-bit payload is below 2^32.
+            bad |= _mm512_test_epi64_mask(value, _mm512_set1_epi64(!0xFFFF_FFFF));
+        }
+        let value = if T::ZIGZAG {
+            _mm512_xor_si512(
+                _mm512_srli_epi64::<1>(value),
+                _mm512_sub_epi64(zero, _mm512_and_si512(value, one)),
+            )
+        } else {
+            value
+        };
+        #[allow(unsafe_code)]
+        if lane == 4 {
+            // SAFETY: `slots` is eight values of 4 bytes, 32 writable
+            // bytes; the store is unaligned. Every lane of `T` is an
+            // integer, for which any bits are a value.
+            unsafe { _mm256_storeu_si256(slots.as_mut_ptr().cast(), _mm512_cvtepi64_epi32(value)) };
+        } else {
+            // SAFETY: `slots` is eight values of 8 bytes, 64 writable
+            // bytes; as above.
+            unsafe { _mm512_storeu_si512(slots.as_mut_ptr().cast(), value) };
+        }
+        pos += usize::from(_mm_cvtsi128_si32(_mm512_castsi512_si128(next8)) as u8);
+        done += 8;
+    }
+    (done, pos, bad != 0)
+}
+
 #[cfg(test)]
 mod tests {
     use alloc::vec::Vec;
@@ -338,6 +491,44 @@ mod tests {
                 check::<u32>(&raw.iter().map(|&v| v as u32).collect::<Vec<_>>());
                 check::<i32>(&raw.iter().map(|&v| v as i32).collect::<Vec<_>>());
             }
+        }
+    }
+
+    #[test]
+    fn the_varint_decoder_reads_back_every_length() {
+        // Valid varints of every length (the 9-byte form among them) come
+        // back whole from the bulk loop, its kernel and the groups it
+        // leaves to the word loop, with nothing reported bad.
+        fn check<T: Lane + PartialEq + core::fmt::Debug>(values: &[T]) {
+            let mut bytes = Vec::new();
+            T::write_scalars(values, &mut Writer::new(&mut bytes));
+            let used = bytes.len();
+            // Room for every window: the loops stop short of the end.
+            bytes.resize(used + 80, 0);
+            let mut out = alloc::vec![core::mem::MaybeUninit::<T>::uninit(); values.len()];
+            let (done, pos, bad) = super::super::decode::get_varints_fast(&bytes, &mut out);
+            assert!(
+                !bad && done == values.len() && pos == used,
+                "{done} {pos} {bad}"
+            );
+            for (slot, want) in out.iter().zip(values) {
+                #[allow(unsafe_code)]
+                // SAFETY: the loop wrote the first `done` slots.
+                let got = unsafe { slot.assume_init() };
+                assert_eq!(&got, want);
+            }
+        }
+        let mut edges = Vec::new();
+        for bits in (7..=63).step_by(7) {
+            edges.extend([(1u64 << bits) - 1, 1 << bits]);
+        }
+        edges.extend([0, u64::MAX, (1 << 56) - 1, 1 << 56]);
+        for seed in 1..8 {
+            let raw = values(256, seed, &edges);
+            check::<u64>(&raw);
+            check::<i64>(&raw.iter().map(|&v| v as i64).collect::<Vec<_>>());
+            check::<u32>(&raw.iter().map(|&v| v as u32).collect::<Vec<_>>());
+            check::<i32>(&raw.iter().map(|&v| v as i32).collect::<Vec<_>>());
         }
     }
 }

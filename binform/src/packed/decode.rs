@@ -473,11 +473,53 @@ pub(super) fn get_lengths_fast<T: Lane, const CB: usize>(
 /// block counts the length of a varint at every byte first, in a pass the
 /// compiler vectorizes (a popcount of each byte's trailing ones), and
 /// the chain is one byte load and an add.
+///
+/// On AVX-512 VBMI (level 5), 32 and 64-bit values take eight varints a
+/// step instead (`avx512::get_varints_avx512`), and each group holding a
+/// 9-byte varint the loop below.
 #[inline]
 pub(super) fn get_varints_fast<T: Lane>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> (usize, usize, bool) {
+    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    if super::avx512::has_varint_kernel::<T>() {
+        let (mut done, mut pos, mut bad) = (0, 0, false);
+        while !bad && done < out.len() {
+            let (Some(rest), Some(slots)) = (input.get(pos..), out.get_mut(done..)) else {
+                break;
+            };
+            #[allow(unsafe_code)]
+            // SAFETY: `get_varints_avx512` needs AVX-512 F, BW, DQ, VL and
+            // VBMI, which level 5 (`has_varint_kernel`) says the CPU has.
+            let (more, used, worse) = unsafe { super::avx512::get_varints_avx512(rest, slots) };
+            done += more;
+            pos += used;
+            bad |= worse;
+            // The kernel stopped at a group with a 9-byte varint, or near
+            // the end: eight values by their words.
+            let Some(group) = out.get_mut(done..(done + 8).min(out.len())) else {
+                break;
+            };
+            let (more, end, worse) = get_varints_with(input, pos, group, |_, word| {
+                crate::varint::extra_bytes_of_word(word) + 1
+            });
+            let short = more < group.len();
+            done += more;
+            pos = end;
+            bad |= worse;
+            if short {
+                break;
+            }
+        }
+        return (done, pos, bad);
+    }
+    get_varints_counted(input, out)
+}
+
+/// [`get_varints_fast`] without the AVX-512 kernel.
+#[inline(always)]
+fn get_varints_counted<T: Lane>(input: &[u8], out: &mut [MaybeUninit<T>]) -> (usize, usize, bool) {
     if out.len() < VARINTS_COUNTED {
         return get_varints_with(input, 0, out, |_, word| {
             crate::varint::extra_bytes_of_word(word) + 1

@@ -22,9 +22,11 @@
 //!   payload bytes. 100,000 mixed `i32` decode in 95 -> 78 µs, `u64`
 //!   103 -> 90 µs, `i128` (four a vector) 240 -> 101 µs; mixed `u64`
 //!   encode 162 -> 115 µs (`i32` within noise: its scan and varint blocks
-//!   are most of its time). Bit-packed offsets of 17 to 56 bits (25 for
+//!   are most of its time). Bit-packed offsets of up to 56 bits (25 for
 //!   4-byte keys) by one byte permute a vector: sorted `u64` ids decode
-//!   in 47 -> 26 µs.
+//!   in 47 -> 26 µs, small `i32` 22.5 -> 15.3 µs. (The AVX2 kernels
+//!   stay for CPUs without it.) The encoder's scan and varint form, and
+//!   the varint form's decoder, are in `avx512`.
 //!
 //! Measured in alternating runs on this project's 2-core VM, 100,000
 //! values (best of 3): mixed magnitudes, `i32` decode 233 -> 166 µs and
@@ -948,8 +950,8 @@ pub(super) fn get_bits_wide<T: Lane>(
     }
     let check = super::lane::bits_may_overflow::<T>(base, bits);
     #[allow(unsafe_code)]
-    // SAFETY: `get_bits_avx512` only needs AVX-512 F, BW and VBMI, which
-    // level 5 says the CPU has.
+    // SAFETY: `get_bits_avx512` only needs AVX-512 F, BW, DQ and VBMI,
+    // which level 5 says the CPU has.
     Some(unsafe {
         match check {
             true => get_bits_avx512::<T, true>(bytes, bits, base.low64(), out),
@@ -960,16 +962,19 @@ pub(super) fn get_bits_wide<T: Lane>(
 
 /// Whether [`get_bits_avx512`] reads `T`'s blocks of `bits`-bit offsets:
 /// whole integers of 8 bytes with offsets of up to 56 bits (each within 8
-/// bytes of its first), or of 4 bytes with up to 25 (within 4), past the
-/// AVX2 kernels' 16. Narrower offsets stay with those: measured on them
-/// (100,000 small values, `hot`), this kernel took `i32` 22 -> 28 µs and
-/// `u64` 31 -> 34 µs, where on sorted `u64` ids it takes 47 -> 27 µs.
+/// bytes of its first), or of 4 bytes with up to 25 (within 4). It once
+/// lost to the AVX2 kernels on 16 bits and narrower (100,000 small `i32`
+/// 22 -> 28 µs): its index vectors were built in scalar loops at every
+/// block, and a block's last windows, short of 64 bytes, took the
+/// portable loop. Built in vectors, and those windows loaded under a
+/// mask, it takes small `i32` 22.5 -> 15.3 µs, `u64` 31.5 -> 28.7 µs and
+/// sorted ids 27 -> 24.5 µs.
 #[cfg(not(miri))]
 #[inline(always)]
 fn permute_bits_kernel<T: Lane>(bits: u32) -> bool {
     let size = core::mem::size_of::<T>();
     let whole = T::WHOLE && size == core::mem::size_of::<T::Key>();
-    whole && bits > 16 && ((size == 8 && bits <= 56) || (size == 4 && bits <= 25))
+    whole && bits > 0 && ((size == 8 && bits <= 56) || (size == 4 && bits <= 25))
 }
 
 /// Bit-packed offsets one 64-byte vector of values at a time (eight 8-byte
@@ -980,7 +985,7 @@ fn permute_bits_kernel<T: Lane>(bits: u32) -> bool {
 /// (a multiple of 8: the rest starts on a whole byte) and whether any
 /// was out of range.
 #[cfg(not(miri))]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi")]
 fn get_bits_avx512<T: Lane, const CHECK: bool>(
     bytes: &[u8],
     bits: u32,
@@ -989,9 +994,10 @@ fn get_bits_avx512<T: Lane, const CHECK: bool>(
 ) -> (usize, bool) {
     use core::arch::x86_64::{
         _mm512_add_epi32, _mm512_add_epi64, _mm512_and_si512, _mm512_cmplt_epu32_mask,
-        _mm512_cmplt_epu64_mask, _mm512_loadu_si512, _mm512_permutexvar_epi8, _mm512_set1_epi32,
-        _mm512_set1_epi64, _mm512_srlv_epi32, _mm512_srlv_epi64, _mm512_storeu_si512,
-        _mm512_xor_si512,
+        _mm512_cmplt_epu64_mask, _mm512_loadu_si512, _mm512_maskz_loadu_epi8, _mm512_mullo_epi32,
+        _mm512_mullo_epi64, _mm512_permutexvar_epi8, _mm512_set1_epi32, _mm512_set1_epi64,
+        _mm512_set_epi32, _mm512_set_epi64, _mm512_srli_epi32, _mm512_srli_epi64,
+        _mm512_srlv_epi32, _mm512_srlv_epi64, _mm512_storeu_si512, _mm512_xor_si512,
     };
     let lane = core::mem::size_of::<T>();
     // A constant test, which keeps the stores below sound for any caller.
@@ -1000,34 +1006,34 @@ fn get_bits_avx512<T: Lane, const CHECK: bool>(
     }
     let lanes = 64 / lane;
     let b = bits as usize;
-    // Lane `i`'s bytes from the byte its offset starts in, and the bit
-    // within that byte.
-    let mut index = [0u8; 64];
-    let mut shift = [0u64; 8];
-    let mut shift32 = [0u32; 16];
-    for i in 0..lanes {
-        let bit = i * b;
-        for k in 0..lane {
-            if let Some(slot) = index.get_mut(i * lane + k) {
-                *slot = (bit / 8 + k) as u8;
-            }
-        }
-        if let Some(s) = shift.get_mut(i) {
-            *s = (bit % 8) as u64;
-        }
-        if let Some(s) = shift32.get_mut(i) {
-            *s = (bit % 8) as u32;
-        }
-    }
-    #[allow(unsafe_code)]
-    // SAFETY: the arrays are 64 readable bytes each; the loads are
-    // unaligned.
-    let (index, shift, shift32) = unsafe {
-        (
-            _mm512_loadu_si512(index.as_ptr().cast()),
-            _mm512_loadu_si512(shift.as_ptr().cast()),
-            _mm512_loadu_si512(shift32.as_ptr().cast()),
-        )
+    // Lane `i`'s bytes from the byte its offset starts in (`i * b / 8`,
+    // spread to each of its bytes and counted up), and the bit within
+    // that byte (`i * b % 8`). In vectors: built in scalar loops, they
+    // cost a short block more than its values.
+    let (index, shift, shift32) = if lane == 8 {
+        let bit = _mm512_mullo_epi64(
+            _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+            _mm512_set1_epi64(b as i64),
+        );
+        let start = _mm512_srli_epi64::<3>(bit);
+        let index = _mm512_add_epi64(
+            _mm512_mullo_epi64(start, _mm512_set1_epi64(0x0101_0101_0101_0101)),
+            _mm512_set1_epi64(0x0706_0504_0302_0100),
+        );
+        let shift = _mm512_and_si512(bit, _mm512_set1_epi64(7));
+        (index, shift, shift)
+    } else {
+        let bit = _mm512_mullo_epi32(
+            _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+            _mm512_set1_epi32(b as i32),
+        );
+        let start = _mm512_srli_epi32::<3>(bit);
+        let index = _mm512_add_epi32(
+            _mm512_mullo_epi32(start, _mm512_set1_epi32(0x0101_0101)),
+            _mm512_set1_epi32(0x0302_0100),
+        );
+        let shift = _mm512_and_si512(bit, _mm512_set1_epi32(7));
+        (index, shift, shift)
     };
     let flip = sign_flip::<T>();
     let mut bad = 0u16;
@@ -1036,12 +1042,21 @@ fn get_bits_avx512<T: Lane, const CHECK: bool>(
         // The group's values take `lanes * b / 8` bytes (a whole number:
         // `lanes` is a multiple of 8); the window reads 64.
         let at = g * lanes * b / 8;
-        let Some(src) = bytes.get(at..at + 64) else {
+        let Some(src) = bytes.get(at..) else {
             break;
         };
+        // The last windows of a block reach past its bytes: loaded under
+        // a mask of what is there (a masked-off byte is not read, and
+        // reads as zero). A group's own bytes are always there.
         #[allow(unsafe_code)]
-        // SAFETY: `src` is 64 readable bytes; the load is unaligned.
-        let data = unsafe { _mm512_loadu_si512(src.as_ptr().cast()) };
+        let data = if src.len() >= 64 {
+            // SAFETY: `src` has 64 readable bytes; the load is unaligned.
+            unsafe { _mm512_loadu_si512(src.as_ptr().cast()) }
+        } else {
+            // SAFETY: the mask selects only the first `src.len()` bytes
+            // (fewer than 64), all readable; the load is unaligned.
+            unsafe { _mm512_maskz_loadu_epi8((1u64 << src.len()) - 1, src.as_ptr().cast()) }
+        };
         let gathered = _mm512_permutexvar_epi8(index, data);
         let v = if lane == 8 {
             let mask = _mm512_set1_epi64(((1u64 << b) - 1) as i64);

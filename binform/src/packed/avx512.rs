@@ -49,8 +49,7 @@ use super::scan::Scan;
 /// after a chunk (100,000 small `u64` encode 61 -> 81 µs).
 #[inline(always)]
 pub(super) fn scan<T: Lane>(block: &[T]) -> Option<Scan<T::Key>> {
-    let whole = T::WHOLE && core::mem::size_of::<T>() == core::mem::size_of::<T::Key>();
-    if !whole || core::mem::size_of::<T>() != 4 || super::x86::level() < 4 {
+    if !whole_lane::<T>() || core::mem::size_of::<T>() != 4 || super::x86::level() < 4 {
         return None;
     }
     #[allow(unsafe_code)]
@@ -76,9 +75,15 @@ fn scan32_avx512<T: Lane>(block: &[T]) -> (u32, u32, u32, u32) {
     // 4 * BLOCK / 16 in a lane: no overflow).
     let (mut extra, mut bytes) = (zero, zero);
     let (mut lo, mut hi) = (_mm512_set1_epi32(-1), zero);
-    let groups = block.chunks_exact(16);
-    let rest = groups.remainder();
-    for group in groups {
+    // Whole vectors only of 4-byte values (a constant test, which keeps
+    // the loads sound for any `T`); the rest one by one.
+    let split = if core::mem::size_of::<T>() == 4 {
+        block.len() / 16 * 16
+    } else {
+        0
+    };
+    let (groups, rest) = block.split_at(split);
+    for group in groups.chunks_exact(16) {
         #[allow(unsafe_code)]
         // SAFETY: `group` is sixteen values of 4 bytes, 64 readable bytes;
         // the load is unaligned.
@@ -128,38 +133,40 @@ pub(super) const SLACK: usize = 64;
 /// bytes, still fits a 64-bit lane).
 #[inline(always)]
 pub(super) fn has_varint_kernel<T: Lane>() -> bool {
-    T::WHOLE
-        && core::mem::size_of::<T>() == core::mem::size_of::<T::Key>()
-        && matches!(core::mem::size_of::<T>(), 4 | 8)
-        && super::x86::level() >= 5
+    whole_lane::<T>() && super::x86::level() >= 5
 }
 
 /// Writes the varints of every value of `block` (each value's scalar
 /// encoding, as `Lane::write_scalars` writes it) into `out`, which holds
-/// their total bytes and [`SLACK`] more; the bytes written. Call only
-/// when [`has_varint_kernel`] says so.
+/// their total bytes and [`SLACK`] more; the bytes written (fewer than
+/// the values' only if `out` is too short). Without a kernel for `T`
+/// ([`has_varint_kernel`]) one value at a time.
 pub(super) fn put_varints<T: Lane>(block: &[T], out: &mut [u8]) -> usize {
+    let kernel = has_varint_kernel::<T>();
     let (mut done, mut pos) = (0, 0);
     while done < block.len() {
         let (Some(rest), Some(room)) = (block.get(done..), out.get_mut(pos..)) else {
             break;
         };
-        #[allow(unsafe_code)]
-        // SAFETY: `put_varints_avx512` needs AVX-512 F, BW, CD, DQ, VL and
-        // VBMI2 and POPCNT, which level 5 (`has_varint_kernel`) says the CPU
-        // has.
-        let (more, used) = unsafe { put_varints_avx512(rest, room) };
-        done += more;
-        pos += used;
+        if kernel {
+            #[allow(unsafe_code)]
+            // SAFETY: `put_varints_avx512` needs AVX-512 F, BW, CD, DQ, VL
+            // and VBMI2 and POPCNT, which level 5 (`has_varint_kernel`)
+            // says the CPU has.
+            let (more, used) = unsafe { put_varints_avx512(rest, room) };
+            done += more;
+            pos += used;
+        }
         // The kernel stops at a group holding a 64-bit payload of 2^56 or
         // more (the 9-byte form does not fit a lane), and before a tail
         // shorter than a group: those values one by one.
         let end = block.len().min(done + GROUP);
         for &x in block.get(done..end).unwrap_or_default() {
             let (bytes, len) = crate::varint::encode_u64(x.payload().low64());
-            if let Some(dst) = out.get_mut(pos..pos + bytes.len()) {
-                dst.copy_from_slice(&bytes);
-            }
+            let (Some(dst), Some(src)) = (out.get_mut(pos..pos + len), bytes.get(..len)) else {
+                return pos;
+            };
+            dst.copy_from_slice(src);
             pos += len;
         }
         done = end;
@@ -175,6 +182,10 @@ const GROUP: usize = 8;
 /// The values done and the bytes written.
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx512vbmi2,popcnt")]
 fn put_varints_avx512<T: Lane>(block: &[T], out: &mut [u8]) -> (usize, usize) {
+    // A constant test, which keeps the loads below sound for any `T`.
+    if !whole_lane::<T>() {
+        return (0, 0);
+    }
     let byte_index = _mm512_set1_epi64(0x0706_0504_0302_0100);
     // `vpshufb` indices (within each 128 bits) of every lane's lowest
     // byte, for each byte of the lane.
@@ -257,6 +268,29 @@ static VARINT_LENS: [u8; 128] = {
     table
 };
 
+/// The decoder's byte indices: each byte's own (`iota`); and for byte
+/// `8k + j` of a group's gather, start `k` (`spread`) and `j` (`within`).
+static GATHER: [[u8; 64]; 3] = {
+    let mut table = [[0u8; 64]; 3];
+    let mut i = 0;
+    while i < 64 {
+        table[0][i] = i as u8;
+        table[1][i] = (i / 8) as u8;
+        table[2][i] = (i % 8) as u8;
+        i += 1;
+    }
+    table
+};
+
+/// Whether `T` is a whole-width integer of 4 or 8 bytes: what the
+/// kernels' loads and stores assume.
+#[inline(always)]
+fn whole_lane<T: Lane>() -> bool {
+    T::WHOLE
+        && core::mem::size_of::<T>() == core::mem::size_of::<T::Key>()
+        && matches!(core::mem::size_of::<T>(), 4 | 8)
+}
+
 /// Decodes varints of `T` from the start of `input` into whole groups of
 /// eight of `out`, while 64 bytes of input remain and every varint of the
 /// group is at most 8 bytes. The values done, the bytes used, and whether
@@ -277,26 +311,20 @@ pub(super) fn get_varints_avx512<T: Lane>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> (usize, usize, bool) {
+    // A constant test, which keeps the loads and stores below sound for
+    // any `T`.
+    if !whole_lane::<T>() {
+        return (0, 0, false);
+    }
     let lane = core::mem::size_of::<T>();
-    let mut iota = [0u8; 64];
-    for (i, b) in iota.iter_mut().enumerate() {
-        *b = i as u8;
-    }
-    // Byte `8k + j` of a group's gather: start `k`, plus `j`.
-    let mut spread = [0u8; 64];
-    let mut within = [0u8; 64];
-    for (i, (s, w)) in spread.iter_mut().zip(within.iter_mut()).enumerate() {
-        *s = (i / 8) as u8;
-        *w = (i % 8) as u8;
-    }
     // SAFETY (all five loads): each array is 64 readable bytes (the
     // table 128); the loads are unaligned.
     #[allow(unsafe_code)]
     let (iota, spread, within, lens_lo, lens_hi) = unsafe {
         (
-            _mm512_loadu_si512(iota.as_ptr().cast()),
-            _mm512_loadu_si512(spread.as_ptr().cast()),
-            _mm512_loadu_si512(within.as_ptr().cast()),
+            _mm512_loadu_si512(GATHER[0].as_ptr().cast()),
+            _mm512_loadu_si512(GATHER[1].as_ptr().cast()),
+            _mm512_loadu_si512(GATHER[2].as_ptr().cast()),
             _mm512_loadu_si512(VARINT_LENS.as_ptr().cast()),
             _mm512_loadu_si512(VARINT_LENS.as_ptr().add(64).cast()),
         )
@@ -529,6 +557,58 @@ mod tests {
             check::<i64>(&raw.iter().map(|&v| v as i64).collect::<Vec<_>>());
             check::<u32>(&raw.iter().map(|&v| v as u32).collect::<Vec<_>>());
             check::<i32>(&raw.iter().map(|&v| v as i32).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn the_varint_decoder_finds_each_bad_varint_in_its_group() {
+        // One varint longer than its value needs, or out of a 32-bit
+        // type's range, at each place of a group, among valid ones and
+        // with room for every window after: reported bad. The least value
+        // of each length in the same place is not.
+        fn varint(v: u64, len: usize, out: &mut Vec<u8>) {
+            if len == 9 {
+                out.push(0xFF);
+                out.extend_from_slice(&v.to_le_bytes());
+            } else {
+                let word = v << len | ((1u64 << (len - 1)) - 1);
+                out.extend_from_slice(&word.to_le_bytes()[..len]);
+            }
+        }
+        fn verdict<T: Lane>(odd: (u64, usize), at: usize) -> bool {
+            let mut bytes = Vec::new();
+            for i in 0..24 {
+                let (v, len) = if i == at {
+                    odd
+                } else {
+                    (200 + i as u64 * 37, 2)
+                };
+                varint(v, len, &mut bytes);
+            }
+            bytes.resize(bytes.len() + 80, 0);
+            let mut out = alloc::vec![core::mem::MaybeUninit::<T>::uninit(); 24];
+            super::super::decode::get_varints_fast(&bytes, &mut out).2
+        }
+        if !has_varint_kernel::<u64>() {
+            return;
+        }
+        for at in 0..16 {
+            for len in 2..=9 {
+                let least = 1u64 << (7 * (len - 1)).min(56);
+                assert!(verdict::<u64>((least - 1, len), at), "{len} bytes at {at}");
+                assert!(verdict::<i64>((least - 1, len), at), "{len} bytes at {at}");
+                assert!(!verdict::<u64>((least, len), at), "{len} bytes at {at}");
+                assert!(!verdict::<i64>((least, len), at), "{len} bytes at {at}");
+                let fits = len <= 5 && least <= u64::from(u32::MAX);
+                assert_eq!(
+                    verdict::<u32>((least, len), at),
+                    !fits,
+                    "{len} bytes at {at}"
+                );
+            }
+            assert!(verdict::<u32>((1 << 32, 5), at), "2^32 at {at}");
+            assert!(verdict::<i32>((1 << 32, 5), at), "2^32 at {at}");
+            assert!(!verdict::<u32>((u64::from(u32::MAX), 5), at));
         }
     }
 }

@@ -282,6 +282,7 @@ pub(super) fn put_varints<T: Lane, L: crate::Layout>(
         let written = super::avx512::put_varints(block, out);
         // `total` is exact (the scan's count); the kernel's own count
         // decides what stays regardless.
+        debug_assert_eq!(written, total, "the scan's varint bytes");
         w.unextend(room.saturating_sub(written));
         return;
     }

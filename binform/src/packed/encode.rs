@@ -210,15 +210,23 @@ pub(super) fn pack_block<T: Lane, L: crate::Layout>(block: &[T], w: &mut Writer<
     // Varints and lengths take a byte a value at least, so when an offset
     // form takes no more, they need not be counted (ties go to offsets):
     // a third of the scan's work for 32-bit values.
+    // On AVX-512, 32-bit values in one vector pass (`avx512::scan`): less
+    // than the portable pass' compares a length threshold.
+    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    let fast = super::avx512::scan(block);
+    #[cfg(not(all(feature = "std", target_arch = "x86_64", not(miri))))]
+    let fast = None;
     let Scan {
         lo,
         hi,
         varints,
         bytes,
         any,
-    } = scan(block, |lo, hi| {
-        let (_, _, _, fixed, packed) = offset_forms(lo, hi);
-        fixed.min(packed)
+    } = fast.unwrap_or_else(|| {
+        scan(block, |lo, hi| {
+            let (_, _, _, fixed, packed) = offset_forms(lo, hi);
+            fixed.min(packed)
+        })
     });
     let (code, width, bits, fixed, packed) = offset_forms(lo, hi);
     let base = T::from_key(lo);

@@ -44,12 +44,6 @@ pub(super) fn scan<T: Lane>(
     offsets: impl Fn(T::Key, T::Key) -> usize,
 ) -> Scan<T::Key> {
     if core::mem::size_of::<T::Key>() < 8 {
-        // One vector pass counts 32-bit lengths for less than the
-        // portable pass' first-pass compares.
-        #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
-        if let Some(scan) = super::avx512::scan(block) {
-            return scan;
-        }
         return scan_narrow(block, offsets);
     }
     let (lo, hi) = if core::mem::size_of::<T::Key>() == 16 {

@@ -448,13 +448,7 @@ mod tests {
     /// Values of random bit lengths, so every varint length appears in
     /// every lane; every `stride`-th value is from `edges`.
     fn values(n: usize, seed: u64, edges: &[u64]) -> Vec<u64> {
-        let mut state = seed | 1;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = super::super::tests::xorshift(seed);
         (0..n)
             .map(|i| match edges.get(i / 3) {
                 Some(&e) if i % 3 == 0 => e,

@@ -7,6 +7,18 @@ use super::layout::*;
 use super::scan::*;
 use crate::{Reader, Writer};
 
+/// A xorshift generator: the kernels' tests' random words, the same for
+/// each seed.
+pub(super) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed | 1;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 #[test]
 fn varint_len_matches_the_encoder() {
     for shift in 0..64 {

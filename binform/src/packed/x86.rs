@@ -1244,13 +1244,7 @@ mod tests {
     /// Values of random byte lengths: each a random word cut to a random
     /// number of bytes, so every code appears in every lane.
     fn mixed(n: usize, seed: u64) -> Vec<u64> {
-        let mut state = seed | 1;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = super::super::tests::xorshift(seed);
         (0..n).map(|_| next() >> (8 * (next() % 8))).collect()
     }
 

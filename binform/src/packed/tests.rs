@@ -7,6 +7,19 @@ use super::layout::*;
 use super::scan::*;
 use crate::{Reader, Writer};
 
+/// Whether this CPU has packed-codec level `level` (`x86::level`), so
+/// that a kernel's test can run. Without it the test has nothing to
+/// check; with `BINFORM_REQUIRE_AVX512` set (on a CI machine known to have
+/// AVX-512 VBMI2), that is a failure rather than a silent pass.
+#[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+pub(super) fn cpu_has_level(level: u8) -> bool {
+    let has = super::x86::level() >= level;
+    if !has && std::env::var_os("BINFORM_REQUIRE_AVX512").is_some() {
+        panic!("BINFORM_REQUIRE_AVX512 is set, but this CPU lacks level {level}");
+    }
+    has
+}
+
 /// A xorshift generator: the kernels' tests' random words, the same for
 /// each seed.
 pub(super) fn xorshift(seed: u64) -> impl FnMut() -> u64 {

@@ -1504,7 +1504,7 @@ mod tests {
                 }));
             }
             #[cfg(not(miri))]
-            if super::level() >= 5 && super::compress_kernel::<T>(code_bits) {
+            if super::super::tests::cpu_has_level(5) && super::compress_kernel::<T>(code_bits) {
                 writers.push(("avx512", |b, cb, c, p| {
                     #[allow(unsafe_code)]
                     // SAFETY: level 5: the CPU has the kernel's features.
@@ -1542,7 +1542,7 @@ mod tests {
                 }));
             }
             #[cfg(not(miri))]
-            if super::level() >= 5 {
+            if super::super::tests::cpu_has_level(5) {
                 readers.push(("avx512", |t, c, p, o| {
                     #[allow(unsafe_code)]
                     // SAFETY: level 5: the CPU has the kernel's features.
@@ -1667,7 +1667,7 @@ mod tests {
         /// every position.
         fn check_wide<T: Lane + PartialEq + core::fmt::Debug>(block: &[T]) {
             #[cfg(not(miri))]
-            if super::level() >= 5 {
+            if super::super::tests::cpu_has_level(5) {
                 let read = |c: &[u8], p: &[u8], o: &mut [core::mem::MaybeUninit<T>]| {
                     #[allow(unsafe_code)]
                     // SAFETY: level 5: the CPU has the kernel's features.

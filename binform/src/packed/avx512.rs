@@ -14,10 +14,13 @@
 //! whole into slack. The scalar writer waits on each value's length to
 //! place the next store; here a group's eight are independent.
 //!
-//! The scan needs level 4 (`x86::level`), the varint writer level 5 (v4
-//! with VBMI2 for the compress). Miri
-//! has no AVX-512, so this module is left out of its builds; the tests
-//! compare it with the scalar writer natively (and fail, rather than
+//! The varint form also decodes eight values a step
+//! ([`get_varints_avx512`]), from one 64-byte window.
+//!
+//! The scan needs level 4 (`x86::level`), the varint writer and reader
+//! level 5 (v4 with VBMI2 and VBMI). Miri has no AVX-512, so this module
+//! is left out of its builds; the tests compare it with the portable code
+//! natively (and fail, rather than
 //! pass having checked nothing, on a CPU without the features when
 //! `BINFORM_REQUIRE_AVX512` is set).
 
@@ -447,6 +450,17 @@ mod tests {
         }
     }
 
+    /// Each varint length's first and last value, for 32 and 64 bits,
+    /// zig-zagged or not, and the 9-byte form's edge for 64 bits.
+    fn varint_edges() -> Vec<u64> {
+        let mut edges = Vec::new();
+        for bits in (7..=63).step_by(7) {
+            edges.extend([(1u64 << bits) - 1, 1 << bits]);
+        }
+        edges.extend([0, 1, u64::MAX, u64::MAX - 1, (1 << 56) - 1, 1 << 56]);
+        edges
+    }
+
     /// Values of random bit lengths, so every varint length appears in
     /// every lane; every `stride`-th value is from `edges`.
     fn values(n: usize, seed: u64, edges: &[u64]) -> Vec<u64> {
@@ -461,13 +475,7 @@ mod tests {
 
     #[test]
     fn the_varint_kernel_writes_what_the_scalar_writer_does() {
-        // Each varint length's first and last value, for 32 and 64 bits,
-        // zig-zagged or not, and the 9-byte form's edge for 64 bits.
-        let mut edges = Vec::new();
-        for bits in (7..=63).step_by(7) {
-            edges.extend([(1u64 << bits) - 1, 1 << bits]);
-        }
-        edges.extend([0, 1, u64::MAX, u64::MAX - 1, (1 << 56) - 1, 1 << 56]);
+        let edges = varint_edges();
         for seed in 1..6 {
             let raw = values(300, seed, &edges);
             check::<u64>(&raw);
@@ -542,11 +550,7 @@ mod tests {
                 assert_eq!(&got, want);
             }
         }
-        let mut edges = Vec::new();
-        for bits in (7..=63).step_by(7) {
-            edges.extend([(1u64 << bits) - 1, 1 << bits]);
-        }
-        edges.extend([0, u64::MAX, (1 << 56) - 1, 1 << 56]);
+        let edges = varint_edges();
         for seed in 1..8 {
             let raw = values(256, seed, &edges);
             check::<u64>(&raw);

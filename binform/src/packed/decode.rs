@@ -501,9 +501,7 @@ pub(super) fn get_varints_fast<T: Lane>(
             let Some(group) = out.get_mut(done..(done + 8).min(out.len())) else {
                 break;
             };
-            let (more, end, worse) = get_varints_with(input, pos, group, |_, word| {
-                crate::varint::extra_bytes_of_word(word) + 1
-            });
+            let (more, end, worse) = get_varints_with(input, pos, group, by_word);
             let short = more < group.len();
             done += more;
             pos = end;
@@ -521,9 +519,7 @@ pub(super) fn get_varints_fast<T: Lane>(
 #[inline(always)]
 fn get_varints_counted<T: Lane>(input: &[u8], out: &mut [MaybeUninit<T>]) -> (usize, usize, bool) {
     if out.len() < VARINTS_COUNTED {
-        return get_varints_with(input, 0, out, |_, word| {
-            crate::varint::extra_bytes_of_word(word) + 1
-        });
+        return get_varints_with(input, 0, out, by_word);
     }
     // Value `i` starts within the first `i` longest varints of the type,
     // and values are taken only while 16 bytes remain at their start.
@@ -549,6 +545,13 @@ fn get_varints_counted<T: Lane>(input: &[u8], out: &mut [MaybeUninit<T>]) -> (us
     let rest = out.get_mut(done..).unwrap_or_default();
     let (more, end, worse) = get_varints_with(input, pos, rest, counted(&lens));
     (done + more, end, bad | worse)
+}
+
+/// The length of a varint from its first word (the trailing ones of its
+/// first byte): for short blocks, and groups the AVX-512 kernel leaves.
+#[inline(always)]
+fn by_word(_: usize, word: u64) -> usize {
+    crate::varint::extra_bytes_of_word(word) + 1
 }
 
 /// The length of the varint at each byte, from the counted `lens` (0 past

@@ -207,9 +207,6 @@ pub(super) fn pack_block<T: Lane, L: crate::Layout>(block: &[T], w: &mut Writer<
         };
         (code, width, bits, base_len + n * width, packed)
     };
-    // Varints and lengths take a byte a value at least, so when an offset
-    // form takes no more, they need not be counted (ties go to offsets):
-    // a third of the scan's work for 32-bit values.
     // On AVX-512, 32-bit values in one vector pass (`avx512::scan`): less
     // than the portable pass' compares a length threshold.
     #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
@@ -223,6 +220,9 @@ pub(super) fn pack_block<T: Lane, L: crate::Layout>(block: &[T], w: &mut Writer<
         bytes,
         any,
     } = fast.unwrap_or_else(|| {
+        // Varints and lengths take a byte a value at least, so when an
+        // offset form takes no more, they need not be counted (ties go to
+        // offsets): a third of the scan's work for 32-bit values.
         scan(block, |lo, hi| {
             let (_, _, _, fixed, packed) = offset_forms(lo, hi);
             fixed.min(packed)

@@ -1010,7 +1010,7 @@ fn get_bits_avx512<T: Lane, const CHECK: bool>(
     // spread to each of its bytes and counted up), and the bit within
     // that byte (`i * b % 8`). In vectors: built in scalar loops, they
     // cost a short block more than its values.
-    let (index, shift, shift32) = if lane == 8 {
+    let (index, shift) = if lane == 8 {
         let bit = _mm512_mullo_epi64(
             _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
             _mm512_set1_epi64(b as i64),
@@ -1021,7 +1021,7 @@ fn get_bits_avx512<T: Lane, const CHECK: bool>(
             _mm512_set1_epi64(0x0706_0504_0302_0100),
         );
         let shift = _mm512_and_si512(bit, _mm512_set1_epi64(7));
-        (index, shift, shift)
+        (index, shift)
     } else {
         let bit = _mm512_mullo_epi32(
             _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
@@ -1033,7 +1033,7 @@ fn get_bits_avx512<T: Lane, const CHECK: bool>(
             _mm512_set1_epi32(0x0302_0100),
         );
         let shift = _mm512_and_si512(bit, _mm512_set1_epi32(7));
-        (index, shift, shift)
+        (index, shift)
     };
     let flip = sign_flip::<T>();
     let mut bad = 0u16;
@@ -1070,7 +1070,7 @@ fn get_bits_avx512<T: Lane, const CHECK: bool>(
         } else {
             let mask = _mm512_set1_epi32(((1u32 << b) - 1) as i32);
             let base_v = _mm512_set1_epi32(base as u32 as i32);
-            let off = _mm512_and_si512(_mm512_srlv_epi32(gathered, shift32), mask);
+            let off = _mm512_and_si512(_mm512_srlv_epi32(gathered, shift), mask);
             let keys = _mm512_add_epi32(base_v, off);
             if CHECK {
                 bad |= _mm512_cmplt_epu32_mask(keys, base_v);

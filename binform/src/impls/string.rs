@@ -295,6 +295,90 @@ impl<'de, T, F: FnMut(&'de str) -> Option<T>> Iterator for StrColumn<'de, F> {
     }
 }
 
+/// A column of `n` sequences of strings (`Vec<String>`'s column, §27),
+/// read lazily: the sequences' lengths, then the strings' column
+/// ([`str_column`], one level down, as the writer counts it), and each
+/// sequence filled from it when it is asked for. Decoding all the strings
+/// into one vector and cutting each sequence from it (the leaves' path,
+/// `impls::seq::seqs_cut`) allocated that vector and one of the
+/// sequences besides theirs, and copied every string twice.
+#[inline]
+pub(crate) fn str_seqs<'de, T: Unpack<'de>, L: crate::Layout, F: FnMut(&'de str) -> Option<T>>(
+    r: &mut Reader<'de, L>,
+    n: usize,
+    charge: bool,
+    make: F,
+) -> Result<StrSeqs<'de, T, F>> {
+    let lens = crate::columns::read_lengths(r, n)?;
+    let at = r.position();
+    let total = crate::columns::total_of(r, lens.as_slice(), at)?;
+    let column = match total {
+        // No elements, no column (nor a level): empty sequences.
+        0 => None,
+        _ => {
+            r.check_column::<T>(total, at)?;
+            // The sequences' own buffers, all of them.
+            r.charge_memory(total.saturating_mul(core::mem::size_of::<T>()))?;
+            Some(r.nested_holding::<T, _>(|r| str_column(r, total, charge, make))?)
+        }
+    };
+    if let crate::columns::Lengths::Long(lens) = &lens {
+        r.note_transient(lens);
+    }
+    Ok(StrSeqs {
+        lens,
+        next: 0,
+        column,
+        _made: core::marker::PhantomData,
+    })
+}
+
+/// The iterator of [`str_seqs`]: each sequence of strings in turn, made
+/// with room for its length and filled from the strings' column. `None`
+/// past the last one, or where the column runs short or a buffer cannot
+/// be allocated, which the column's reader reports as an error.
+pub(crate) struct StrSeqs<'de, T, F> {
+    lens: crate::columns::Lengths,
+    next: usize,
+    column: Option<StrColumn<'de, F>>,
+    _made: core::marker::PhantomData<fn() -> T>,
+}
+
+impl<'de, T, F: FnMut(&'de str) -> Option<T>> Iterator for StrSeqs<'de, T, F> {
+    type Item = alloc::vec::Vec<T>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<alloc::vec::Vec<T>> {
+        let len = usize::try_from(*self.lens.as_slice().get(self.next)?).ok()?;
+        self.next += 1;
+        if len == 0 {
+            return Some(alloc::vec::Vec::new());
+        }
+        // Charged when the column was read; a large buffer through the
+        // fallible allocation (its length was declared by the input).
+        let mut seq = match len.saturating_mul(core::mem::size_of::<T>()) {
+            bytes if bytes <= crate::read::SMALL_ALLOCATION => alloc::vec::Vec::with_capacity(len),
+            _ => large_vec(len)?,
+        };
+        let column = self.column.as_mut()?;
+        for _ in 0..len {
+            // Room was reserved for `len`: written in place, never grown.
+            crate::read::push_within(&mut seq, column.next()?);
+        }
+        Some(seq)
+    }
+}
+
+/// An empty vector with room for `len` values, through the fallible
+/// allocation; `None` where it cannot be allocated. Out of the loops' way.
+#[cold]
+#[inline(never)]
+fn large_vec<T>(len: usize) -> Option<alloc::vec::Vec<T>> {
+    let mut out = alloc::vec::Vec::new();
+    out.try_reserve_exact(len).ok()?;
+    Some(out)
+}
+
 /// A string of a lazy column as a `String` (its copy was charged when the
 /// column was read); `None` where a large one cannot be allocated.
 #[inline(always)]
@@ -344,6 +428,17 @@ macro_rules! str_column_unpack {
             n: usize,
         ) -> Result<impl Iterator<Item = Self> + use<$($cap,)* L>> {
             crate::impls::string::str_column(r, n, $charge, $lazy)
+        }
+
+        /// A column of sequences of strings, each filled from the
+        /// strings' column when it is asked for.
+        #[allow(clippy::redundant_closure)]
+        #[inline(always)]
+        fn read_seqs<L: crate::Layout>(
+            r: &mut Reader<'de, L>,
+            n: usize,
+        ) -> Result<impl Iterator<Item = alloc::vec::Vec<Self>> + use<$($cap,)* L>> {
+            crate::impls::string::str_seqs(r, n, $charge, $lazy)
         }
     };
     ($make:expr) => {
@@ -490,7 +585,13 @@ impl<'de> Unpack<'de> for String {
         c.reader(|r| owned(r, s))
     }
 
-    str_column_unpack!(string_of, lazy = |s| string_lazy(s), charge = true, use<'de>);
+    str_column_unpack!(
+        string_of,
+        lazy = #[inline(always)]
+        |s| string_lazy(s),
+        charge = true,
+        use<'de>
+    );
 }
 
 impl<'de> Unpack<'de> for Box<str> {

@@ -166,7 +166,8 @@ pub trait Unpack<'de>: Encoding + Sized {
 
     /// [`read_column`](Unpack::read_column) of `Vec<Self>`: the decoded
     /// sequences by default; plain scalars copy each sequence out of the
-    /// elements' column when it is asked for.
+    /// elements' column when it is asked for, and strings fill each from
+    /// their lazy column (`impls::string::str_seqs`).
     #[doc(hidden)]
     #[inline(always)]
     fn read_seqs<L: crate::Layout>(
@@ -230,6 +231,25 @@ pub(crate) fn push_made<T>(out: &mut Vec<T>, make: impl FnOnce() -> Result<T>) -
         None => out.push(make()?),
     }
     Ok(())
+}
+
+/// Pushes `value` onto `out`, into its spare capacity where it has room
+/// (`Vec::push` was left out of line in a large caller: a call a value).
+#[inline(always)]
+pub(crate) fn push_within<T>(out: &mut Vec<T>, value: T) {
+    let len = out.len();
+    match out.spare_capacity_mut().first_mut() {
+        Some(slot) => {
+            slot.write(value);
+            #[allow(unsafe_code)]
+            // SAFETY: the slot at `len`, the first past the initialized
+            // elements, was written just above.
+            unsafe {
+                out.set_len(len + 1)
+            };
+        }
+        None => out.push(value),
+    }
 }
 
 /// [`Unpack::unpack_vec`]'s default: plain data in one copy, anything

@@ -9,8 +9,8 @@
 //! Cases: `<model>-<de|ser>-<crate>` with model `ls` (large struct),
 //! `prim` (primitives), `sm` (small message), `kate` (one card), `lo`
 //! (large object), `mii` and `msi` (`HashMap<i32, i32>` and
-//! `HashMap<String, i32>` of 10,000 entries), `ppl` (ten people), `mk48` (100 updates), `mc` (50
-//! players), `log` (100 access-log lines) or `bppl` (ten people borrowing
+//! `HashMap<String, i32>` of 10,000 entries), `ppl` (ten people), `ppl1k` (a thousand), `mk48` (100 updates), `mc` (50
+//! players), `log` (100 access-log lines), `logk`, `mck`, `mk48k` (the suite's sizes: 10,000 lines, 500 players, 1,000 updates) or `bppl` (ten people borrowing
 //! their strings: decode, binform and bitcode only), and crate `binform`,
 //! `fixed` (binform's fixed layout), `speedy`, `wincode` or `bitcode`.
 
@@ -152,9 +152,29 @@ fn main() {
     run!(case, n, "mii", plain::int_map(10_000), std::collections::HashMap<i32, i32>);
     run!(case, n, "msi", plain::string_map(10_000), std::collections::HashMap<String, i32>);
     run!(case, n, "ppl", ten_people(), Vec<Person>);
+    // A hundred times the people: what a person costs, apart from what
+    // a decode costs.
+    run!(
+        case,
+        n,
+        "ppl1",
+        ten_people().into_iter().take(1).collect(),
+        Vec<Person>
+    );
+    run!(
+        case,
+        n,
+        "ppl1k",
+        (0..100).flat_map(|_| ten_people()).collect(),
+        Vec<Person>
+    );
     run!(case, n, "mk48", rsb::updates(100), rsb::Updates);
     run!(case, n, "mc", rsb::players(50), rsb::Players);
     run!(case, n, "log", rsb::logs(100), rsb::Logs);
+    // The suite's sizes of the rust_serialization_benchmark models.
+    run!(case, n, "logk", rsb::logs(10_000), rsb::Logs);
+    run!(case, n, "mck", rsb::players(500), rsb::Players);
+    run!(case, n, "mk48k", rsb::updates(1000), rsb::Updates);
     let people = ten_people();
     run_borrowed!(
         case,

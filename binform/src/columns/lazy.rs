@@ -46,16 +46,36 @@ pub(crate) fn option_column<'de, T: Unpack<'de>, L: Layout>(
     let bits = super::read_bits(r, n)?;
     let present = bits.count();
     r.check_column::<T>(present, r.position())?;
-    let mut values = T::read_column(r, present)?;
-    let mut i = 0usize;
-    Ok(core::iter::from_fn(move || {
-        let v = match bits.get(i) {
-            true => Some(values.next()?),
+    let values = T::read_column(r, present)?;
+    Ok(OptionColumn {
+        bits,
+        values,
+        next: 0,
+    })
+}
+
+/// The iterator of [`option_column`]: each element's presence bit, and
+/// the next present value where it is set. A named type, its `next`
+/// always inlined: as `iter::from_fn`'s closure, minecraft's option
+/// columns were each a call a value.
+pub(crate) struct OptionColumn<'de, I> {
+    bits: super::Bits<'de>,
+    values: I,
+    next: usize,
+}
+
+impl<T, I: Iterator<Item = T>> Iterator for OptionColumn<'_, I> {
+    type Item = Option<T>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Option<T>> {
+        let v = match self.bits.get(self.next) {
+            true => Some(self.values.next()?),
             false => None,
         };
-        i += 1;
+        self.next += 1;
         Some(v)
-    }))
+    }
 }
 
 /// Checks a field's column of `n` values against the input before its

@@ -384,9 +384,44 @@ fn large_vec<T>(len: usize) -> Option<alloc::vec::Vec<T>> {
 #[inline(always)]
 fn string_lazy(s: &str) -> Option<String> {
     if s.len() <= crate::read::SMALL_ALLOCATION {
-        return Some(String::from(s));
+        return Some(small_string(s));
     }
     large_string(s)
+}
+
+/// A copy of a short string (at most `SMALL_ALLOCATION` bytes), its
+/// allocation inline. `String::from`'s goes through
+/// `RawVecInner::try_allocate_in`, which rustc left out of line once an
+/// element's column was built where it is stored (`read::push_next`):
+/// log's four string columns took 31 instructions a string more
+/// (callgrind). With both, people decode 6.7% fewer instructions and
+/// 5.5% faster (`hot`), log 2.0% and 1.8%.
+#[inline(always)]
+fn small_string(s: &str) -> String {
+    let len = s.len();
+    if len == 0 {
+        return String::new();
+    }
+    let Ok(layout) = core::alloc::Layout::array::<u8>(len) else {
+        return String::from(s);
+    };
+    #[allow(unsafe_code)]
+    // SAFETY: `layout` has a non-zero size (`len > 0`), as `alloc`
+    // requires. A null pointer (no memory) goes to `handle_alloc_error`,
+    // which does not return; otherwise the block holds `len` bytes, all
+    // written by the copy from `s`, which cannot overlap a block just
+    // allocated. They are valid UTF-8, since `s` is. `from_raw_parts` asks
+    // for a block of the global allocator with the layout of `len` bytes
+    // (capacity `len`) and `len` initialized bytes of UTF-8: this one.
+    // Covered under Miri by the columns' tests (`columns::tests`, in CI).
+    unsafe {
+        let ptr = alloc::alloc::alloc(layout);
+        if ptr.is_null() {
+            alloc::alloc::handle_alloc_error(layout);
+        }
+        core::ptr::copy_nonoverlapping(s.as_ptr(), ptr, len);
+        String::from_raw_parts(ptr, len, len)
+    }
 }
 
 /// A large string's copy, through the fallible allocation (its length was

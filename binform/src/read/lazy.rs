@@ -37,7 +37,7 @@ pub(crate) fn unpack_lazy<'de, T: Unpack<'de>, L: Layout>(
             if out.len() == out.capacity() {
                 r.grow_toward(&mut out, i + 1, n)?;
             }
-            super::push_made(&mut out, || next(r, &mut column))?;
+            super::push_next(r, &mut out, &mut column)?;
         }
         drop(column);
         r.refund_memory(refund);

@@ -8,7 +8,7 @@ use crate::varint::{LEN_MASK, VARINT_MIN};
 use crate::{ErrorKind, Reader, Result};
 
 use super::lane::{bits_may_overflow, Key, Lane};
-use super::layout::{bits_len, codes_len, Form, BLOCK, SHORT, VARINTS};
+use super::layout::{bits_len, codes_len, Form, BLOCK, SHORT};
 use super::tables::{LEN_MASK_128, LEN_MIN};
 
 /// Decodes a vector of `len` packed values; `len` was checked against the
@@ -133,12 +133,17 @@ pub(super) fn unpack_block<T: Lane, L: crate::Layout>(
     r: &mut Reader<'_, L>,
     out: &mut [MaybeUninit<T>],
 ) -> Result<()> {
+    if out.len() < SHORT {
+        // A headerless block of varints (a short column's lengths, a
+        // sequence's last values) one by one: the kernels' setup and call
+        // cost more than it (a string column of one person's keywords).
+        for slot in out.iter_mut() {
+            *slot = MaybeUninit::new(T::read_scalar(r)?);
+        }
+        return Ok(());
+    }
     let at = r.position();
-    let header = if out.len() < SHORT {
-        VARINTS
-    } else {
-        r.read_u8()?
-    };
+    let header = r.read_u8()?;
     let form = super::layout::form(header)
         .map_err(|problem| r.error_at(at, ErrorKind::InvalidValue, problem))?;
     let width = match form {

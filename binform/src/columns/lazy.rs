@@ -10,7 +10,8 @@
 //! the next level: a quarter of the decode. Only the leaves (integers,
 //! sequences, anything without a lazy column) are vectors now; a string
 //! column is its checked text, each string made when it is asked for
-//! (`impls::string::str_column`).
+//! (`impls::string::str_column`), and a column of `Vec<String>` fills
+//! each sequence from such a column (`impls::string::str_seqs`).
 //!
 //! Every type has a column to read (`Unpack::read_column`); the leaves'
 //! is their decoded vector. A derived type reads its fields' columns as

@@ -347,7 +347,9 @@ macro_rules! forward_unpack_columns {
 mod tests {
     //! These run under Miri (`scripts/miri.sh`, and CI's subset), which
     //! checks the in-place writes into a vector's spare capacity
-    //! (`read::push_made`) behind lazy columns and sequences of them.
+    //! (`read::push_made`, `push_next`, `push_within`) behind lazy columns
+    //! and sequences of them, and a lazy string column's inline
+    //! allocation (`impls::string::small_string`).
     use alloc::string::{String, ToString};
     use alloc::vec;
     use alloc::vec::Vec;
@@ -397,6 +399,53 @@ mod tests {
             let err = from_slice::<Rows>(&bytes[..end]).unwrap_err();
             assert!(err.kind() == ErrorKind::UnexpectedEnd, "{end}: {err}");
         }
+    }
+
+    /// Rows holding a list of strings: one list of `long` of them (its
+    /// buffer past the small-allocation path), the others short or empty.
+    type Lists = Vec<(u8, Vec<String>)>;
+
+    fn lists(long: usize) -> Lists {
+        vec![
+            (1, vec![]),
+            (2, (0..long).map(|k| k.to_string()).collect()),
+            (3, vec!["é".into(), String::new()]),
+        ]
+    }
+
+    #[test]
+    fn a_column_of_string_lists_round_trips_with_a_long_list() {
+        for long in [0, 1, 13, 200] {
+            let value = lists(long);
+            let bytes = to_vec(&value).unwrap();
+            assert_eq!(
+                from_slice::<Lists>(&bytes).unwrap(),
+                value,
+                "{long} strings"
+            );
+        }
+    }
+
+    #[test]
+    fn a_column_of_string_lists_is_charged_to_the_memory_budget() {
+        // The lists' buffers (24 bytes a string) are charged before they
+        // are made: a budget below them fails as a limit, and the least
+        // budget that succeeds is at least what they take.
+        let value = lists(200);
+        let bytes = to_vec(&value).unwrap();
+        let decode = |budget: usize| {
+            crate::Options::new()
+                .max_memory(budget)
+                .from_slice::<Lists>(&bytes)
+        };
+        let least = (0..64 * 1024)
+            .step_by(64)
+            .find(|&budget| decode(budget).is_ok())
+            .expect("some budget under 64 KiB decodes");
+        assert!(least >= 202 * core::mem::size_of::<String>(), "{least}");
+        assert_eq!(decode(least).unwrap(), value);
+        let err = decode(least - 64).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::LimitExceeded, "{err}");
     }
 
     #[test]

@@ -68,7 +68,8 @@ fn pack_seqs_with<'w, L: crate::Layout>(
 /// the elements' column. Elements whose column is built lazily (derived
 /// types, options, tuples) are built straight into their sequence's
 /// buffer; leaves (scalars, strings) are decoded into one vector and each
-/// sequence cut from it with one copy.
+/// sequence cut from it with one copy. (A lazy column of sequences is
+/// `Unpack::read_seqs`: strings fill each sequence from their column.)
 pub(crate) fn unpack_seqs<'de, T: Unpack<'de>, S, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     n: usize,

@@ -300,8 +300,9 @@ impl<'de, T, F: FnMut(&'de str) -> Option<T>> Iterator for StrColumn<'de, F> {
 /// ([`str_column`], one level down, as the writer counts it), and each
 /// sequence filled from it when it is asked for. Decoding all the strings
 /// into one vector and cutting each sequence from it (the leaves' path,
-/// `impls::seq::seqs_cut`) allocated that vector and one of the
-/// sequences besides theirs, and copied every string twice.
+/// `impls::seq::seqs_cut`, which `Vec<Vec<String>>::unpack_vec` still
+/// takes) allocated that vector and one of the sequences besides theirs,
+/// and moved every `String` twice.
 #[inline]
 pub(crate) fn str_seqs<'de, T: Unpack<'de>, L: crate::Layout, F: FnMut(&'de str) -> Option<T>>(
     r: &mut Reader<'de, L>,
@@ -358,7 +359,7 @@ impl<'de, T, F: FnMut(&'de str) -> Option<T>> Iterator for StrSeqs<'de, T, F> {
         // fallible allocation (its length was declared by the input).
         let mut seq = match len.saturating_mul(core::mem::size_of::<T>()) {
             bytes if bytes <= crate::read::SMALL_ALLOCATION => alloc::vec::Vec::with_capacity(len),
-            _ => large_vec(len)?,
+            _ => crate::read::try_vec(len)?,
         };
         let column = self.column.as_mut()?;
         for _ in 0..len {
@@ -367,16 +368,6 @@ impl<'de, T, F: FnMut(&'de str) -> Option<T>> Iterator for StrSeqs<'de, T, F> {
         }
         Some(seq)
     }
-}
-
-/// An empty vector with room for `len` values, through the fallible
-/// allocation; `None` where it cannot be allocated. Out of the loops' way.
-#[cold]
-#[inline(never)]
-fn large_vec<T>(len: usize) -> Option<alloc::vec::Vec<T>> {
-    let mut out = alloc::vec::Vec::new();
-    out.try_reserve_exact(len).ok()?;
-    Some(out)
 }
 
 /// A string of a lazy column as a `String` (its copy was charged when the

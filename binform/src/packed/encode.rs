@@ -255,7 +255,8 @@ pub(super) fn pack_block<T: Lane, L: crate::Layout>(block: &[T], w: &mut Writer<
         BITS => {
             w.write_u8(bits as u8);
             base.write_scalar(w);
-            // Slack for the grouped writer's whole 16-byte stores.
+            // Slack for the grouped writers' whole stores (16 bytes at a
+            // group of at most 16 bytes, 32 at one of 17 to 32).
             let out = w.extend_zeroed(bits_len(n, bits) + BITS_SLACK);
             put_bits(block, lo, bits, out);
             w.unextend(BITS_SLACK);
@@ -370,10 +371,13 @@ pub(super) fn put_lengths_coded<T: Lane, const CB: usize, L: crate::Layout>(
 }
 
 /// Stores each value's offset from `lo` in `bits` bits, little-endian bit
-/// order: offset `i` starts at bit `i * bits` of `out`. Narrow offsets are
-/// first joined `K` at a time into one word of up to 64 bits (independent
-/// work for each group), so the accumulator that carries bits across
-/// words takes a step per group, not per value.
+/// order: offset `i` starts at bit `i * bits` of `out`. Up to 32 bits,
+/// eight offsets fill exactly `bits` bytes, and whole groups of eight are
+/// written independently ([`put_bits_grouped`], [`put_bits_wide`]) while
+/// `out` has room for their whole stores. The rest, and wider offsets,
+/// are joined `K` at a time into one word of up to 64 bits, so the
+/// accumulator that carries bits across words takes a step per group, not
+/// per value.
 #[inline(always)]
 pub(super) fn put_bits<T: Lane>(block: &[T], lo: T::Key, bits: u32, out: &mut [u8]) {
     if bits > 16 {
@@ -404,8 +408,9 @@ pub(super) fn put_bits<T: Lane>(block: &[T], lo: T::Key, bits: u32, out: &mut [u
     }
 }
 
-/// Bytes past a bit-packed block's end that [`put_bits_grouped`] may
-/// store into (zeros, dropped after).
+/// Bytes past a bit-packed block's end that [`put_bits_grouped`] and
+/// [`put_bits_wide`] may store into (zeros, dropped after): at most
+/// `16 - bits` and `32 - bits` (15) bytes.
 pub(super) const BITS_SLACK: usize = 16;
 
 /// [`put_bits_grouped`], by the AVX2 kernel where the CPU and `T` have

@@ -728,6 +728,7 @@ fn put_lengths_avx512<T: Lane>(
             // Eight 64-bit lanes: four code bytes. A copy of a constant
             // length (`code`'s is the loop's variable: a `memcpy` call a
             // group, 7% of a mixed `u64` encode).
+            debug_assert_eq!(code.len(), 4, "eight 4-bit codes");
             if let Some(dst) = code.first_chunk_mut::<4>() {
                 *dst = c.to_le_bytes();
             }

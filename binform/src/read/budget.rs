@@ -305,10 +305,7 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
         if cap.saturating_mul(core::mem::size_of::<T>()) <= SMALL_ALLOCATION {
             return Ok(Vec::with_capacity(cap));
         }
-        let mut out = Vec::new();
-        out.try_reserve_exact(cap)
-            .map_err(|_| self.alloc_error(len))?;
-        Ok(out)
+        crate::read::try_vec(cap).ok_or_else(|| self.alloc_error(len))
     }
 
     /// Room for one more element in `v`, which is being filled toward

@@ -155,7 +155,9 @@ pub trait Unpack<'de>: Encoding + Sized {
     /// set by derived types, `Option` and tuples, whose values are built
     /// when they are asked for. Others, strings among them (measured 6%
     /// slower on people's keywords), decode all the elements into one
-    /// vector and cut each sequence from it with one copy.
+    /// vector and cut each sequence from it with one copy. (Inside a lazy
+    /// column, a `Vec<String>` fills each sequence from the strings' own
+    /// lazy column: [`read_seqs`](Unpack::read_seqs).)
     ///
     /// Set only with a [`read_column`](Unpack::read_column) of the type's
     /// own: [`unpack_vec`](Unpack::unpack_vec)'s default then builds the
@@ -231,6 +233,17 @@ pub(crate) fn push_made<T>(out: &mut Vec<T>, make: impl FnOnce() -> Result<T>) -
         None => out.push(make()?),
     }
     Ok(())
+}
+
+/// An empty vector with room for `cap` values, through the fallible
+/// allocation (a capacity the input declared); `None` where it cannot be
+/// allocated. Out of the loops' way.
+#[cold]
+#[inline(never)]
+pub(crate) fn try_vec<T>(cap: usize) -> Option<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(cap).ok()?;
+    Some(out)
 }
 
 /// Pushes `value` onto `out`, into its spare capacity where it has room

@@ -152,8 +152,8 @@ fn main() {
     run!(case, n, "mii", plain::int_map(10_000), std::collections::HashMap<i32, i32>);
     run!(case, n, "msi", plain::string_map(10_000), std::collections::HashMap<String, i32>);
     run!(case, n, "ppl", ten_people(), Vec<Person>);
-    // A hundred times the people: what a person costs, apart from what
-    // a decode costs.
+    // One person (what a decode costs besides its elements), and a
+    // hundred times the people (what a person costs).
     run!(
         case,
         n,

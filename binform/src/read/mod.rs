@@ -272,7 +272,9 @@ pub(crate) fn push_within<T>(out: &mut Vec<T>, value: T) {
 /// person (72 bytes) was copied twice on its way into its vector (people
 /// decode 6.7% fewer instructions with `impls::string::small_string`'s
 /// inline allocation, which this needs: the more inlined loop had left
-/// `String::from`'s out of line).
+/// `String::from`'s out of line). The slot is taken before the column's
+/// `next`, not after it as [`push_within`] would: that order cost 1.6%
+/// of people's decode instructions, 1.1% of log's.
 #[inline(always)]
 pub(crate) fn push_next<T, L: crate::Layout>(
     r: &Reader<'_, L>,

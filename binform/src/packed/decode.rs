@@ -271,7 +271,19 @@ pub(super) fn unpack_bits<T: Lane, L: crate::Layout>(
     super::layout::check_bits(bits, key_bits)
         .map_err(|problem| r.error_at(at, ErrorKind::InvalidValue, problem))?;
     let base = T::read_scalar(r)?.key();
-    let bytes = r.read_bytes(bits_len(out.len(), bits))?;
+    let len = bits_len(out.len(), bits);
+    // The input from the block's bits on, when it holds more than the
+    // kernels' widest window past them: their loads may then pass the
+    // block's end (each value is masked to its own bits), and its last
+    // values need no zero-padded copy. A copy of the last partial word
+    // was a `memcpy` call and a stalled load (a tenth of ten people's
+    // decode, `perf`).
+    let after = r.rest();
+    let bytes = r.read_bytes(len)?;
+    let bytes = match after.len() >= len.saturating_add(BITS_READ_PAST) {
+        true => after,
+        false => bytes,
+    };
     if get_bits(bytes, bits, base, out) {
         return Err(overflow_error(r, at, "bit", bits as usize, base));
     }
@@ -697,7 +709,9 @@ pub(super) fn get_lengths_checked<T: Lane>(
 /// the type's range. The offsets are taken from a 64-bit accumulator fed
 /// one little-endian word at a time (the last one padded with zeros), so
 /// each value is a shift and a mask, and a word is loaded every
-/// `64 / bits` values without a bounds check per value.
+/// `64 / bits` values without a bounds check per value. `bytes` holds the
+/// `out.len()` offsets from its start, and may go on past them (input
+/// after the block, which no value takes).
 #[inline]
 pub(super) fn get_bits<T: Lane>(
     bytes: &[u8],
@@ -725,8 +739,9 @@ pub(super) fn get_bits<T: Lane>(
             // multiple of 8): its last groups, whose vector loads would
             // pass the block's end, through the kernel again over a
             // zero-padded copy (the portable path there cost 13% of a small
-            // `i32` decode's instructions). The block holds exactly its
-            // values' bits, so no value reads padding.
+            // `i32` decode's instructions). Every value's bits lie in
+            // `bytes`, so no value reads padding. (Given the input past
+            // the block, `unpack_bits`, the kernels never stop short.)
             let (Some(bytes), Some(rest)) =
                 (bytes.get(done / 8 * bits as usize..), out.get_mut(done..))
             else {
@@ -763,6 +778,14 @@ pub(super) fn get_bits<T: Lane>(
 
 /// Bit-packed blocks of fewer values are read by [`get_bits_serial`].
 const SERIAL_BITS_BELOW: usize = 16;
+
+/// The input past a bit-packed block's end that [`unpack_bits`] hands
+/// the readers with it when there is that much: a 64-byte window (the
+/// AVX-512 kernel's) from the block's last whole group, so that every
+/// group is read by the kernels. They read only the slice they are given,
+/// and take each value's own bits: what lies past the block is never a
+/// value.
+const BITS_READ_PAST: usize = 64;
 
 /// The bytes a bit-packed block can have left when a kernel stops: less
 /// than a group and its load window (at most 40 bytes for the AVX2
@@ -898,13 +921,14 @@ pub(super) fn get_bits_serial<T: Lane>(
                     u64::from_le_bytes(raw)
                 }
                 None => {
-                    // The last partial word, once.
-                    let mut raw = [0u8; 8];
-                    if let Some(dst) = raw.get_mut(..rest.len()) {
-                        dst.copy_from_slice(rest);
-                    }
+                    // The last partial word, once, a byte at a time (a
+                    // copy of a variable length was a `memcpy` call).
+                    let word = rest
+                        .iter()
+                        .rev()
+                        .fold(0u64, |word, &b| word << 8 | u64::from(b));
                     rest = &[];
-                    u64::from_le_bytes(raw)
+                    word
                 }
             };
             // `avail` < `bits` ≤ 56: both shifts are in range.

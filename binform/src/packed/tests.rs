@@ -338,6 +338,38 @@ fn every_bit_width_round_trips_at_every_count() {
 }
 
 #[test]
+fn bit_blocks_followed_by_input_never_take_its_bytes() {
+    // A bit-packed block with at least 64 bytes of input after it is read
+    // with that input (`unpack_bits`): the kernels' windows and the last
+    // word pass the block's end. Input of set bits after it must change
+    // no value, and the reader must stop at the block's end; with less
+    // input after it, the block alone is read (no slack).
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+    let mut bit_blocks = 0;
+    for bits in 1..=MAX_BITS {
+        for n in [8, 9, 10, 15, 16, 17, 20, 33, 64, 255] {
+            let values: Vec<u64> = core::iter::once(0)
+                .chain(core::iter::once((1u64 << bits) - 1))
+                .chain((2..n).map(|_| next() >> (64 - bits)))
+                .collect();
+            let mut buf = Vec::new();
+            pack_slice(&values, &mut Writer::new(&mut buf));
+            bit_blocks += usize::from(buf[0] == BITS);
+            for after in [0, 1, 63, 64, 65, 200] {
+                let mut input = buf.clone();
+                input.resize(buf.len() + after, 0xFF);
+                let options = crate::Options::new();
+                let mut r = Reader::new(&input, &options);
+                let back = unpack_vec::<u64, _>(&mut r, n).expect("decodes");
+                assert_eq!(back, values, "{bits} bits, {n} values, {after} after");
+                assert_eq!(r.rest().len(), after, "{bits} bits, {n} values");
+            }
+        }
+    }
+    assert!(bit_blocks > 300, "only {bit_blocks} bit-packed blocks");
+}
+
+#[test]
 fn wide_bit_widths_of_four_byte_keys_round_trip_under_a_base() {
     // 17 to 25-bit offsets of 4-byte keys (the AVX-512 kernel's 16-value
     // groups, and its padded tail) through `get_bits`, under a base that

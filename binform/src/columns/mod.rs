@@ -12,6 +12,7 @@
 use alloc::vec::Vec;
 
 pub(crate) mod lazy;
+pub(crate) mod plain;
 pub(crate) mod variants;
 
 use crate::{ErrorKind, Reader, Result, Writer};

@@ -131,7 +131,7 @@ impl Pack for u8 {
 }
 
 impl<'de> Unpack<'de> for u8 {
-    super::seq::copied_seq_column!();
+    crate::columns::plain::plain_column_unpack!(1, |[b]: [u8; 1]| b);
 
     const MIN_SIZE: usize = 1;
 
@@ -194,7 +194,7 @@ impl Pack for i8 {
 }
 
 impl<'de> Unpack<'de> for i8 {
-    super::seq::copied_seq_column!();
+    crate::columns::plain::plain_column_unpack!(1, |[b]: [u8; 1]| b as i8);
 
     const MIN_SIZE: usize = 1;
 
@@ -740,7 +740,7 @@ impl<'de> Unpack<'de> for i128 {
 }
 
 macro_rules! float {
-    ($($ty:ty => $bits:ty => $wire:ident),*) => {$(
+    ($($ty:ty => $bits:ty => $n:literal => $wire:ident),*) => {$(
         impl Encoding for $ty {
             encoding_builtin!(crate::schema::hash::wire_name(stringify!($ty)));
             const WIRE: Wire = Wire::$wire;
@@ -782,7 +782,8 @@ macro_rules! float {
         }
 
         impl<'de> Unpack<'de> for $ty {
-            super::seq::copied_seq_column!();
+            // Bits, not value: NaN payloads and signed zeros survive.
+            crate::columns::plain::plain_column_unpack!($n, |b| <$ty>::from_bits(<$bits>::from_le_bytes(b)));
 
             const MIN_SIZE: usize = core::mem::size_of::<$ty>();
 
@@ -805,7 +806,7 @@ macro_rules! float {
     )*};
 }
 
-float!(f32 => u32 => Fixed4, f64 => u64 => Fixed8);
+float!(f32 => u32 => 4 => Fixed4, f64 => u64 => 8 => Fixed8);
 
 impl Encoding for char {
     encoding_builtin!("char");

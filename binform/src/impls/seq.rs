@@ -184,7 +184,7 @@ pub(crate) fn seq_elements<'de, T: Unpack<'de>, L: crate::Layout>(
     Ok((all, charged))
 }
 
-/// `Unpack::read_seqs` of a plain scalar: each sequence of a column of
+/// `Unpack::read_seqs` of a packed integer: each sequence of a column of
 /// them copied out of the elements' column when it is asked for, where
 /// the eager column made every sequence first; empty ones allocate
 /// nothing.

@@ -138,7 +138,8 @@ pub trait Unpack<'de>: Encoding + Sized {
     /// the enclosing column. Derived types, `Option` and tuples read their
     /// fields' columns and build each value when it is asked for, where it
     /// is stored (`columns::lazy`); strings check their column's text and
-    /// make each string when it is asked for (`impls::string::str_column`).
+    /// make each string when it is asked for (`impls::string::str_column`);
+    /// bytes and floats take each value from the input (`columns::plain`).
     /// A lazy column's iterator also ends early where it cannot allocate a
     /// value (a large string): the reader reports that as a short column.
     #[doc(hidden)]
@@ -167,9 +168,10 @@ pub trait Unpack<'de>: Encoding + Sized {
     const LAZY_COLUMN: bool = false;
 
     /// [`read_column`](Unpack::read_column) of `Vec<Self>`: the decoded
-    /// sequences by default; plain scalars copy each sequence out of the
-    /// elements' column when it is asked for, and strings fill each from
-    /// their lazy column (`impls::string::str_seqs`).
+    /// sequences by default; packed integers copy each sequence out of the
+    /// elements' column when it is asked for, bytes and floats copy it
+    /// from the input (`columns::plain`), and strings fill each from their
+    /// lazy column (`impls::string::str_seqs`).
     #[doc(hidden)]
     #[inline(always)]
     fn read_seqs<L: crate::Layout>(

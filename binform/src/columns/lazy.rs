@@ -11,10 +11,12 @@
 //! sequences, anything without a lazy column) are vectors now; a string
 //! column is its checked text, each string made when it is asked for
 //! (`impls::string::str_column`), and a column of `Vec<String>` fills
-//! each sequence from such a column (`impls::string::str_seqs`).
+//! each sequence from such a column (`impls::string::str_seqs`). Bytes,
+//! `i8` and floats, and sequences of them, are read from the input in
+//! place (`columns::plain`).
 //!
-//! Every type has a column to read (`Unpack::read_column`); the leaves'
-//! is their decoded vector. A derived type reads its fields' columns as
+//! Every type has a column to read (`Unpack::read_column`); the other
+//! leaves' is their decoded vector. A derived type reads its fields' columns as
 //! tuples of them ([`ReadFields`], one call for up to 16 fields), so that the
 //! code the derive emits for a type is one call and one pattern, not a
 //! statement for each field (`docs/compile-time.md`).

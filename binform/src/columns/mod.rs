@@ -206,7 +206,8 @@ pub(crate) fn with_lengths<'de, L: crate::Layout, R>(
     out
 }
 
-/// The lengths of a column of strings, kept by its lazy reader: at most
+/// The lengths of a column of strings or sequences, kept by its lazy
+/// reader (`impls::string`, `columns::plain`): at most
 /// [`KEPT_LENGTHS`] in place (most such columns inside structs are
 /// short), more in a vector.
 pub(crate) enum Lengths {
@@ -227,8 +228,8 @@ impl Lengths {
     }
 }
 
-/// Reads the lengths of a column of `n` strings (packed `u64` blocks,
-/// §22), to keep.
+/// Reads the lengths of a column of `n` strings or sequences (packed
+/// `u64` blocks, §22), to keep.
 #[inline]
 pub(crate) fn read_lengths<L: crate::Layout>(r: &mut Reader<'_, L>, n: usize) -> Result<Lengths> {
     if n <= KEPT_LENGTHS {

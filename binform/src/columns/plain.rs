@@ -65,7 +65,12 @@ where
     let total = super::total_of(r, lens.as_slice(), at)?;
     r.check_column::<T>(total, at)?;
     r.charge_memory(total.saturating_mul(core::mem::size_of::<T>()))?;
-    let values = values_of::<L, N>(r, total)?;
+    // The elements' column is a level down when there are any, as the
+    // writer counts it (`impls::seq::pack_seqs`).
+    let values = match total {
+        0 => &[][..],
+        _ => r.nested_holding::<T, _>(|r| values_of::<L, N>(r, total))?,
+    };
     if let Lengths::Long(lens) = &lens {
         r.note_transient(lens);
     }
@@ -196,6 +201,36 @@ mod tests {
             let err = from_slice::<Plain>(&bytes[..end]).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::UnexpectedEnd, "{end}: {err}");
         }
+    }
+
+    #[test]
+    fn plain_sequences_count_their_level_both_ways() {
+        // The least depth that writes rows holding bytes and floats
+        // reads them, and one less does not (a level the writer counts
+        // and the reader skipped would read them at one less).
+        fn check<T: crate::Pack + for<'de> crate::Unpack<'de> + PartialEq + core::fmt::Debug>(
+            value: T,
+        ) {
+            let least = (1..64)
+                .find(|&d| crate::Options::new().max_depth(d).to_vec(&value).is_ok())
+                .expect("some depth writes it");
+            let bytes = crate::Options::new()
+                .max_depth(least)
+                .to_vec(&value)
+                .unwrap();
+            let back: T = crate::Options::new()
+                .max_depth(least)
+                .from_slice(&bytes)
+                .unwrap();
+            assert_eq!(back, value);
+            let err = crate::Options::new()
+                .max_depth(least - 1)
+                .from_slice::<T>(&bytes)
+                .unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::LimitExceeded, "{err}");
+        }
+        check::<Vec<(u8, Vec<u8>)>>(vec![(1, vec![2, 3]), (4, vec![])]);
+        check::<Vec<(u8, Vec<f32>)>>(vec![(1, vec![]), (4, vec![0.5])]);
     }
 
     #[test]

@@ -69,7 +69,8 @@ fn pack_seqs_with<'w, L: crate::Layout>(
 /// types, options, tuples) are built straight into their sequence's
 /// buffer; leaves (scalars, strings) are decoded into one vector and each
 /// sequence cut from it with one copy. (A lazy column of sequences is
-/// `Unpack::read_seqs`: strings fill each sequence from their column.)
+/// `Unpack::read_seqs`: strings fill each sequence from their column,
+/// bytes and floats copy it from the input, `columns::plain`.)
 pub(crate) fn unpack_seqs<'de, T: Unpack<'de>, S, L: crate::Layout>(
     r: &mut Reader<'de, L>,
     n: usize,

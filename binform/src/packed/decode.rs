@@ -272,7 +272,7 @@ pub(super) fn unpack_bits<T: Lane, L: crate::Layout>(
         .map_err(|problem| r.error_at(at, ErrorKind::InvalidValue, problem))?;
     let base = T::read_scalar(r)?.key();
     let len = bits_len(out.len(), bits);
-    // The input from the block's bits on, when it holds more than the
+    // The input from the block's bits on, when it holds at least the
     // kernels' widest window past them: their loads may then pass the
     // block's end (each value is masked to its own bits), and its last
     // values need no zero-padded copy. A copy of the last partial word
@@ -741,7 +741,9 @@ pub(super) fn get_bits<T: Lane>(
             // zero-padded copy (the portable path there cost 13% of a small
             // `i32` decode's instructions). Every value's bits lie in
             // `bytes`, so no value reads padding. (Given the input past
-            // the block, `unpack_bits`, the kernels never stop short.)
+            // the block, `unpack_bits`, no group stops short of its
+            // window: what is left is less than a group, more than
+            // `BITS_TAIL` bytes, read by the paths below.)
             let (Some(bytes), Some(rest)) =
                 (bytes.get(done / 8 * bits as usize..), out.get_mut(done..))
             else {

@@ -343,30 +343,39 @@ fn bit_blocks_followed_by_input_never_take_its_bytes() {
     // with that input (`unpack_bits`): the kernels' windows and the last
     // word pass the block's end. Input of set bits after it must change
     // no value, and the reader must stop at the block's end; with less
-    // input after it, the block alone is read (no slack).
+    // input after it, the block alone is read. Keys of 2, 4, 8 and 16
+    // bytes, signed and not: each kernel (8 or 16 lanes, 32 or 64-bit).
     let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     let mut bit_blocks = 0;
-    for bits in 1..=MAX_BITS {
-        for n in [8, 9, 10, 15, 16, 17, 20, 33, 64, 255] {
-            let values: Vec<u64> = core::iter::once(0)
-                .chain(core::iter::once((1u64 << bits) - 1))
-                .chain((2..n).map(|_| next() >> (64 - bits)))
-                .collect();
-            let mut buf = Vec::new();
-            pack_slice(&values, &mut Writer::new(&mut buf));
-            bit_blocks += usize::from(buf[0] == BITS);
-            for after in [0, 1, 63, 64, 65, 200] {
-                let mut input = buf.clone();
-                input.resize(buf.len() + after, 0xFF);
-                let options = crate::Options::new();
-                let mut r = Reader::new(&input, &options);
-                let back = unpack_vec::<u64, _>(&mut r, n).expect("decodes");
-                assert_eq!(back, values, "{bits} bits, {n} values, {after} after");
-                assert_eq!(r.rest().len(), after, "{bits} bits, {n} values");
+    macro_rules! check {
+        ($($ty:ty),*) => {$(
+            let widest = MAX_BITS.min(<$ty>::BITS - 1);
+            for bits in 1..=widest {
+                for n in [8, 9, 10, 15, 16, 17, 20, 33, 64, 255] {
+                    let values: Vec<$ty> = core::iter::once(0)
+                        .chain(core::iter::once((1u64 << bits) - 1))
+                        .chain((2..n).map(|_| next() >> (64 - bits)))
+                        .map(|v| v as $ty)
+                        .collect();
+                    let mut buf = Vec::new();
+                    pack_slice(&values, &mut Writer::new(&mut buf));
+                    bit_blocks += usize::from(buf[0] == BITS);
+                    for after in [0, 1, 63, 64, 65, 200] {
+                        let mut input = buf.clone();
+                        input.resize(buf.len() + after, 0xFF);
+                        let options = crate::Options::new();
+                        let mut r = Reader::new(&input, &options);
+                        let back = unpack_vec::<$ty, _>(&mut r, n).expect("decodes");
+                        let what = (stringify!($ty), bits, n, after);
+                        assert_eq!(back, values, "{what:?}: type, bits, values, bytes after");
+                        assert_eq!(r.rest().len(), after, "{what:?}");
+                    }
+                }
             }
-        }
+        )*};
     }
-    assert!(bit_blocks > 300, "only {bit_blocks} bit-packed blocks");
+    check!(u16, i32, u32, u64, i64, i128);
+    assert!(bit_blocks > 1000, "only {bit_blocks} bit-packed blocks");
 }
 
 #[test]

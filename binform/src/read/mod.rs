@@ -139,7 +139,8 @@ pub trait Unpack<'de>: Encoding + Sized {
     /// fields' columns and build each value when it is asked for, where it
     /// is stored (`columns::lazy`); strings check their column's text and
     /// make each string when it is asked for (`impls::string::str_column`);
-    /// bytes and floats take each value from the input (`columns::plain`).
+    /// bytes, `i8` and floats take each value from the input
+    /// (`columns::plain`).
     /// A lazy column's iterator also ends early where it cannot allocate a
     /// value (a large string): the reader reports that as a short column.
     #[doc(hidden)]
@@ -158,7 +159,8 @@ pub trait Unpack<'de>: Encoding + Sized {
     /// slower on people's keywords), decode all the elements into one
     /// vector and cut each sequence from it with one copy. (Inside a lazy
     /// column, a `Vec<String>` fills each sequence from the strings' own
-    /// lazy column: [`read_seqs`](Unpack::read_seqs).)
+    /// lazy column, and a `Vec<u8>` or of floats copies it from the input:
+    /// [`read_seqs`](Unpack::read_seqs).)
     ///
     /// Set only with a [`read_column`](Unpack::read_column) of the type's
     /// own: [`unpack_vec`](Unpack::unpack_vec)'s default then builds the

@@ -9,6 +9,17 @@
 //! `i128m`, `ids`, each `-ser`/`-de`), `f64` (100,000), `bytes` (1 MiB),
 //! `smap`/`imap` (100,000-entry maps), or `speople-ser`/`speople-de` (the
 //! serde bridge).
+//!
+//! Large decodes here can be slower than in the criterion suite for the
+//! heap's sake, not the decoder's: with nothing allocated above them,
+//! glibc gives the freed top of the heap back at each iteration and
+//! faults it in again at the next (mk48 3.9 ms here against 2.6 ms in the
+//! suite, page faults a tenth of the profile). To compare with the suite,
+//! keep the heap:
+//!
+//! ```text
+//! GLIBC_TUNABLES=glibc.malloc.trim_threshold=2000000000:glibc.malloc.mmap_threshold=2000000000
+//! ```
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

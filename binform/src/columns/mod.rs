@@ -346,7 +346,7 @@ macro_rules! forward_unpack_columns {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! These run under Miri (`scripts/miri.sh`, and CI's subset), which
     //! checks the in-place writes into a vector's spare capacity
     //! (`read::push_made`, `push_next`, `push_within`) behind lazy columns
@@ -433,21 +433,30 @@ mod tests {
         // The lists' buffers (24 bytes a string) are charged before they
         // are made: a budget below them fails as a limit, and the least
         // budget that succeeds is at least what they take.
-        let value = lists(200);
-        let bytes = to_vec(&value).unwrap();
+        let least = least_budget(&lists(200));
+        assert!(least >= 202 * core::mem::size_of::<String>(), "{least}");
+    }
+
+    /// The least memory budget (to 64 bytes, under 64 KiB) that decodes
+    /// `value`'s bytes back to it; 64 bytes less is `LimitExceeded`.
+    pub(super) fn least_budget<T>(value: &T) -> usize
+    where
+        T: crate::Pack + for<'de> crate::Unpack<'de> + PartialEq + core::fmt::Debug,
+    {
+        let bytes = to_vec(value).unwrap();
         let decode = |budget: usize| {
             crate::Options::new()
                 .max_memory(budget)
-                .from_slice::<Lists>(&bytes)
+                .from_slice::<T>(&bytes)
         };
         let least = (0..64 * 1024)
             .step_by(64)
             .find(|&budget| decode(budget).is_ok())
             .expect("some budget under 64 KiB decodes");
-        assert!(least >= 202 * core::mem::size_of::<String>(), "{least}");
-        assert_eq!(decode(least).unwrap(), value);
+        assert_eq!(&decode(least).unwrap(), value);
         let err = decode(least - 64).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::LimitExceeded, "{err}");
+        least
     }
 
     #[test]

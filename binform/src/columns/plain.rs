@@ -84,7 +84,9 @@ where
 
 /// The iterator of [`plain_seqs`]: each sequence in turn, made from the
 /// values left. `None` past the last one (the lengths add up to the
-/// values' count, so a sequence never runs short of them).
+/// values' count, so a sequence never runs short of them), or where a
+/// large one cannot be allocated, which the column's reader reports as
+/// an error.
 pub(crate) struct PlainSeqs<'de, const N: usize, F> {
     lens: Lengths,
     next: usize,
@@ -102,8 +104,11 @@ impl<T, const N: usize, F: Fn([u8; N]) -> T + Copy> Iterator for PlainSeqs<'_, N
         let (seq, rest) = self.values.split_at_checked(len)?;
         self.values = rest;
         // Empty sequences allocate nothing; others exactly their length
-        // (charged when the column was read).
-        Some(seq.iter().map(|&b| (self.from)(b)).collect())
+        // (charged when the column was read), a large one through the
+        // fallible allocation (its length was declared by the input).
+        let mut out = crate::read::vec_room(len)?;
+        out.extend(seq.iter().map(|&b| (self.from)(b)));
+        Some(out)
     }
 }
 

@@ -302,10 +302,7 @@ impl<'de, L: crate::Layout> Reader<'de, L> {
     /// (the error names it).
     #[inline]
     fn vec_of<T>(&self, cap: usize, len: usize) -> Result<Vec<T>> {
-        if cap.saturating_mul(core::mem::size_of::<T>()) <= SMALL_ALLOCATION {
-            return Ok(Vec::with_capacity(cap));
-        }
-        crate::read::try_vec(cap).ok_or_else(|| self.alloc_error(len))
+        crate::read::vec_room(cap).ok_or_else(|| self.alloc_error(len))
     }
 
     /// Room for one more element in `v`, which is being filled toward

@@ -239,6 +239,19 @@ pub(crate) fn push_made<T>(out: &mut Vec<T>, make: impl FnOnce() -> Result<T>) -
     Ok(())
 }
 
+/// An empty vector with room for `cap` values: up to
+/// [`SMALL_ALLOCATION`] bytes through the infallible (faster) allocation,
+/// more (a capacity the input declared) through the fallible one
+/// ([`try_vec`]); `None` where that cannot be allocated. The caller has
+/// charged the memory budget.
+#[inline(always)]
+pub(crate) fn vec_room<T>(cap: usize) -> Option<Vec<T>> {
+    if cap.saturating_mul(core::mem::size_of::<T>()) <= SMALL_ALLOCATION {
+        return Some(Vec::with_capacity(cap));
+    }
+    try_vec(cap)
+}
+
 /// An empty vector with room for `cap` values, through the fallible
 /// allocation (a capacity the input declared); `None` where it cannot be
 /// allocated. Out of the loops' way.
